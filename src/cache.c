@@ -1,0 +1,403 @@
+/*-------------------------------------------------------------------------
+ *
+ * cache.c
+ *	  Cache control and its verification: evicting a relation's pages from
+ *	  shared_buffers and from the OS page cache, and counting how many of
+ *	  its blocks each cache holds.
+ *
+ * Eviction from shared_buffers never discards data and never takes a
+ * buffer from under someone: the relation's dirty buffers are first
+ * written out through the buffer manager (FlushRelationBuffers, which
+ * takes each buffer's content lock in share mode while writing it), then
+ * each buffer that is still clean and unpinned is removed from the buffer
+ * mapping table.  Before PostgreSQL 17 this is done here, holding the
+ * mapping partition lock (exclusive) and the buffer header spinlock of one
+ * buffer at a time, for the handful of instructions the removal takes;
+ * from 17 on, the server's EvictUnpinnedBuffer() does the same.  A buffer
+ * that is pinned or re-dirtied meanwhile is left where it is and shows in
+ * the residency that follows.
+ *
+ * The page cache is asked to drop the files' pages with
+ * posix_fadvise(POSIX_FADV_DONTNEED) after fdatasync(): the kernel cannot
+ * drop dirty pages, and PostgreSQL's own writes may not have reached the
+ * disk yet.  Files are opened read-only; fdatasync writes nothing of ours.
+ * mincore() on a read-only mapping then says what really left.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "storage/buf_internals.h"
+#include "storage/bufmgr.h"
+#include "storage/fd.h"
+#include "utils/rel.h"
+
+#include "scanbench.h"
+
+/* How often the long loops over buffers check for cancel. */
+#define SB_INTERRUPT_EVERY	4096
+
+double
+sb_pct(uint64 part, uint64 whole)
+{
+	if (whole == 0)
+		return NAN;
+	return 100.0 * (double) part / (double) whole;
+}
+
+static int
+open_segment(const char *path)
+{
+	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", path)));
+	return fd;
+}
+
+/* ---- OS page cache ---- */
+
+void
+sb_evict_page_cache(SbTarget *target)
+{
+	int			i,
+				j;
+
+	for (i = 0; i < target->nleaves; i++)
+	{
+		SbLeaf	   *leaf = &target->leaves[i];
+
+		for (j = 0; j < leaf->nsegments; j++)
+		{
+			SbSegment  *seg = &leaf->segments[j];
+			int			fd;
+			int			rc;
+
+			CHECK_FOR_INTERRUPTS();
+			fd = open_segment(seg->path);
+			if (fdatasync(fd) != 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not write out dirty pages of \"%s\": %m",
+								seg->path)));
+			rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+			if (rc != 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not evict \"%s\" from the page cache: %s",
+								seg->path, strerror(rc))));
+			CloseTransientFile(fd);
+		}
+	}
+}
+
+/*
+ * Mark in "bits" the blocks of one segment whose every OS page is resident,
+ * and return how many there are.  bits is indexed by the leaf's block
+ * number; pass NULL to count only.
+ */
+static uint64
+segment_os_resident(SbSegment *seg, uint8 *bits)
+{
+	long		pagesize = sysconf(_SC_PAGESIZE);
+	BlockNumber nblocks = seg->bytes / BLCKSZ;
+	size_t		npages;
+	unsigned char *vec;
+	void	   *map;
+	uint64		count = 0;
+	BlockNumber b;
+	int			fd;
+
+	if (seg->bytes == 0)
+		return 0;
+
+	fd = open_segment(seg->path);
+	map = mmap(NULL, seg->bytes, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+	{
+		int			save_errno = errno;
+
+		CloseTransientFile(fd);
+		errno = save_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not map file \"%s\": %m", seg->path)));
+	}
+	npages = (seg->bytes + pagesize - 1) / pagesize;
+	vec = palloc(npages);
+	if (mincore(map, seg->bytes, vec) != 0)
+	{
+		int			save_errno = errno;
+
+		munmap(map, seg->bytes);
+		CloseTransientFile(fd);
+		errno = save_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not get page cache residency of \"%s\": %m",
+						seg->path)));
+	}
+	munmap(map, seg->bytes);
+	CloseTransientFile(fd);
+
+	for (b = 0; b < nblocks; b++)
+	{
+		size_t		first = ((size_t) b * BLCKSZ) / pagesize;
+		size_t		last = ((size_t) (b + 1) * BLCKSZ - 1) / pagesize;
+		size_t		p;
+		bool		resident = true;
+
+		for (p = first; p <= last; p++)
+		{
+			if ((vec[p] & 1) == 0)
+			{
+				resident = false;
+				break;
+			}
+		}
+		if (resident)
+		{
+			count++;
+			if (bits)
+			{
+				BlockNumber lb = seg->first_block + b;
+
+				bits[lb / 8] |= (uint8) (1 << (lb % 8));
+			}
+		}
+	}
+	pfree(vec);
+	return count;
+}
+
+uint64
+sb_segment_os_blocks(SbSegment *seg)
+{
+	return segment_os_resident(seg, NULL);
+}
+
+/* ---- shared_buffers and local buffers ---- */
+
+static SbLeaf *
+leaf_of_tag(SbTarget *target, BufferTag *tag, int *hint)
+{
+	int			i;
+
+	if (*hint < target->nleaves &&
+		sb_buftag_matches(*tag, target->leaves[*hint].fileid))
+		return &target->leaves[*hint];
+	for (i = 0; i < target->nleaves; i++)
+	{
+		if (!target->leaves[i].local &&
+			sb_buftag_matches(*tag, target->leaves[i].fileid))
+		{
+			*hint = i;
+			return &target->leaves[i];
+		}
+	}
+	return NULL;
+}
+
+#if !defined(SB_EVICT_API_REL) && !defined(SB_EVICT_API_BUFFER)
+/*
+ * Remove one clean, unpinned buffer of the given tag from the mapping
+ * table and give it back to the freelist, as the buffer manager does when
+ * it drops a relation, but leaving anything in use or dirty alone.
+ */
+static bool
+evict_clean_buffer(BufferDesc *desc, BufferTag *tag)
+{
+	uint32		hash = BufTableHashCode(tag);
+	LWLock	   *partition_lock = BufMappingPartitionLock(hash);
+	uint32		state;
+
+	LWLockAcquire(partition_lock, LW_EXCLUSIVE);
+	state = LockBufHdr(desc);
+	if (!sb_buftags_equal(desc->tag, *tag) ||
+		!(state & BM_TAG_VALID) ||
+		BUF_STATE_GET_REFCOUNT(state) != 0 ||
+		(state & BM_DIRTY) != 0)
+	{
+		UnlockBufHdr(desc, state);
+		LWLockRelease(partition_lock);
+		return false;
+	}
+	sb_buftag_clear(desc->tag);
+	state &= ~(BUF_FLAG_MASK | BUF_USAGECOUNT_MASK);
+	UnlockBufHdr(desc, state);
+	BufTableDelete(tag, hash);
+	LWLockRelease(partition_lock);
+
+	StrategyFreeBuffer(desc);
+	return true;
+}
+#endif
+
+/* Temp tables: the backend's own local buffers, which only it can pin. */
+static void
+evict_local_buffers(SbLeaf *leaf)
+{
+	int			i;
+
+	for (i = 0; i < NLocBuffer; i++)
+	{
+		BufferDesc *desc = GetLocalBufferDescriptor(i);
+
+		if (LocalRefCount[i] != 0 &&
+			sb_buftag_matches(desc->tag, leaf->fileid))
+			return;				/* a cursor of ours is on it: leave it */
+	}
+	sb_drop_local_buffers(leaf->fileid);
+}
+
+void
+sb_evict_buffers(SbTarget *target)
+{
+	bool		any_shared = false;
+	int			hint = 0;
+	int			i;
+
+	for (i = 0; i < target->nleaves; i++)
+	{
+		SbLeaf	   *leaf = &target->leaves[i];
+
+		CHECK_FOR_INTERRUPTS();
+		/* Write dirty pages through the buffer manager, never drop them. */
+		FlushRelationBuffers(leaf->rel);
+		if (leaf->local)
+			evict_local_buffers(leaf);
+		else
+		{
+#ifdef SB_EVICT_API_REL
+			sb_evict_relation_buffers(leaf->rel);
+#endif
+			any_shared = true;
+		}
+	}
+#ifdef SB_EVICT_API_REL
+	any_shared = false;			/* done above, relation by relation */
+#endif
+	if (!any_shared)
+		return;
+
+	for (i = 0; i < NBuffers; i++)
+	{
+		BufferDesc *desc = GetBufferDescriptor(i);
+		BufferTag	tag;
+		uint32		state;
+
+		if (i % SB_INTERRUPT_EVERY == 0)
+			CHECK_FOR_INTERRUPTS();
+
+		/* An unlocked look first: most buffers belong to others. */
+		tag = desc->tag;
+		if (leaf_of_tag(target, &tag, &hint) == NULL)
+			continue;
+
+		state = LockBufHdr(desc);
+		tag = desc->tag;
+		UnlockBufHdr(desc, state);
+		if (!(state & BM_VALID) || leaf_of_tag(target, &tag, &hint) == NULL)
+			continue;
+
+#ifdef SB_EVICT_API_BUFFER
+		/* May evict a buffer reused meanwhile: harmless, it writes first. */
+		(void) sb_evict_unpinned_buffer(BufferDescriptorGetBuffer(desc));
+#else
+		(void) evict_clean_buffer(desc, &tag);
+#endif
+	}
+}
+
+/*
+ * Count the target's blocks resident in the page cache and, if asked, in
+ * shared_buffers (or local buffers), and in either.
+ */
+void
+sb_residency(SbTarget *target, bool with_buffers, SbResidency *res)
+{
+	uint8	  **bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	int			hint = 0;
+	int			i,
+				j;
+
+	memset(res, 0, sizeof(SbResidency));
+	res->blocks = target->nblocks;
+
+	for (i = 0; i < target->nleaves; i++)
+	{
+		SbLeaf	   *leaf = &target->leaves[i];
+
+		bits[i] = palloc0(leaf->nblocks / 8 + 1);
+		for (j = 0; j < leaf->nsegments; j++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			res->os_blocks += segment_os_resident(&leaf->segments[j], bits[i]);
+		}
+	}
+	res->any_blocks = res->os_blocks;
+
+	if (with_buffers)
+	{
+		for (i = 0; i < NBuffers; i++)
+		{
+			BufferDesc *desc = GetBufferDescriptor(i);
+			BufferTag	tag;
+			uint32		state;
+			SbLeaf	   *leaf;
+			BlockNumber blk;
+
+			if (i % SB_INTERRUPT_EVERY == 0)
+				CHECK_FOR_INTERRUPTS();
+
+			state = LockBufHdr(desc);
+			tag = desc->tag;
+			UnlockBufHdr(desc, state);
+			if (!(state & BM_VALID))
+				continue;
+			leaf = leaf_of_tag(target, &tag, &hint);
+			if (leaf == NULL)
+				continue;
+			blk = tag.blockNum;
+			if (blk >= leaf->nblocks)
+				continue;
+			res->shared_blocks++;
+			if ((bits[hint][blk / 8] & (1 << (blk % 8))) == 0)
+				res->any_blocks++;
+		}
+
+		for (j = 0; j < target->nleaves; j++)
+		{
+			SbLeaf	   *leaf = &target->leaves[j];
+
+			if (!leaf->local)
+				continue;
+			for (i = 0; i < NLocBuffer; i++)
+			{
+				BufferDesc *desc = GetLocalBufferDescriptor(i);
+				uint32		state = pg_atomic_read_u32(&desc->state);
+				BlockNumber blk = desc->tag.blockNum;
+
+				if (!(state & BM_VALID) ||
+					!sb_buftag_matches(desc->tag, leaf->fileid) ||
+					blk >= leaf->nblocks)
+					continue;
+				res->shared_blocks++;
+				if ((bits[j][blk / 8] & (1 << (blk % 8))) == 0)
+					res->any_blocks++;
+			}
+		}
+	}
+
+	for (i = 0; i < target->nleaves; i++)
+		pfree(bits[i]);
+	pfree(bits);
+}

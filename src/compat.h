@@ -1,0 +1,107 @@
+/*-------------------------------------------------------------------------
+ *
+ * compat.h
+ *	  Every difference between the PostgreSQL majors scanbench builds
+ *	  against (14 to 18), in one place.  The rest of the code uses only the
+ *	  sb_* names below, spelled as the newest server spells them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_COMPAT_H
+#define SCANBENCH_COMPAT_H
+
+#include "common/relpath.h"
+#include "executor/instrument.h"
+#include "storage/buf_internals.h"
+#include "utils/rel.h"
+
+/*
+ * Physical identity of a relation: RelFileNode until 15, RelFileLocator
+ * from 16 on.
+ */
+#if PG_VERSION_NUM >= 160000
+typedef RelFileLocator SbFileId;
+#define SbRelFileId(rel)			((rel)->rd_locator)
+#define SbFileIdEquals(a, b)		RelFileLocatorEquals(a, b)
+#else
+typedef RelFileNode SbFileId;
+#define SbRelFileId(rel)			((rel)->rd_node)
+#define SbFileIdEquals(a, b)		RelFileNodeEquals(a, b)
+#endif
+
+/*
+ * Path of a relation's main fork, relative to the data directory, as a
+ * palloc'd string.  relpathbackend() takes a BackendId until 16 and a
+ * ProcNumber from 17 (both live in rd_backend), and returns a RelPathStr
+ * struct instead of a palloc'd string from 18.
+ */
+#if PG_VERSION_NUM >= 180000
+#define sb_relation_path(rel) \
+	pstrdup(relpathbackend(SbRelFileId(rel), (rel)->rd_backend, MAIN_FORKNUM).str)
+#else
+#define sb_relation_path(rel) \
+	relpathbackend(SbRelFileId(rel), (rel)->rd_backend, MAIN_FORKNUM)
+#endif
+
+/* Buffer tags: one RelFileNode member until 15, flattened Oids from 16. */
+#if PG_VERSION_NUM >= 160000
+#define sb_buftag_matches(tag, fileid) \
+	(BufTagMatchesRelFileLocator(&(tag), &(fileid)) && \
+	 BufTagGetForkNum(&(tag)) == MAIN_FORKNUM)
+#define sb_buftags_equal(a, b)		BufferTagsEqual(&(a), &(b))
+#define sb_buftag_clear(tag)		ClearBufferTag(&(tag))
+#else
+#define sb_buftag_matches(tag, fileid) \
+	(RelFileNodeEquals((tag).rnode, fileid) && (tag).forkNum == MAIN_FORKNUM)
+#define sb_buftags_equal(a, b)		BUFFERTAGS_EQUAL(a, b)
+#define sb_buftag_clear(tag)		CLEAR_BUFFERTAG(tag)
+#endif
+
+/*
+ * A buffer-eviction API arrived in 17: EvictUnpinnedBuffer(), which writes
+ * a dirty buffer out before evicting it.  18 added a whole-relation form,
+ * EvictRelUnpinnedBuffers(), that rechecks each tag under the header lock.
+ * Before 17 scanbench evicts clean, unpinned buffers itself (cache.c).
+ */
+#if PG_VERSION_NUM >= 180000
+#define SB_EVICT_API_REL 1
+#define sb_evict_relation_buffers(rel) \
+	do { int32 e_, f_, s_; EvictRelUnpinnedBuffers(rel, &e_, &f_, &s_); } while (0)
+#elif PG_VERSION_NUM >= 170000
+#define SB_EVICT_API_BUFFER 1
+#define sb_evict_unpinned_buffer(buf)	EvictUnpinnedBuffer(buf)
+#endif
+
+/* Local (temp-table) buffers are dropped by RelFileLocator from 16 on. */
+#if PG_VERSION_NUM >= 160000
+#define sb_drop_local_buffers(fileid) \
+	DropRelationAllLocalBuffers(fileid)
+#else
+#define sb_drop_local_buffers(fileid) \
+	DropRelFileNodeAllLocalBuffers(fileid)
+#endif
+
+/* Time spent reading shared blocks: split by buffer kind in 17. */
+#if PG_VERSION_NUM >= 170000
+#define sb_bufusage_read_time(u)	((u)->shared_blk_read_time)
+#else
+#define sb_bufusage_read_time(u)	((u)->blk_read_time)
+#endif
+
+/* Parse analysis with fixed parameters was renamed in 15. */
+#if PG_VERSION_NUM >= 150000
+#define sb_parse_analyze(raw, sql) \
+	parse_analyze_fixedparams(raw, sql, NULL, 0, NULL)
+#else
+#define sb_parse_analyze(raw, sql) \
+	parse_analyze(raw, sql, NULL, 0, NULL)
+#endif
+
+/* ExecutorRun lost its execute_once argument in 18. */
+#if PG_VERSION_NUM >= 180000
+#define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)
+#else
+#define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0, true)
+#endif
+
+#endif							/* SCANBENCH_COMPAT_H */

@@ -1,0 +1,159 @@
+/*-------------------------------------------------------------------------
+ *
+ * rawread.c
+ *	  Sequential reads of a relation's segment files straight from the
+ *	  filesystem, as lmdd or dd bs=N would do them: one read() of
+ *	  block_size bytes after another into one buffer, nothing else in the
+ *	  loop but the cancel check.
+ *
+ * Files are opened read-only with OpenTransientFile, so an error or a
+ * cancel closes them at transaction abort.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "storage/fd.h"
+
+#include "scanbench.h"
+
+/* O_DIRECT wants buffers aligned to the device's logical block size. */
+#define SB_IO_ALIGN		4096
+
+static void
+read_segment(SbSegment *seg, char *buf, int block_size, bool direct,
+			 SbReadResult *result)
+{
+	int			flags = O_RDONLY | PG_BINARY | (direct ? PG_O_DIRECT : 0);
+	off_t		remaining = seg->bytes;
+	int			fd;
+
+	fd = OpenTransientFile(seg->path, flags);
+	if (fd < 0)
+	{
+		if (direct && errno == EINVAL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the filesystem under \"%s\" refuses O_DIRECT",
+							seg->path),
+					 errhint("Use cache => 'cold' to read through the page cache after evicting it.")));
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", seg->path)));
+	}
+
+	while (remaining > 0)
+	{
+		size_t		want = (size_t) Min((off_t) block_size, remaining);
+		ssize_t		got;
+
+		CHECK_FOR_INTERRUPTS();
+
+		got = read(fd, buf, want);
+		if (got < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			if (direct && errno == EINVAL)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("O_DIRECT read of %zu bytes from \"%s\" was refused",
+								want, seg->path),
+						 errhint("With cache => 'direct', block_size must be a multiple of the device's logical block size, often 4096.")));
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not read file \"%s\": %m", seg->path)));
+		}
+		if (got == 0)
+			break;				/* shorter than at the start: cannot happen
+								 * under our lock, but never loop on it */
+		remaining -= got;
+		result->bytes += got;
+		result->reads++;
+	}
+
+	CloseTransientFile(fd);
+}
+
+/*
+ * Read every segment of the target once, timed, after putting the caches
+ * in the state asked for.  Fills *total and, if per_segment is not NULL,
+ * one result per segment in target order.
+ */
+void
+sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
+			SbReadResult *total, SbReadResult *per_segment)
+{
+	bool		direct = (cache == SB_CACHE_DIRECT);
+	char	   *raw = palloc(block_size + SB_IO_ALIGN);
+	char	   *buf = (char *) TYPEALIGN(SB_IO_ALIGN, raw);
+	SbReadResult scratch;
+	SbClock		clock;
+	uint64		cached_blocks = 0;
+	int			i,
+				j,
+				k;
+
+	memset(total, 0, sizeof(SbReadResult));
+
+	if (cache == SB_CACHE_COLD)
+		sb_evict_page_cache(target);
+	else if (cache == SB_CACHE_WARM)
+	{
+		for (i = 0; i < target->nleaves; i++)
+			for (j = 0; j < target->leaves[i].nsegments; j++)
+			{
+				memset(&scratch, 0, sizeof(scratch));
+				read_segment(&target->leaves[i].segments[j], buf, block_size,
+							 false, &scratch);
+			}
+	}
+
+	/* What the caches hold now, just before the timed pass. */
+	k = 0;
+	for (i = 0; i < target->nleaves; i++)
+		for (j = 0; j < target->leaves[i].nsegments; j++)
+		{
+			SbSegment  *seg = &target->leaves[i].segments[j];
+			uint64		resident = sb_segment_os_blocks(seg);
+
+			cached_blocks += resident;
+			if (per_segment)
+			{
+				memset(&per_segment[k], 0, sizeof(SbReadResult));
+				per_segment[k].cached_pct_before =
+					sb_pct(resident, seg->bytes / BLCKSZ);
+			}
+			k++;
+		}
+	total->cached_pct_before = sb_pct(cached_blocks, target->nblocks);
+
+	sb_clock_start(&clock);
+	k = 0;
+	for (i = 0; i < target->nleaves; i++)
+		for (j = 0; j < target->leaves[i].nsegments; j++)
+		{
+			SbSegment  *seg = &target->leaves[i].segments[j];
+
+			if (per_segment)
+			{
+				SbClock		seg_clock;
+
+				sb_clock_start(&seg_clock);
+				read_segment(seg, buf, block_size, direct, &per_segment[k]);
+				sb_clock_stop(&seg_clock, &per_segment[k].timing);
+				total->bytes += per_segment[k].bytes;
+				total->reads += per_segment[k].reads;
+			}
+			else
+				read_segment(seg, buf, block_size, direct, total);
+			k++;
+		}
+	sb_clock_stop(&clock, &total->timing);
+
+	pfree(raw);
+}

@@ -1,0 +1,234 @@
+/*-------------------------------------------------------------------------
+ *
+ * scan.c
+ *	  Time "SELECT <query> FROM <relation>" through the executor, with the
+ *	  plan forced to a sequential scan from the first block.
+ *
+ * The statement is parsed, checked and planned here rather than through
+ * SPI so that the checks see the parse tree (one plain select list over
+ * exactly this relation, nothing volatile, no sublinks) and so that the
+ * timed interval is the executor's own: ExecutorStart to ExecutorEnd,
+ * parallel workers' start and shutdown included, parse and plan excluded.
+ *
+ * Rows are counted by row-level instrumentation of the plan (no timers),
+ * which costs a counter increment per tuple at the scan node, and which
+ * also carries the parallel workers' counts back to the leader.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/executor.h"
+#include "executor/instrument.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/analyze.h"
+#include "rewrite/rewriteHandler.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
+
+#include "scanbench.h"
+
+static void
+refuse_query(SbTarget *target, const char *query, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("query \"%s\" is not a plain read of \"%s\"",
+					query, get_rel_name(target->relid)),
+			 errdetail("%s", why),
+			 errhint("Pass the select list alone, what goes between SELECT and FROM, such as 'count(1)' or 'sum(l_extendedprice)'.")));
+}
+
+/*
+ * Settings for the measured statement, undone when the call ends (or by
+ * transaction abort).  Index paths are disabled because count(1) can be
+ * answered from a smaller index, which is not what is being measured;
+ * synchronized scans are off so the scan starts at block 0; track_io_timing
+ * is on so that read wait can be reported.  It is a superuser setting
+ * turned on for this statement only, at the cost of two clock reads per
+ * block read.
+ */
+static void
+set_scan_gucs(int workers)
+{
+	static const char *const off[] = {
+		"enable_indexscan", "enable_indexonlyscan", "enable_bitmapscan",
+		"enable_tidscan", "synchronize_seqscans"
+	};
+	char		nworkers[16];
+	int			i;
+
+	for (i = 0; i < lengthof(off); i++)
+		(void) set_config_option(off[i], "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("track_io_timing", "on", PGC_SUSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+
+	snprintf(nworkers, sizeof(nworkers), "%d", workers);
+	(void) set_config_option("max_parallel_workers_per_gather", nworkers,
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	if (workers > 0)
+	{
+		/* Asked for N workers: use them whatever the table's size. */
+		(void) set_config_option("parallel_setup_cost", "0", PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("parallel_tuple_cost", "0", PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("min_parallel_table_scan_size", "0",
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
+	}
+}
+
+static PlannedStmt *
+plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
+{
+	Oid			relid = target->relid;
+	char	   *sql;
+	List	   *parsed;
+	RawStmt    *raw;
+	SelectStmt *sel;
+	Query	   *q;
+	RangeTblEntry *rte;
+	List	   *rewritten;
+
+	sql = psprintf("SELECT %s FROM %s", query,
+				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+											  get_rel_name(relid)));
+
+	parsed = pg_parse_query(sql);
+	if (list_length(parsed) != 1)
+		refuse_query(target, query, "It makes more than one statement.");
+	raw = linitial_node(RawStmt, parsed);
+	if (!IsA(raw->stmt, SelectStmt))
+		refuse_query(target, query, "It is not a SELECT.");
+	sel = (SelectStmt *) raw->stmt;
+	if (sel->op != SETOP_NONE || sel->withClause || sel->intoClause ||
+		sel->whereClause || sel->groupClause || sel->havingClause ||
+		sel->windowClause || sel->sortClause || sel->distinctClause ||
+		sel->limitCount || sel->limitOffset || sel->lockingClause ||
+		list_length(sel->fromClause) != 1 ||
+		!IsA(linitial(sel->fromClause), RangeVar))
+		refuse_query(target, query, "It adds clauses or relations to the scan.");
+
+	q = sb_parse_analyze(raw, sql);
+	if (q->commandType != CMD_SELECT || list_length(q->rtable) != 1)
+		refuse_query(target, query, "It reads other relations.");
+	rte = linitial_node(RangeTblEntry, q->rtable);
+	if (rte->rtekind != RTE_RELATION || rte->relid != relid)
+		refuse_query(target, query, "It reads another relation.");
+	if (q->hasSubLinks || q->hasModifyingCTE || q->cteList != NIL)
+		refuse_query(target, query, "It contains a subquery.");
+	if (contain_volatile_functions((Node *) q->targetList))
+		refuse_query(target, query, "It calls volatile functions, which may write.");
+
+	rewritten = QueryRewrite(q);
+	if (list_length(rewritten) != 1)
+		refuse_query(target, query, "Rules rewrite it into several statements.");
+
+	*sqlp = sql;
+	return pg_plan_query(linitial_node(Query, rewritten), sql,
+						 workers > 0 ? CURSOR_OPT_PARALLEL_OK : 0, NULL);
+}
+
+/* Sum the scan nodes' row counts (workers' already added by the leader). */
+static bool
+collect_plan_stats(PlanState *ps, void *context)
+{
+	SbScanResult *result = (SbScanResult *) context;
+
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, SeqScanState) && ps->instrument)
+		result->rows += (uint64) (ps->instrument->ntuples +
+								  ps->instrument->tuplecount);
+	if (IsA(ps, GatherState))
+	{
+		result->workers_planned += ((Gather *) ps->plan)->num_workers;
+		result->workers_launched += ((GatherState *) ps)->nworkers_launched;
+	}
+	else if (IsA(ps, GatherMergeState))
+	{
+		result->workers_planned += ((GatherMerge *) ps->plan)->num_workers;
+		result->workers_launched += ((GatherMergeState *) ps)->nworkers_launched;
+	}
+	return planstate_tree_walker(ps, collect_plan_stats, context);
+}
+
+static void
+run_once(PlannedStmt *plan, const char *sql, SbScanResult *result)
+{
+	QueryDesc  *qd;
+	BufferUsage start_usage;
+	BufferUsage usage;
+	SbClock		clock;
+
+	PushActiveSnapshot(GetTransactionSnapshot());
+	qd = CreateQueryDesc(plan, sql, GetActiveSnapshot(), InvalidSnapshot, None_Receiver,
+						 NULL, NULL, INSTRUMENT_ROWS);
+
+	start_usage = pgBufferUsage;
+	sb_clock_start(&clock);
+	ExecutorStart(qd, 0);
+	sb_executor_run(qd);
+	ExecutorFinish(qd);
+	collect_plan_stats(qd->planstate, result);
+	ExecutorEnd(qd);
+	sb_clock_stop(&clock, &result->timing);
+
+	memset(&usage, 0, sizeof(usage));
+	BufferUsageAccumDiff(&usage, &pgBufferUsage, &start_usage);
+	result->shared_hit = usage.shared_blks_hit + usage.local_blks_hit;
+	result->shared_read = usage.shared_blks_read + usage.local_blks_read;
+	result->io_read_s = INSTR_TIME_GET_DOUBLE(sb_bufusage_read_time(&usage));
+
+	FreeQueryDesc(qd);
+	PopActiveSnapshot();
+}
+
+/*
+ * Put the caches in the state asked for, then time one run of the query.
+ * 'cold' evicts from shared_buffers (or local buffers) and then from the
+ * page cache, in that order, since writing a dirty buffer puts it back in
+ * the page cache; 'warm' runs the query once untimed.
+ */
+void
+sb_scan(SbTarget *target, const char *query, int workers,
+		SbCacheMode cache, SbScanResult *result)
+{
+	int			nestlevel = NewGUCNestLevel();
+	PlannedStmt *plan;
+	char	   *sql;
+	SbResidency res;
+
+	memset(result, 0, sizeof(SbScanResult));
+	set_scan_gucs(workers);
+	plan = plan_query(target, query, workers, &sql);
+
+	if (cache == SB_CACHE_COLD)
+	{
+		sb_evict_buffers(target);
+		sb_evict_page_cache(target);
+	}
+	else if (cache == SB_CACHE_WARM)
+	{
+		SbScanResult scratch;
+
+		memset(&scratch, 0, sizeof(scratch));
+		run_once(plan, sql, &scratch);
+	}
+
+	sb_residency(target, true, &res);
+	result->cached_pct_before = sb_pct(res.any_blocks, res.blocks);
+	result->os_cached_pct_before = sb_pct(res.os_blocks, res.blocks);
+	result->buffers_cached_pct_before = sb_pct(res.shared_blocks, res.blocks);
+
+	run_once(plan, sql, result);
+
+	AtEOXact_GUC(true, nestlevel);
+}

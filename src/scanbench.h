@@ -1,0 +1,152 @@
+/*-------------------------------------------------------------------------
+ *
+ * scanbench.h
+ *	  The pieces the SQL functions are built from: the relation's files
+ *	  (relfiles.c), the clock and CPU accounting (clock.c), cache control
+ *	  and residency (cache.c), raw file reads (rawread.c), executor scans
+ *	  (scan.c) and the storage under a file (storage.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_H
+#define SCANBENCH_H
+
+#include <sys/resource.h>
+
+#include "portability/instr_time.h"
+#include "storage/block.h"
+#include "utils/relcache.h"
+
+#include "compat.h"
+
+/* lmdd's MB: 10^6 bytes. */
+#define SB_MB		1000000.0
+
+/* Largest block_size accepted by the raw readers: 64 MB. */
+#define SB_MAX_BLOCK_SIZE	(64 * 1024 * 1024)
+
+/* What the caller wants of the caches before the timed pass. */
+typedef enum SbCacheMode
+{
+	SB_CACHE_COLD,				/* evict from shared_buffers and page cache */
+	SB_CACHE_WARM,				/* one untimed pass first */
+	SB_CACHE_DIRECT,			/* O_DIRECT: bypass the page cache */
+	SB_CACHE_ASIS				/* touch nothing */
+} SbCacheMode;
+
+/* Which relations a caller accepts (relfiles.c). */
+typedef enum SbTargetKind
+{
+	SB_TARGET_FILES,			/* anything with files: raw reads */
+	SB_TARGET_SCAN				/* tables and matviews: executor scans */
+} SbTargetKind;
+
+/* One segment file, read up to the size the relation had at the start. */
+typedef struct SbSegment
+{
+	char	   *path;			/* relative to the data directory */
+	int			segno;
+	BlockNumber first_block;	/* of the relation, where this file begins */
+	off_t		bytes;			/* bytes of this file to read */
+} SbSegment;
+
+/* A leaf relation with storage, opened with AccessShareLock. */
+typedef struct SbLeaf
+{
+	Relation	rel;
+	SbFileId	fileid;
+	bool		local;			/* temp table: local buffers */
+	BlockNumber nblocks;		/* at the start of the call */
+	int			nsegments;
+	SbSegment  *segments;
+} SbLeaf;
+
+/* What one call measures: the named relation and its leaves. */
+typedef struct SbTarget
+{
+	Oid			relid;
+	int			nleaves;
+	SbLeaf	   *leaves;
+	int			nsegments;		/* over all leaves */
+	BlockNumber nblocks;		/* over all leaves */
+	uint64		bytes;			/* nblocks * BLCKSZ */
+} SbTarget;
+
+/* Wall clock and this backend's CPU time over one interval. */
+typedef struct SbClock
+{
+	instr_time	start;
+	struct rusage ru_start;
+} SbClock;
+
+typedef struct SbTiming
+{
+	double		seconds;
+	double		user_s;
+	double		sys_s;
+} SbTiming;
+
+/* Share of a target's blocks resident in each cache. */
+typedef struct SbResidency
+{
+	uint64		blocks;
+	uint64		os_blocks;		/* all of the block in the page cache */
+	uint64		shared_blocks;	/* in shared_buffers or local buffers */
+	uint64		any_blocks;		/* in either */
+} SbResidency;
+
+/* One raw read of one segment file, or of all of them. */
+typedef struct SbReadResult
+{
+	uint64		bytes;
+	uint64		reads;
+	double		cached_pct_before;
+	SbTiming	timing;
+} SbReadResult;
+
+/* One executor run of "SELECT <query> FROM <relation>". */
+typedef struct SbScanResult
+{
+	uint64		rows;			/* tuples returned by the scan nodes */
+	int			workers_planned;
+	int			workers_launched;
+	int64		shared_hit;
+	int64		shared_read;
+	double		io_read_s;		/* read wait, from track_io_timing */
+	double		cached_pct_before;	/* in either cache */
+	double		os_cached_pct_before;
+	double		buffers_cached_pct_before;
+	SbTiming	timing;
+} SbScanResult;
+
+/* relfiles.c */
+extern SbTarget *sb_target_open(Oid relid, SbTargetKind kind);
+extern void sb_target_close(SbTarget *target);
+extern char *sb_target_first_path(SbTarget *target);
+
+/* clock.c */
+extern void sb_clock_start(SbClock *clock);
+extern void sb_clock_stop(SbClock *clock, SbTiming *timing);
+extern double sb_rate(double amount, double seconds);
+extern double sb_round(double value, int digits);
+
+/* cache.c */
+extern void sb_evict_page_cache(SbTarget *target);
+extern void sb_evict_buffers(SbTarget *target);
+extern void sb_residency(SbTarget *target, bool with_buffers,
+						 SbResidency *res);
+extern uint64 sb_segment_os_blocks(SbSegment *seg);
+extern double sb_pct(uint64 part, uint64 whole);
+
+/* rawread.c */
+extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
+						SbReadResult *total, SbReadResult *per_segment);
+
+/* scan.c */
+extern void sb_scan(SbTarget *target, const char *query, int workers,
+					SbCacheMode cache, SbScanResult *result);
+
+/* storage.c */
+extern void sb_storage_of(const char *path, char **fstype, char **device);
+
+#endif							/* SCANBENCH_H */
