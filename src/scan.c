@@ -85,6 +85,25 @@ set_scan_gucs(int workers)
 	}
 }
 
+/*
+ * Errors from parsing the built statement point into it, not into the
+ * caller's query text; report them as an internal query, as SPI does.
+ */
+static void
+query_error_callback(void *arg)
+{
+	const char *sql = (const char *) arg;
+	int			pos = geterrposition();
+
+	if (pos > 0)
+	{
+		errposition(0);
+		internalerrposition(pos);
+		internalerrquery(sql);
+	}
+	errcontext("scanbench statement \"%s\"", sql);
+}
+
 static PlannedStmt *
 plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
 {
@@ -96,10 +115,17 @@ plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
 	Query	   *q;
 	RangeTblEntry *rte;
 	List	   *rewritten;
+	PlannedStmt *plan;
+	ErrorContextCallback errcallback;
 
 	sql = psprintf("SELECT %s FROM %s", query,
 				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 											  get_rel_name(relid)));
+
+	errcallback.callback = query_error_callback;
+	errcallback.arg = sql;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
 
 	parsed = pg_parse_query(sql);
 	if (list_length(parsed) != 1)
@@ -131,9 +157,12 @@ plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
 	if (list_length(rewritten) != 1)
 		refuse_query(target, query, "Rules rewrite it into several statements.");
 
-	*sqlp = sql;
-	return pg_plan_query(linitial_node(Query, rewritten), sql,
+	plan = pg_plan_query(linitial_node(Query, rewritten), sql,
 						 workers > 0 ? CURSOR_OPT_PARALLEL_OK : 0, NULL);
+
+	error_context_stack = errcallback.previous;
+	*sqlp = sql;
+	return plan;
 }
 
 /* Sum the scan nodes' row counts (workers' already added by the leader). */

@@ -1,0 +1,40 @@
+--
+-- EXECUTE is revoked from PUBLIC; a granted role also needs SELECT.
+--
+CREATE ROLE sb_nobody;
+CREATE ROLE sb_monitor;
+GRANT EXECUTE ON FUNCTION raw_read(regclass, integer, text),
+	raw_read_segments(regclass, integer, text),
+	scan_rate(regclass, text, text, integer),
+	scan_efficiency(regclass, text, integer, integer) TO sb_monitor;
+
+SET ROLE sb_nobody;
+SELECT * FROM raw_read('sb_t');
+SELECT * FROM raw_read_segments('sb_t');
+SELECT * FROM scan_rate('sb_t');
+SELECT * FROM scan_efficiency('sb_t');
+RESET ROLE;
+
+-- Granted EXECUTE, but no SELECT on the table.
+SET ROLE sb_monitor;
+SELECT * FROM raw_read('sb_t');
+SELECT * FROM raw_read_segments('sb_t');
+SELECT * FROM scan_rate('sb_t');
+SELECT * FROM scan_efficiency('sb_t');
+RESET ROLE;
+
+-- With SELECT it works, cold included.
+GRANT SELECT ON sb_t, sb_part TO sb_monitor;
+SET ROLE sb_monitor;
+SELECT bytes > 0 AS read_ok FROM raw_read('sb_t');
+SELECT rows FROM scan_rate('sb_t');
+SELECT rows FROM scan_rate('sb_part');
+SELECT rows, scan_pct > 0 AS pct_ok FROM scan_efficiency('sb_t');
+-- ... but SELECT on the parent does not open other tables.
+SELECT * FROM scan_rate('sb_empty');
+RESET ROLE;
+
+REVOKE ALL ON sb_t, sb_part FROM sb_monitor;
+DROP OWNED BY sb_monitor;
+DROP ROLE sb_monitor;
+DROP ROLE sb_nobody;

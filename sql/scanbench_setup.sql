@@ -1,0 +1,46 @@
+--
+-- The SQL surface: every function, its arguments and its result.
+--
+SELECT p.proname, pg_get_function_arguments(p.oid) AS arguments,
+       pg_get_function_result(p.oid) AS result, p.proisstrict, p.provolatile
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'scanbench'
+ORDER BY p.proname;
+
+SELECT t.typname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum) AS columns
+FROM pg_type t JOIN pg_attribute a ON a.attrelid = t.typrelid
+JOIN pg_depend d ON d.objid = t.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'scanbench'
+GROUP BY t.typname ORDER BY t.typname;
+
+-- Nobody but the superuser may run them until granted.
+SELECT p.proname, p.proacl
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'scanbench'
+ORDER BY p.proname;
+
+-- Tables the other tests share.
+CREATE TABLE sb_t (id integer, pad text);
+INSERT INTO sb_t SELECT g, repeat(md5(g::text), 3) FROM generate_series(1, 20000) g;
+CREATE INDEX sb_t_id ON sb_t (id);
+CREATE TABLE sb_empty (id integer);
+CREATE VIEW sb_view AS SELECT * FROM sb_t;
+CREATE TYPE sb_comp AS (a integer);
+CREATE SEQUENCE sb_seq;
+CREATE MATERIALIZED VIEW sb_mv AS SELECT * FROM sb_t WHERE id <= 1000;
+CREATE UNLOGGED TABLE sb_unlogged AS SELECT * FROM sb_t WHERE id <= 3000;
+CREATE TABLE sb_part (id integer, pad text) PARTITION BY RANGE (id);
+CREATE TABLE sb_part_1 PARTITION OF sb_part FOR VALUES FROM (1) TO (10001);
+CREATE TABLE sb_part_2 PARTITION OF sb_part FOR VALUES FROM (10001) TO (20001);
+INSERT INTO sb_part SELECT * FROM sb_t;
+CREATE TABLE sb_part_empty (id integer) PARTITION BY LIST (id);
+VACUUM (FREEZE, ANALYZE) sb_t, sb_mv, sb_unlogged, sb_part;
+
+-- The SQLSTATE of a statement's error, for tests of error codes.
+CREATE FUNCTION sb_sqlstate(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE stmt;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE;
+END $$;
