@@ -50,7 +50,8 @@ cat "$regress_log"
 [ $regress_rc -ne 0 ] && [ -f "$work/src/regression.diffs" ] && cat "$work/src/regression.diffs"
 
 sb_log "TAP tests"
-pgxs_dir=$(dirname "$("$(sb_pgbin)/pg_config" --pgxs)")/..
+# .../lib/pgxs/src/makefiles/pgxs.mk -> .../lib/pgxs
+pgxs_dir=$(dirname "$(dirname "$(dirname "$("$(sb_pgbin)/pg_config" --pgxs)")")")
 tests=("$@")
 [ ${#tests[@]} -eq 0 ] && tests=(t/*.pl)
 (cd "$work/src" && sb_as_pg env TESTDIR="$work/src" PGPORT=55432 \
@@ -60,7 +61,8 @@ tests=("$@")
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
 if [ $tap_rc -ne 0 ]; then
-	grep -B2 -A8 '^not ok' "$tap_log" | head -100
+	grep -vE "^(ok|#)" "$tap_log" | head -60
+	grep -B2 -A8 "^not ok" "$tap_log" | head -100
 	ls "$work/src/tmp_check/log/" 2>/dev/null && tail -n 30 "$work"/src/tmp_check/log/*.log
 fi
 
