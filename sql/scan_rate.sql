@@ -32,6 +32,16 @@ SELECT query, rows FROM scan_rate('sb_t', 'asis', 'max(id), min(pad)');
 SELECT workers_planned, rows FROM scan_rate('sb_t', 'asis', 'count(1)', 2);
 SELECT workers_planned FROM scan_rate('sb_t', 'asis');
 
+-- Rows come from the scans' own counters, or from instrumentation when
+-- statistics are off or workers keep their counts: the same either way.
+SET track_counts = off;
+CREATE TABLE sb_nostats AS SELECT * FROM sb_t WHERE id <= 1234;
+SELECT rows FROM scan_rate('sb_nostats', 'asis');
+SELECT rows FROM scan_rate('sb_nostats', 'asis', 'count(1)', 2);
+RESET track_counts;
+SELECT rows FROM scan_rate('sb_nostats', 'asis');
+DROP TABLE sb_nostats;
+
 -- Partitioned, matview, unlogged, temp, empty.
 SELECT rows, pages = (pg_relation_size('sb_part_1') + pg_relation_size('sb_part_2')) / 8192 AS leaves
 FROM scan_rate('sb_part');

@@ -12,6 +12,7 @@
 
 #include "common/relpath.h"
 #include "executor/instrument.h"
+#include "pgstat.h"
 #include "storage/buf_internals.h"
 #include "utils/rel.h"
 
@@ -86,6 +87,23 @@ typedef RelFileNode SbFileId;
 #define sb_bufusage_read_time(u)	((u)->shared_blk_read_time)
 #else
 #define sb_bufusage_read_time(u)	((u)->blk_read_time)
+#endif
+
+/*
+ * The backend's pending statistics of a relation: tuples returned by its
+ * scans so far.  sb_pgstat_counting() attaches the counters if statistics
+ * are collected (track_counts) and says whether they are.  Counters moved
+ * to the cumulative statistics system in 15 and lost their t_ prefix in 16.
+ */
+#if PG_VERSION_NUM >= 160000
+#define sb_pgstat_counting(rel)			pgstat_should_count_relation(rel)
+#define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->counts.tuples_returned)
+#elif PG_VERSION_NUM >= 150000
+#define sb_pgstat_counting(rel)			pgstat_should_count_relation(rel)
+#define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->t_counts.t_tuples_returned)
+#else
+#define sb_pgstat_counting(rel)			(pgstat_initstats(rel), (rel)->pgstat_info != NULL)
+#define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->t_counts.t_tuples_returned)
 #endif
 
 /* Parse analysis with fixed parameters was renamed in 15. */

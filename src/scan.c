@@ -10,9 +10,12 @@
  * timed interval is the executor's own: ExecutorStart to ExecutorEnd,
  * parallel workers' start and shutdown included, parse and plan excluded.
  *
- * Rows are counted by row-level instrumentation of the plan (no timers),
- * which costs a counter increment per tuple at the scan node, and which
- * also carries the parallel workers' counts back to the leader.
+ * Rows are the scans' own count of tuples returned, kept for the
+ * statistics system whatever we do, so counting them costs the scan
+ * nothing.  Parallel workers keep theirs to themselves; with workers (or
+ * with track_counts off) rows come from row instrumentation of the plan
+ * instead, which brings the workers' counts back to the leader at the
+ * price of a counter call per tuple (about 8 % of a warm count(1)).
  *
  *-------------------------------------------------------------------------
  */
@@ -165,7 +168,10 @@ plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
 	return plan;
 }
 
-/* Sum the scan nodes' row counts (workers' already added by the leader). */
+/*
+ * Sum the scan nodes' row counts, where instrumented (the workers' are
+ * added to the leader's at shutdown), and the workers started.
+ */
 static bool
 collect_plan_stats(PlanState *ps, void *context)
 {
@@ -189,17 +195,42 @@ collect_plan_stats(PlanState *ps, void *context)
 	return planstate_tree_walker(ps, collect_plan_stats, context);
 }
 
+/* Whether every leaf's scans count their tuples for pgstat. */
+static bool
+counting_tuples(SbTarget *target)
+{
+	int			i;
+
+	for (i = 0; i < target->nleaves; i++)
+		if (!sb_pgstat_counting(target->leaves[i].rel))
+			return false;
+	return true;
+}
+
+static uint64
+tuples_returned(SbTarget *target)
+{
+	uint64		n = 0;
+	int			i;
+
+	for (i = 0; i < target->nleaves; i++)
+		n += sb_pgstat_tuples_returned(target->leaves[i].rel);
+	return n;
+}
+
 static void
-run_once(PlannedStmt *plan, const char *sql, SbScanResult *result)
+run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
+		 SbScanResult *result)
 {
 	QueryDesc  *qd;
 	BufferUsage start_usage;
 	BufferUsage usage;
 	SbClock		clock;
+	uint64		returned_before = instrument ? 0 : tuples_returned(target);
 
 	PushActiveSnapshot(GetTransactionSnapshot());
 	qd = CreateQueryDesc(plan, sql, GetActiveSnapshot(), InvalidSnapshot, None_Receiver,
-						 NULL, NULL, INSTRUMENT_ROWS);
+						 NULL, NULL, instrument ? INSTRUMENT_ROWS : 0);
 
 	start_usage = pgBufferUsage;
 	sb_clock_start(&clock);
@@ -209,6 +240,8 @@ run_once(PlannedStmt *plan, const char *sql, SbScanResult *result)
 	collect_plan_stats(qd->planstate, result);
 	ExecutorEnd(qd);
 	sb_clock_stop(&clock, &result->timing);
+	if (!instrument)
+		result->rows = tuples_returned(target) - returned_before;
 
 	memset(&usage, 0, sizeof(usage));
 	BufferUsageAccumDiff(&usage, &pgBufferUsage, &start_usage);
@@ -233,11 +266,13 @@ sb_scan(SbTarget *target, const char *query, int workers,
 	int			nestlevel = NewGUCNestLevel();
 	PlannedStmt *plan;
 	char	   *sql;
+	bool		instrument;
 	SbResidency res;
 
 	memset(result, 0, sizeof(SbScanResult));
 	set_scan_gucs(workers);
 	plan = plan_query(target, query, workers, &sql);
+	instrument = (workers > 0 || !counting_tuples(target));
 
 	if (cache == SB_CACHE_COLD)
 	{
@@ -249,7 +284,7 @@ sb_scan(SbTarget *target, const char *query, int workers,
 		SbScanResult scratch;
 
 		memset(&scratch, 0, sizeof(scratch));
-		run_once(plan, sql, &scratch);
+		run_once(target, plan, sql, instrument, &scratch);
 	}
 
 	sb_residency(target, true, &res);
@@ -257,7 +292,7 @@ sb_scan(SbTarget *target, const char *query, int workers,
 	result->os_cached_pct_before = sb_pct(res.os_blocks, res.blocks);
 	result->buffers_cached_pct_before = sb_pct(res.shared_blocks, res.blocks);
 
-	run_once(plan, sql, result);
+	run_once(target, plan, sql, instrument, result);
 
 	AtEOXact_GUC(true, nestlevel);
 }
