@@ -247,7 +247,7 @@ raw_read_segments(PG_FUNCTION_ARGS)
 				k;
 
 	check_block_size(block_size);
-	InitMaterializedSRF(fcinfo, 0);
+	sb_init_srf(fcinfo);
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
 	per_segment = palloc0(sizeof(SbReadResult) * Max(target->nsegments, 1));

@@ -100,7 +100,7 @@ sb_evict_page_cache(SbTarget *target)
 }
 
 /*
- * Mark in "bits" the blocks of one segment whose every OS page is resident,
+ * Mark in "bits" the blocks of one stretch whose every OS page is resident,
  * and return how many there are.  bits is indexed by the leaf's block
  * number; pass NULL to count only.
  */
@@ -120,7 +120,8 @@ segment_os_resident(SbSegment *seg, uint8 *bits)
 		return 0;
 
 	fd = open_segment(seg->path);
-	map = mmap(NULL, seg->bytes, PROT_READ, MAP_SHARED, fd, 0);
+	/* offset is block-aligned, hence page-aligned as mmap wants. */
+	map = mmap(NULL, seg->bytes, PROT_READ, MAP_SHARED, fd, seg->offset);
 	if (map == MAP_FAILED)
 	{
 		int			save_errno = errno;

@@ -115,6 +115,38 @@ typedef RelFileNode SbFileId;
 	parse_analyze(raw, sql, NULL, 0, NULL)
 #endif
 
+/*
+ * Set-returning functions in materialize mode: InitMaterializedSRF() from
+ * 15 on; 14 needs the tuplestore set up by hand.
+ */
+#if PG_VERSION_NUM >= 150000
+#define sb_init_srf(fcinfo)		InitMaterializedSRF(fcinfo, 0)
+#else
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/tuplestore.h"
+static inline void
+sb_init_srf(FunctionCallInfo fcinfo)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext old;
+	TupleDesc	tupdesc;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
+	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
+	MemoryContextSwitchTo(old);
+}
+#endif
+
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)

@@ -45,6 +45,10 @@ read_segment(SbSegment *seg, char *buf, int block_size, bool direct,
 				(errcode_for_file_access(),
 				 errmsg("could not open file \"%s\": %m", seg->path)));
 	}
+	if (seg->offset > 0 && lseek(fd, seg->offset, SEEK_SET) != seg->offset)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not seek in file \"%s\": %m", seg->path)));
 
 	while (remaining > 0)
 	{

@@ -179,11 +179,20 @@ sb_target_close(SbTarget *target)
 	target->nleaves = 0;
 }
 
-/* A file that stands for where the target lives, for storage_of(). */
+/*
+ * A file that stands for where the target lives, for sb_storage_of(): the
+ * first member with data, since an inheritance parent's own heap is often
+ * empty and may sit in another tablespace.
+ */
 char *
 sb_target_first_path(SbTarget *target)
 {
-	if (target->nleaves == 0)
-		return NULL;
-	return sb_relation_path(target->leaves[0].rel);
+	int			i;
+
+	for (i = 0; i < target->nleaves; i++)
+		if (target->leaves[i].nsegments > 0)
+			return target->leaves[i].segments[0].path;
+	if (target->nleaves > 0)
+		return sb_relation_path(target->leaves[0].rel);
+	return NULL;
 }

@@ -41,13 +41,18 @@ typedef enum SbTargetKind
 	SB_TARGET_SCAN				/* tables and matviews: executor scans */
 } SbTargetKind;
 
-/* One segment file, read up to the size the relation had at the start. */
+/*
+ * A stretch of one segment file to read: by default the whole file up to
+ * the size the relation had at the start.  Sampled measurement reads
+ * chosen block ranges instead, as more, shorter stretches.
+ */
 typedef struct SbSegment
 {
 	char	   *path;			/* relative to the data directory */
 	int			segno;
-	BlockNumber first_block;	/* of the relation, where this file begins */
-	off_t		bytes;			/* bytes of this file to read */
+	off_t		offset;			/* where in the file the stretch begins */
+	BlockNumber first_block;	/* relation block at that offset */
+	off_t		bytes;			/* bytes to read from there */
 } SbSegment;
 
 /* A leaf relation with storage, opened with AccessShareLock. */
