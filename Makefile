@@ -37,6 +37,10 @@ include $(PGXS)
 
 all: $(LOADER)
 
+# PGXS tracks no header dependencies unless the server was configured
+# with --enable-depend.
+$(OBJS): src/scanbench.h src/compat.h
+
 $(LOADER): tools/scanbench-load.c
 	$(CC) $(CFLAGS) -I$(includedir) $(CPPFLAGS) -o $@ $< $(LDFLAGS) -L$(libdir) -lpq -lpthread
 
