@@ -52,6 +52,7 @@ SELECT * FROM raw_read('sb_t', cache => 'hot');
 SELECT * FROM raw_read_segments('sb_t', 8192, 'COLD');
 SELECT * FROM raw_read('sb_view');
 SELECT * FROM raw_read('sb_comp');
+SELECT * FROM raw_read('sb_foreign');
 SELECT * FROM raw_read(0);
 SELECT * FROM raw_read('no_such_table');
 
