@@ -46,7 +46,7 @@ my %dbgen_rows = ('0.01' => 60175, '0.1' => 600572);
 for my $sf ('0.01', '0.1')
 {
 	my $t = "li_" . ($sf =~ s/\./_/r);
-	my ($rc, $out, $err) = load('-s', $sf, '-t', $t);
+	my ($rc, $out, $err) = load('-s', $sf, '-t', $t, '-F', 'text');
 	is($rc, 0, "SF $sf: loaded") or diag($err);
 	like($err, qr/loaded \d+ rows into "$t" \(SF $sf, seed \d+, 1 job, text\).*COPY FREEZE.*then ANALYZE/,
 		"SF $sf: the summary line says COPY FREEZE and ANALYZE");
