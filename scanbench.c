@@ -192,12 +192,11 @@ row_datum_of(TupleDesc tupdesc, SbRow *row)
 
 /* ---- raw_read(rel, block_size, cache) ---- */
 
+/* The columns raw_read and raw_read_segments share, from bytes on. */
 static void
-raw_read_row(SbRow *row, Oid relid, int32 segments, SbReadResult *r,
-			 int32 block_size, SbCacheMode cache)
+row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
+				SbCacheMode cache)
 {
-	row_datum(row, ObjectIdGetDatum(relid));
-	row_datum(row, Int32GetDatum(segments));
 	row_datum(row, Int64GetDatum(r->bytes));
 	row_datum(row, Int64GetDatum(r->reads));
 	row_datum(row, Int32GetDatum(block_size));
@@ -224,7 +223,9 @@ raw_read(PG_FUNCTION_ARGS)
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
 	sb_raw_read(target, block_size, cache, &total, NULL);
-	raw_read_row(&row, relid, target->nsegments, &total, block_size, cache);
+	row_datum(&row, ObjectIdGetDatum(relid));
+	row_datum(&row, Int32GetDatum(target->nsegments));
+	row_read_result(&row, &total, block_size, cache);
 	sb_target_close(target);
 
 	PG_RETURN_DATUM(row_datum_of(tupdesc, &row));
@@ -267,14 +268,7 @@ raw_read_segments(PG_FUNCTION_ARGS)
 			row_datum(&row, ObjectIdGetDatum(RelationGetRelid(leaf->rel)));
 			row_datum(&row, Int32GetDatum(seg->segno));
 			row_text(&row, seg->path);
-			row_datum(&row, Int64GetDatum(r->bytes));
-			row_datum(&row, Int64GetDatum(r->reads));
-			row_datum(&row, Int32GetDatum(block_size));
-			row_text(&row, cache_name(cache));
-			row_float(&row, r->cached_pct_before, 1);
-			row_float(&row, r->timing.seconds, 3);
-			row_float(&row, sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
-			row_timing(&row, &r->timing);
+			row_read_result(&row, r, block_size, cache);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
 								 row.values, row.nulls);
 		}
