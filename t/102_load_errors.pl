@@ -9,6 +9,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use Time::HiRes qw(time);
 
 my $loader = "$ENV{TESTDIR}/tools/scanbench-load";
 
@@ -119,6 +120,19 @@ ok(!exists_table('missing'), '--append to a missing table: not created');
 		if ($t eq 'base') { base_unchanged("statement timeout, $name") }
 		else { ok(!exists_table($t), "statement timeout, $name: no table left") }
 	}
+}
+
+# A COPY the server failed is noticed within about a second, not after all
+# the rows were generated and sent for the server to discard (SF 20 takes
+# over 10 s to generate on the reference machine).
+{
+	local $ENV{PGOPTIONS} = '-c statement_timeout=500';
+	my $t0 = time;
+	($rc, $out, $err) = load('-s', '20', '-t', 'st_early', '-j', '2');
+	my $took = time - $t0;
+	is($rc, 1, 'statement timeout at SF 20: exit 1');
+	cmp_ok($took, '<', 5, "statement timeout at SF 20: noticed early (" . sprintf("%.1f", $took) . " s)");
+	ok(!exists_table('st_early'), 'statement timeout at SF 20: no table left');
 }
 
 # --- a backend terminated mid-COPY: the other job rolls back too ---

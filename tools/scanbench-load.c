@@ -74,6 +74,7 @@
  * 165 bytes (text) or 211 bytes (binary).
  */
 #define CHUNK_SIZE			(64 * 1024)
+#define MAX_JOBS			256
 #define ORDER_MAX_BYTES		2048
 
 /* ------------------------------------------------------------------------
@@ -855,6 +856,10 @@ typedef struct
 	int64_t		bytes_done;
 	int			state;
 
+	/* set by the main thread when the server has failed this job's COPY */
+	int			server_failed;
+	int			backend_pid;
+
 	int64_t		rows_copied;	/* COPY's command tag */
 	char		error[1024];
 } Job;
@@ -1018,6 +1023,8 @@ run_job(void *arg)
 			STORE_RELAXED(job->orders_done, o + 1 - job->first_order);
 			STORE_RELAXED(job->rows_done, rows);
 			STORE_RELAXED(job->bytes_done, bytes);
+			if (LOAD_RELAXED(job->server_failed))
+				goto failed;	/* ending the COPY fetches the server's error */
 			if (LOAD_RELAXED(abort_load))
 				goto aborted;
 		}
@@ -1126,13 +1133,54 @@ handle_sigint(int signo)
 }
 
 /*
- * Start the jobs and watch them: progress, SIGINT, and a failed job, which
- * makes the others stop.  Returns when every job has ended.
+ * During COPY FROM STDIN libpq does not look at what the server sends, so a
+ * COPY the server has failed (statement timeout, disk full, a cancel) would
+ * go on being generated and sent, to be discarded, until its end.  The
+ * backend of a failed COPY is "idle in transaction (aborted)" (every COPY
+ * here runs in a transaction block): look for that about once a second, on
+ * the control connection, and tell the job.
  */
 static void
-run_jobs(Job *jobs, int njobs, double start)
+watch_backends(PGconn *ctl, Job *jobs, int njobs)
+{
+	char		pids[MAX_JOBS * 12 + 16];
+	const char *params[1] = {pids};
+	PGresult   *res;
+	int			len = 0;
+
+	len += snprintf(pids + len, sizeof(pids) - len, "{");
+	for (int j = 0; j < njobs; j++)
+		len += snprintf(pids + len, sizeof(pids) - len, "%s%d", j ? "," : "", jobs[j].backend_pid);
+	snprintf(pids + len, sizeof(pids) - len, "}");
+	res = PQexecParams(ctl,
+					   "SELECT pid FROM pg_catalog.pg_stat_activity "
+					   "WHERE pid = ANY ($1::integer[]) "
+					   "AND state = 'idle in transaction (aborted)'",
+					   1, NULL, params, NULL, NULL, 0);
+	if (PQresultStatus(res) == PGRES_TUPLES_OK)
+	{
+		for (int r = 0; r < PQntuples(res); r++)
+		{
+			int			pid = atoi(PQgetvalue(res, r, 0));
+
+			for (int j = 0; j < njobs; j++)
+				if (jobs[j].backend_pid == pid)
+					STORE_RELAXED(jobs[j].server_failed, 1);
+		}
+	}
+	PQclear(res);
+}
+
+/*
+ * Start the jobs and watch them: progress, SIGINT, a COPY failed by the
+ * server, and a failed job, which makes the others stop.  Returns when every
+ * job has ended.  ctl is NULL with --stdout.
+ */
+static void
+run_jobs(Job *jobs, int njobs, double start, PGconn *ctl)
 {
 	double		next_report = start + opt.progress;
+	double		next_watch = start + 1.0;
 	bool		cancelled = false;
 
 	for (int j = 0; j < njobs; j++)
@@ -1167,6 +1215,11 @@ run_jobs(Job *jobs, int njobs, double start)
 				if (jobs[j].cancel)
 					PQcancel(jobs[j].cancel, errbuf, sizeof(errbuf));
 			cancelled = true;
+		}
+		if (ctl && now_s() >= next_watch)
+		{
+			watch_backends(ctl, jobs, njobs);
+			next_watch = now_s() + 1.0;
 		}
 		if (opt.progress > 0 && now_s() >= next_report)
 		{
@@ -1220,7 +1273,7 @@ write_stdout(void)
 				elapsed;
 
 	split_orders(&job, 1);
-	run_jobs(&job, 1, start);
+	run_jobs(&job, 1, start, NULL);
 	elapsed = now_s() - start;
 	if (interrupted)
 	{
@@ -1491,6 +1544,7 @@ load(void)
 		if ((jobs[j].conn = connect_db()) == NULL)
 			return EXIT_FAILURE_LOAD;
 		jobs[j].cancel = PQgetCancel(jobs[j].conn);
+		jobs[j].backend_pid = PQbackendPID(jobs[j].conn);
 	}
 
 	/*
@@ -1530,7 +1584,7 @@ load(void)
 		jobs[j].copy_sql = copy_sql;
 
 	signal(SIGINT, handle_sigint);
-	run_jobs(jobs, opt.jobs, start);
+	run_jobs(jobs, opt.jobs, start, ctl);
 
 	for (int j = 0; j < opt.jobs; j++)
 	{
@@ -1751,7 +1805,7 @@ main(int argc, char **argv)
 				opt.unlogged = true;
 				break;
 			case 'j':
-				opt.jobs = (int) parse_int(optarg, "number of jobs", 1, 256);
+				opt.jobs = (int) parse_int(optarg, "number of jobs", 1, MAX_JOBS);
 				break;
 			case 6:
 				opt.check = true;
