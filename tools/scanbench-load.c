@@ -1508,6 +1508,11 @@ load(void)
 	const char *post_what;
 	char		copy_sql[1024];
 
+	/*
+	 * From here on SIGINT only sets a flag: a table created before the jobs
+	 * start must be dropped, not left behind by a dying process.
+	 */
+	signal(SIGINT, handle_sigint);
 	if ((ctl = connect_db()) == NULL)
 		return EXIT_FAILURE_LOAD;
 	if (opt.check && !check_extension(ctl))
@@ -1583,7 +1588,6 @@ load(void)
 	for (int j = 0; j < opt.jobs; j++)
 		jobs[j].copy_sql = copy_sql;
 
-	signal(SIGINT, handle_sigint);
 	run_jobs(jobs, opt.jobs, start, ctl);
 
 	for (int j = 0; j < opt.jobs; j++)
