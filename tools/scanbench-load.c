@@ -1664,6 +1664,8 @@ load(void)
 			ok = false;
 		else
 		{
+			if (opt.progress > 0)
+				fprintf(stderr, "%s %s ...\n", post_what, qname);
 			ok = run_sql(ctl, sqlf("%s %s", post_what, qname), post_what);
 			if (interrupted)
 				PQcancel(cancel, errbuf, sizeof(errbuf));
