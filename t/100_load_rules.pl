@@ -155,8 +155,17 @@ for my $jobs (1, 3)
 
 	# Ready to measure: frozen, all-visible, analyzed; the first scan
 	# dirties no page (no hint bits left to set).
-	is(sql("SELECT count(*) FROM pg_visibility_map('$t') WHERE NOT all_frozen OR NOT all_visible"),
-		'0', "jobs $jobs: every page all-visible and all-frozen");
+	# Pages that hold rows, that is: parallel COPYs contending for the
+	# extension lock make the server add extra blocks, and the few that stay
+	# all-zero are never marked all-visible by VACUUM.  They hold nothing to
+	# set hint bits on, which the scan check below confirms.
+	is(sql("SELECT count(*) FROM pg_visibility_map('$t') v
+			WHERE NOT (all_frozen AND all_visible)
+			AND EXISTS (SELECT 1 FROM $t WHERE ctid >= ('(' || v.blkno || ',0)')::tid
+										  AND ctid < ('(' || v.blkno + 1 || ',0)')::tid)"),
+		'0', "jobs $jobs: every page with rows all-visible and all-frozen");
+	my $empty = sql("SELECT count(*) FROM pg_visibility_map('$t') WHERE NOT all_visible");
+	diag("jobs $jobs: $empty empty page(s) left by extension are not all-visible") if $empty > 0;
 	is(sql("SELECT last_analyze IS NOT NULL AND n_live_tup = $rows FROM pg_stat_user_tables WHERE relname = '$t'"),
 		't', "jobs $jobs: analyzed");
 	$node->restart;    # empty shared_buffers: the scan reads every page
