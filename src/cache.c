@@ -207,6 +207,29 @@ leaf_of_tag(SbTarget *target, BufferTag *tag, int *hint)
 	return NULL;
 }
 
+/*
+ * The leaf whose valid page a shared buffer holds, with the buffer's tag,
+ * or NULL.  An unlocked look at the tag comes first, since nearly all
+ * buffers belong to other relations; the header lock is taken only to
+ * read a tag that looked like ours.
+ */
+static SbLeaf *
+buffer_leaf(SbTarget *target, BufferDesc *desc, BufferTag *tag, int *hint)
+{
+	uint32		state;
+
+	*tag = desc->tag;
+	if (leaf_of_tag(target, tag, hint) == NULL)
+		return NULL;
+
+	state = LockBufHdr(desc);
+	*tag = desc->tag;
+	UnlockBufHdr(desc, state);
+	if (!(state & BM_VALID))
+		return NULL;
+	return leaf_of_tag(target, tag, hint);
+}
+
 #if !defined(SB_EVICT_API_REL) && !defined(SB_EVICT_API_BUFFER)
 /*
  * Remove one clean, unpinned buffer of the given tag from the mapping
@@ -293,20 +316,10 @@ sb_evict_buffers(SbTarget *target)
 	{
 		BufferDesc *desc = GetBufferDescriptor(i);
 		BufferTag	tag;
-		uint32		state;
 
 		if (i % SB_INTERRUPT_EVERY == 0)
 			CHECK_FOR_INTERRUPTS();
-
-		/* An unlocked look first: most buffers belong to others. */
-		tag = desc->tag;
-		if (leaf_of_tag(target, &tag, &hint) == NULL)
-			continue;
-
-		state = LockBufHdr(desc);
-		tag = desc->tag;
-		UnlockBufHdr(desc, state);
-		if (!(state & BM_VALID) || leaf_of_tag(target, &tag, &hint) == NULL)
+		if (buffer_leaf(target, desc, &tag, &hint) == NULL)
 			continue;
 
 #ifdef SB_EVICT_API_BUFFER
@@ -352,19 +365,12 @@ sb_residency(SbTarget *target, bool with_buffers, SbResidency *res)
 		{
 			BufferDesc *desc = GetBufferDescriptor(i);
 			BufferTag	tag;
-			uint32		state;
 			SbLeaf	   *leaf;
 			BlockNumber blk;
 
 			if (i % SB_INTERRUPT_EVERY == 0)
 				CHECK_FOR_INTERRUPTS();
-
-			state = LockBufHdr(desc);
-			tag = desc->tag;
-			UnlockBufHdr(desc, state);
-			if (!(state & BM_VALID))
-				continue;
-			leaf = leaf_of_tag(target, &tag, &hint);
+			leaf = buffer_leaf(target, desc, &tag, &hint);
 			if (leaf == NULL)
 				continue;
 			blk = tag.blockNum;
