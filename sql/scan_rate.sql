@@ -64,6 +64,19 @@ SELECT * FROM scan_rate('sb_t', 'asis', '');
 SELECT * FROM scan_rate('sb_t', 'asis', 'no_such_column');
 SELECT count(*) AS still_there FROM sb_t;
 
+-- The statement runs read-only, and an error inside it caught by the caller
+-- leaves the transaction writable as it was.
+BEGIN;
+DO $$
+BEGIN
+	PERFORM scan_rate('sb_t', 'asis', 'sum(1 / (id - id))');
+EXCEPTION WHEN division_by_zero THEN
+	RAISE NOTICE 'caught: %', SQLERRM;
+END $$;
+SHOW transaction_read_only;
+CREATE TEMP TABLE sb_written AS SELECT 1 AS x;
+ROLLBACK;
+
 -- Bad arguments and relations.
 SELECT * FROM scan_rate('sb_t', 'direct');
 SELECT * FROM scan_rate('sb_t', 'tepid');

@@ -21,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "executor/executor.h"
 #include "executor/instrument.h"
 #include "nodes/nodeFuncs.h"
@@ -227,19 +228,34 @@ run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
 	BufferUsage usage;
 	SbClock		clock;
 	uint64		returned_before = instrument ? 0 : tuples_returned(target);
+	bool		save_read_only = XactReadOnly;
 
 	PushActiveSnapshot(GetTransactionSnapshot());
 	qd = CreateQueryDesc(plan, sql, GetActiveSnapshot(), InvalidSnapshot, None_Receiver,
 						 NULL, NULL, instrument ? INSTRUMENT_ROWS : 0);
 
-	start_usage = pgBufferUsage;
-	sb_clock_start(&clock);
-	ExecutorStart(qd, 0);
-	sb_executor_run(qd);
-	ExecutorFinish(qd);
-	collect_plan_stats(qd->planstate, result);
-	ExecutorEnd(qd);
-	sb_clock_stop(&clock, &result->timing);
+	/*
+	 * The statement runs as in a read-only transaction: whatever a function
+	 * in the select list tries to write fails.  Restored even on error, for
+	 * the caller may catch it in a subtransaction and go on writing.
+	 */
+	XactReadOnly = true;
+	PG_TRY();
+	{
+		start_usage = pgBufferUsage;
+		sb_clock_start(&clock);
+		ExecutorStart(qd, 0);
+		sb_executor_run(qd);
+		ExecutorFinish(qd);
+		collect_plan_stats(qd->planstate, result);
+		ExecutorEnd(qd);
+		sb_clock_stop(&clock, &result->timing);
+	}
+	PG_FINALLY();
+	{
+		XactReadOnly = save_read_only;
+	}
+	PG_END_TRY();
 	if (!instrument)
 		result->rows = tuples_returned(target) - returned_before;
 
