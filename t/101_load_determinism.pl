@@ -8,20 +8,15 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
-
-my $loader = "$ENV{TESTDIR}/tools/scanbench-load";
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchLoad;
 
 my $node = PostgreSQL::Test::Cluster->new('load_determinism');
 $node->init;
 $node->start;
 
-sub load
-{
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ $loader, '-h', $node->host, '-p', $node->port, '-d', 'postgres', @_ ],
-		'>', \$out, '2>', \$err);
-	return ($? >> 8, $out, $err);
-}
+sub load { return run_loader($node, @_) }
 
 sub sql { return $node->safe_psql('postgres', shift) }
 

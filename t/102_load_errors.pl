@@ -9,16 +9,16 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchLoad;
 use Time::HiRes qw(time);
-
-my $loader = "$ENV{TESTDIR}/tools/scanbench-load";
 
 my $node = PostgreSQL::Test::Cluster->new('load_errors');
 $node->init;
 $node->append_conf('postgresql.conf', "max_wal_size = 2GB\n");
 $node->start;
 
-sub conn_args { return ('-h', $node->host, '-p', $node->port, '-d', 'postgres') }
 
 # The loader's sessions, told apart from the test's own by application_name
 # (the test framework sets PGAPPNAME, which beats the loader's fallback).
@@ -26,12 +26,7 @@ $ENV{PGAPPNAME} = 'loader-under-test';
 my $loader_sessions =
   "FROM pg_stat_activity WHERE application_name = 'loader-under-test' AND pid <> pg_backend_pid()";
 
-sub load
-{
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ $loader, conn_args(), @_ ], '>', \$out, '2>', \$err);
-	return ($? >> 8, $out, $err);
-}
+sub load { return run_loader($node, @_) }
 
 sub sql { return $node->safe_psql('postgres', shift) }
 
@@ -43,7 +38,7 @@ sub start_load
 {
 	my ($ncopy, @args) = @_;
 	my %run = (out => '', err => '');
-	$run{h} = IPC::Run::start([ $loader, conn_args(), @args ], '>', \$run{out}, '2>', \$run{err});
+	$run{h} = IPC::Run::start([ $loader, conn_args($node), @args ], '>', \$run{out}, '2>', \$run{err});
 	$node->poll_query_until('postgres', qq{
 		SELECT count(*) >= $ncopy $loader_sessions AND query LIKE 'COPY%' AND state = 'active'})
 	  or die "the load's COPY never started: $run{err}";

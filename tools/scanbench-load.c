@@ -444,6 +444,13 @@ pool_put(char *p, const char *end, const char *word)
 	return p;
 }
 
+/* A word and the space after it. */
+static char *
+pool_word(char *p, const char *end, const char *word)
+{
+	return pool_put(pool_put(p, end, word), end, " ");
+}
+
 /*
  * Sentences of the shape
  *   [adverb] determiner [adjective] noun [adverb] verb [preposition
@@ -470,37 +477,21 @@ build_pool(uint64_t key)
 		uint64_t	r = mix64(key ^ UINT64_C(0x636f6d6d656e7473) ^ (n++ * SPLITMIX_GAMMA));
 
 		if (take(&r, 2))
-		{
-			p = pool_put(p, end, PICK(adverbs, r));
-			p = pool_put(p, end, " ");
-		}
-		p = pool_put(p, end, PICK(determiners, r));
-		p = pool_put(p, end, " ");
+			p = pool_word(p, end, PICK(adverbs, r));
+		p = pool_word(p, end, PICK(determiners, r));
 		if (take(&r, 2))
-		{
-			p = pool_put(p, end, PICK(adjectives, r));
-			p = pool_put(p, end, " ");
-		}
-		p = pool_put(p, end, PICK(nouns, r));
-		p = pool_put(p, end, " ");
+			p = pool_word(p, end, PICK(adjectives, r));
+		p = pool_word(p, end, PICK(nouns, r));
 		if (take(&r, 2))
-		{
-			p = pool_put(p, end, PICK(adverbs, r));
-			p = pool_put(p, end, " ");
-		}
+			p = pool_word(p, end, PICK(adverbs, r));
 		p = pool_put(p, end, PICK(verbs, r));
 		if (take(&r, 2))
 		{
 			p = pool_put(p, end, " ");
-			p = pool_put(p, end, PICK(prepositions, r));
-			p = pool_put(p, end, " ");
-			p = pool_put(p, end, PICK(determiners, r));
-			p = pool_put(p, end, " ");
+			p = pool_word(p, end, PICK(prepositions, r));
+			p = pool_word(p, end, PICK(determiners, r));
 			if (take(&r, 2))
-			{
-				p = pool_put(p, end, PICK(adjectives, r));
-				p = pool_put(p, end, " ");
-			}
+				p = pool_word(p, end, PICK(adjectives, r));
 			p = pool_put(p, end, PICK(nouns, r));
 		}
 		p = pool_put(p, end, PICK(terminators, r));
