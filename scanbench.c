@@ -243,9 +243,7 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	SbTarget   *target;
 	SbReadResult total;
 	SbReadResult *per_segment;
-	int			i,
-				j,
-				k;
+	int			i;
 
 	check_block_size(block_size);
 	sb_init_srf(fcinfo);
@@ -254,24 +252,17 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	per_segment = palloc0(sizeof(SbReadResult) * Max(target->nsegments, 1));
 	sb_raw_read(target, block_size, cache, &total, per_segment);
 
-	k = 0;
-	for (i = 0; i < target->nleaves; i++)
+	for (i = 0; i < target->nsegments; i++)
 	{
-		SbLeaf	   *leaf = &target->leaves[i];
+		SbSegment  *seg = target->segments[i];
+		SbRow		row = {0};
 
-		for (j = 0; j < leaf->nsegments; j++)
-		{
-			SbSegment  *seg = &leaf->segments[j];
-			SbReadResult *r = &per_segment[k++];
-			SbRow		row = {0};
-
-			row_datum(&row, ObjectIdGetDatum(RelationGetRelid(leaf->rel)));
-			row_datum(&row, Int32GetDatum(seg->segno));
-			row_text(&row, seg->path);
-			row_read_result(&row, r, block_size, cache);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-								 row.values, row.nulls);
-		}
+		row_datum(&row, ObjectIdGetDatum(seg->relid));
+		row_datum(&row, Int32GetDatum(seg->segno));
+		row_text(&row, seg->path);
+		row_read_result(&row, &per_segment[i], block_size, cache);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+							 row.values, row.nulls);
 	}
 	sb_target_close(target);
 

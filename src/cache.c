@@ -68,34 +68,28 @@ open_segment(const char *path)
 void
 sb_evict_page_cache(SbTarget *target)
 {
-	int			i,
-				j;
+	int			i;
 
-	for (i = 0; i < target->nleaves; i++)
+	for (i = 0; i < target->nsegments; i++)
 	{
-		SbLeaf	   *leaf = &target->leaves[i];
+		SbSegment  *seg = target->segments[i];
+		int			fd;
+		int			rc;
 
-		for (j = 0; j < leaf->nsegments; j++)
-		{
-			SbSegment  *seg = &leaf->segments[j];
-			int			fd;
-			int			rc;
-
-			CHECK_FOR_INTERRUPTS();
-			fd = open_segment(seg->path);
-			if (fdatasync(fd) != 0)
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not write out dirty pages of \"%s\": %m",
-								seg->path)));
-			rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-			if (rc != 0)
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not evict \"%s\" from the page cache: %s",
-								seg->path, strerror(rc))));
-			CloseTransientFile(fd);
-		}
+		CHECK_FOR_INTERRUPTS();
+		fd = open_segment(seg->path);
+		if (fdatasync(fd) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not write out dirty pages of \"%s\": %m",
+							seg->path)));
+		rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (rc != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not evict \"%s\" from the page cache: %s",
+							seg->path, strerror(rc))));
+		CloseTransientFile(fd);
 	}
 }
 

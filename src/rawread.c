@@ -95,69 +95,53 @@ sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 	bool		direct = (cache == SB_CACHE_DIRECT);
 	char	   *raw = palloc(block_size + SB_IO_ALIGN);
 	char	   *buf = (char *) TYPEALIGN(SB_IO_ALIGN, raw);
-	SbReadResult scratch;
+	SbReadResult *seg_result;
 	SbClock		clock;
 	uint64		cached_blocks = 0;
-	int			i,
-				j,
-				k;
+	int			i;
 
 	memset(total, 0, sizeof(SbReadResult));
+	seg_result = per_segment ? per_segment :
+		palloc(sizeof(SbReadResult) * Max(target->nsegments, 1));
+	memset(seg_result, 0, sizeof(SbReadResult) * target->nsegments);
 
 	if (cache == SB_CACHE_COLD)
 		sb_evict_page_cache(target);
 	else if (cache == SB_CACHE_WARM)
 	{
-		for (i = 0; i < target->nleaves; i++)
-			for (j = 0; j < target->leaves[i].nsegments; j++)
-			{
-				memset(&scratch, 0, sizeof(scratch));
-				read_segment(&target->leaves[i].segments[j], buf, block_size,
-							 false, &scratch);
-			}
+		/* Untimed; the results are overwritten below. */
+		for (i = 0; i < target->nsegments; i++)
+			read_segment(target->segments[i], buf, block_size, false,
+						 &seg_result[i]);
+		memset(seg_result, 0, sizeof(SbReadResult) * target->nsegments);
 	}
 
-	/* What the caches hold now, just before the timed pass. */
-	k = 0;
-	for (i = 0; i < target->nleaves; i++)
-		for (j = 0; j < target->leaves[i].nsegments; j++)
-		{
-			SbSegment  *seg = &target->leaves[i].segments[j];
-			uint64		resident = sb_segment_os_blocks(seg);
+	/* What the page cache holds now, just before the timed pass. */
+	for (i = 0; i < target->nsegments; i++)
+	{
+		SbSegment  *seg = target->segments[i];
+		uint64		resident = sb_segment_os_blocks(seg);
 
-			cached_blocks += resident;
-			if (per_segment)
-			{
-				memset(&per_segment[k], 0, sizeof(SbReadResult));
-				per_segment[k].cached_pct_before =
-					sb_pct(resident, seg->bytes / BLCKSZ);
-			}
-			k++;
-		}
+		cached_blocks += resident;
+		seg_result[i].cached_pct_before = sb_pct(resident, seg->bytes / BLCKSZ);
+	}
 	total->cached_pct_before = sb_pct(cached_blocks, target->nblocks);
 
 	sb_clock_start(&clock);
-	k = 0;
-	for (i = 0; i < target->nleaves; i++)
-		for (j = 0; j < target->leaves[i].nsegments; j++)
-		{
-			SbSegment  *seg = &target->leaves[i].segments[j];
+	for (i = 0; i < target->nsegments; i++)
+	{
+		SbClock		seg_clock;
 
-			if (per_segment)
-			{
-				SbClock		seg_clock;
-
-				sb_clock_start(&seg_clock);
-				read_segment(seg, buf, block_size, direct, &per_segment[k]);
-				sb_clock_stop(&seg_clock, &per_segment[k].timing);
-				total->bytes += per_segment[k].bytes;
-				total->reads += per_segment[k].reads;
-			}
-			else
-				read_segment(seg, buf, block_size, direct, total);
-			k++;
-		}
+		sb_clock_start(&seg_clock);
+		read_segment(target->segments[i], buf, block_size, direct,
+					 &seg_result[i]);
+		sb_clock_stop(&seg_clock, &seg_result[i].timing);
+		total->bytes += seg_result[i].bytes;
+		total->reads += seg_result[i].reads;
+	}
 	sb_clock_stop(&clock, &total->timing);
 
+	if (seg_result != per_segment)
+		pfree(seg_result);
 	pfree(raw);
 }

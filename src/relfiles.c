@@ -115,6 +115,7 @@ fill_leaf(SbLeaf *leaf, Relation rel)
 		SbSegment  *seg = &leaf->segments[i];
 		BlockNumber nblocks;
 
+		seg->relid = RelationGetRelid(rel);
 		seg->segno = i;
 		seg->path = (i == 0) ? path : psprintf("%s.%d", path, i);
 		seg->first_block = (BlockNumber) i * RELSEG_SIZE;
@@ -135,6 +136,8 @@ sb_target_open(Oid relid, SbTargetKind kind)
 	List	   *members;
 	ListCell   *lc;
 	char		relkind;
+	int			i,
+				j;
 
 	check_relation(relid, kind);
 
@@ -165,6 +168,13 @@ sb_target_open(Oid relid, SbTargetKind kind)
 	}
 	target->bytes = (uint64) target->nblocks * BLCKSZ;
 
+	/* One flat list, for the loops that want every file in order. */
+	target->segments = palloc(sizeof(SbSegment *) * Max(target->nsegments, 1));
+	target->nsegments = 0;
+	for (i = 0; i < target->nleaves; i++)
+		for (j = 0; j < target->leaves[i].nsegments; j++)
+			target->segments[target->nsegments++] = &target->leaves[i].segments[j];
+
 	return target;
 }
 
@@ -187,11 +197,8 @@ sb_target_close(SbTarget *target)
 char *
 sb_target_first_path(SbTarget *target)
 {
-	int			i;
-
-	for (i = 0; i < target->nleaves; i++)
-		if (target->leaves[i].nsegments > 0)
-			return target->leaves[i].segments[0].path;
+	if (target->nsegments > 0)
+		return target->segments[0]->path;
 	if (target->nleaves > 0)
 		return sb_relation_path(target->leaves[0].rel);
 	return NULL;

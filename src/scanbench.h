@@ -49,6 +49,7 @@ typedef enum SbTargetKind
 typedef struct SbSegment
 {
 	char	   *path;			/* relative to the data directory */
+	Oid			relid;			/* of the leaf the file belongs to */
 	int			segno;
 	off_t		offset;			/* where in the file the stretch begins */
 	BlockNumber first_block;	/* relation block at that offset */
@@ -73,6 +74,7 @@ typedef struct SbTarget
 	int			nleaves;
 	SbLeaf	   *leaves;
 	int			nsegments;		/* over all leaves */
+	SbSegment **segments;		/* all leaves' segments, in leaf order */
 	BlockNumber nblocks;		/* over all leaves */
 	uint64		bytes;			/* nblocks * BLCKSZ */
 } SbTarget;
