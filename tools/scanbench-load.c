@@ -194,17 +194,24 @@ usage(void)
 
 static void log_error(const char *fmt,...) PRINTF_LIKE(1, 2);
 static void usage_error(const char *fmt,...) PRINTF_LIKE(1, 2);
+static void vlog_error(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
+
+static void
+vlog_error(const char *fmt, va_list ap)
+{
+	fprintf(stderr, LOADER_NAME ": error: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
 
 static void
 log_error(const char *fmt,...)
 {
 	va_list		ap;
 
-	fprintf(stderr, LOADER_NAME ": error: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vlog_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void
@@ -212,11 +219,10 @@ usage_error(const char *fmt,...)
 {
 	va_list		ap;
 
-	fprintf(stderr, LOADER_NAME ": error: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vlog_error(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry \"" LOADER_NAME " --help\" for more information.\n");
+	fprintf(stderr, "Try \"" LOADER_NAME " --help\" for more information.\n");
 	exit(EXIT_USAGE);
 }
 
