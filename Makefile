@@ -1,53 +1,68 @@
 # scanbench: PGXS build of the extension and of the scanbench-load client.
 #
-#   make && make install          build and install both
-#   make installcheck             pg_regress (sql/, expected/) and TAP (t/)
-#                                 against the server named by PGHOST/PGPORT
+#   make && make install      build and install both
+#   make uninstall            remove both
+#   make installcheck         pg_regress (sql/, expected/) and TAP (t/)
+#                             against the server named by PGHOST/PGPORT
+#
+# The version lives in scanbench.control alone; this file, the install
+# script and the client read it from there.
 
 EXTENSION = scanbench
-EXTVERSION = 0.1
+EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(dir $(lastword $(MAKEFILE_LIST)))scanbench.control)
 
 MODULE_big = scanbench
-OBJS = \
-	scanbench.o \
-	src/cache.o \
-	src/clock.o \
-	src/relfiles.o \
-	src/rawread.o \
-	src/scan.o \
-	src/storage.o
+OBJS = scanbench.o $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 
-DATA = scanbench--$(EXTVERSION).sql
+# Install scripts: one per version, plus an upgrade script per step.  The
+# current version's script is built as the first version's script followed
+# by every upgrade step, so that a fresh install and an upgrade run the same
+# statements and cannot drift apart (tested in t/ too).
+SQL_FIRST = scanbench--0.1.sql
+SQL_STEPS = $(sort $(wildcard scanbench--*--*.sql))
+DATA = $(SQL_FIRST) $(SQL_STEPS)
+DATA_built = scanbench--$(EXTVERSION).sql
 
-REGRESS = scanbench_setup raw_read scan_rate scan_efficiency privileges
+# pg_regress runs the setup first, then the rest in name order.
+REGRESS = scanbench_setup $(filter-out scanbench_setup,$(sort $(basename $(notdir $(wildcard sql/*.sql)))))
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
 TAP_TESTS = 1
 
 PG_CPPFLAGS = -I$(srcdir)/src
 
-# The client: a plain libpq program, built and installed beside the server
-# binaries the way contrib's oid2name and vacuumlo are.
-LOADER = tools/scanbench-load
-EXTRA_CLEAN = $(LOADER) tools/*.o tmp_check results regression.diffs regression.out
+EXTRA_CLEAN = tmp_check results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-all: $(LOADER)
+ifneq ($(EXTVERSION),0.1)
+scanbench--$(EXTVERSION).sql: $(SQL_FIRST) $(SQL_STEPS)
+	{ echo '/* $@: built by make from $^ */'; cat $^; } > $@
+endif
 
 # PGXS tracks no header dependencies unless the server was configured
 # with --enable-depend.
-$(OBJS): src/scanbench.h src/compat.h
+$(OBJS): src/measure.h src/compat.h
 
-$(LOADER): tools/scanbench-load.c
-	$(CC) $(CFLAGS) -I$(includedir) $(CPPFLAGS) -o $@ $< $(LDFLAGS) -L$(libdir) -lpq -lpthread
+# The client has its own PGXS Makefile, as contrib's vacuumlo does; these
+# targets carry it along with the extension.
+LOADER_DIR = tools/scanbench-load
+LOADER_MAKE = $(MAKE) -C $(LOADER_DIR) PG_CONFIG='$(PG_CONFIG)'
 
+all: all-loader
 install: install-loader
+uninstall: uninstall-loader
+clean: clean-loader
 
-install-loader: $(LOADER)
-	$(MKDIR_P) '$(DESTDIR)$(bindir)'
-	$(INSTALL_PROGRAM) $(LOADER) '$(DESTDIR)$(bindir)/scanbench-load'
+all-loader:
+	$(LOADER_MAKE) all
+install-loader:
+	$(LOADER_MAKE) install
+uninstall-loader:
+	$(LOADER_MAKE) uninstall
+clean-loader:
+	$(LOADER_MAKE) clean
 
-.PHONY: install-loader
+.PHONY: all-loader install-loader uninstall-loader clean-loader

@@ -28,7 +28,6 @@
 #include "postgres.h"
 
 #include <fcntl.h>
-#include <math.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,18 +37,10 @@
 #include "storage/fd.h"
 #include "utils/rel.h"
 
-#include "scanbench.h"
+#include "measure.h"
 
 /* How often the long loops over buffers check for cancel. */
 #define SB_INTERRUPT_EVERY	4096
-
-double
-sb_pct(uint64 part, uint64 whole)
-{
-	if (whole == 0)
-		return NAN;
-	return 100.0 * (double) part / (double) whole;
-}
 
 static int
 open_segment(const char *path)

@@ -11,9 +11,7 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
-#include "scanbench.h"
+#include "measure.h"
 
 static double
 tv_seconds(const struct timeval *tv)
@@ -41,24 +39,4 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 	timing->seconds = INSTR_TIME_GET_DOUBLE(end);
 	timing->user_s = tv_seconds(&ru.ru_utime) - tv_seconds(&clock->ru_start.ru_utime);
 	timing->sys_s = tv_seconds(&ru.ru_stime) - tv_seconds(&clock->ru_start.ru_stime);
-}
-
-/* amount / seconds, or NaN (shown as NULL) when nothing was measured. */
-double
-sb_rate(double amount, double seconds)
-{
-	if (amount <= 0 || seconds <= 0)
-		return NAN;
-	return amount / seconds;
-}
-
-/* Round for display: rates to 0.1, seconds to the millisecond. */
-double
-sb_round(double value, int digits)
-{
-	double		scale = pow(10.0, digits);
-
-	if (isnan(value))
-		return value;
-	return rint(value * scale) / scale;
 }

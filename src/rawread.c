@@ -19,7 +19,7 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 
-#include "scanbench.h"
+#include "measure.h"
 
 /* O_DIRECT wants buffers aligned to the device's logical block size. */
 #define SB_IO_ALIGN		4096

@@ -23,7 +23,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
-#include "scanbench.h"
+#include "measure.h"
 
 static const char *
 relkind_noun(char relkind)
@@ -190,7 +190,7 @@ sb_target_close(SbTarget *target)
 }
 
 /*
- * A file that stands for where the target lives, for sb_storage_of(): the
+ * A file that stands for where the target lives, for sb_mount_of(): the
  * first member with data, since an inheritance parent's own heap is often
  * empty and may sit in another tablespace.
  */

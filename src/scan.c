@@ -34,7 +34,7 @@
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
-#include "scanbench.h"
+#include "measure.h"
 
 static void
 refuse_query(SbTarget *target, const char *query, const char *why)

@@ -29,10 +29,19 @@ sb_install_packages()
 
 sb_pgbin() { echo "/usr/lib/postgresql/$SB_PGMAJOR/bin"; }
 
+# Installing replaces the server's copy of scanbench for everyone on this
+# machine, so runs that install (test, demo, bench) take turns: the lock is
+# held until the script exits.  Children started with sb_as_pg do not
+# inherit it, so a server left running cannot hold it.
 sb_build_install()
 {
 	local pgc
 	pgc="$(sb_pgbin)/pg_config"
+	exec 8>"${TMPDIR:-/tmp}/scanbench-install.lock"
+	if ! flock -n 8; then
+		sb_log "waiting for another scanbench test, demo or bench run on this machine"
+		flock 8
+	fi
 	make -C "$SB_TOP" -s PG_CONFIG="$pgc" >/dev/null || sb_die "build failed"
 	make -C "$SB_TOP" -s PG_CONFIG="$pgc" install >/dev/null || sb_die "make install failed"
 }
@@ -41,9 +50,9 @@ sb_build_install()
 sb_as_pg()
 {
 	if [ "$(id -u)" = 0 ]; then
-		runuser -u postgres -- env PATH="$(sb_pgbin):$PATH" "$@"
+		runuser -u postgres -- env PATH="$(sb_pgbin):$PATH" "$@" 8>&-
 	else
-		env PATH="$(sb_pgbin):$PATH" "$@"
+		env PATH="$(sb_pgbin):$PATH" "$@" 8>&-
 	fi
 }
 

@@ -43,7 +43,8 @@
 #include <libpq-fe.h>
 
 #define LOADER_NAME			"scanbench-load"
-#define LOADER_VERSION		"0.1"	/* also the extension version --check wants */
+/* SCANBENCH_VERSION comes from the Makefile, read from scanbench.control. */
+#define LOADER_VERSION		SCANBENCH_VERSION	/* also the extension version --check wants */
 
 #define EXIT_FAILURE_LOAD	1
 #define EXIT_USAGE			2

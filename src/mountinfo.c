@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * storage.c
+ * mountinfo.c
  *	  What holds a file: the filesystem type and the block device, read
  *	  from /proc/self/mountinfo by the file's device number.
  *
@@ -17,14 +17,14 @@
 
 #include "storage/fd.h"
 
-#include "scanbench.h"
+#include "measure.h"
 
 /*
  * Set *fstype and *device for the filesystem holding path (relative to the
  * data directory or absolute).  Either is set to NULL when unknown.
  */
 void
-sb_storage_of(const char *path, char **fstype, char **device)
+sb_mount_of(const char *path, char **fstype, char **device)
 {
 	struct stat st;
 	FILE	   *mi;

@@ -1,18 +1,22 @@
 /*-------------------------------------------------------------------------
  *
- * scanbench.h
+ * measure.h
  *	  The pieces the SQL functions are built from: the relation's files
  *	  (relfiles.c), the clock and CPU accounting (clock.c), cache control
  *	  and residency (cache.c), raw file reads (rawread.c), executor scans
- *	  (scan.c) and the storage under a file (storage.c).
+ *	  (scan.c), the mount under a file (mountinfo.c), argument checks
+ *	  (args.c), result rows (rows.c) and the arithmetic of figures
+ *	  (stats.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef SCANBENCH_H
-#define SCANBENCH_H
+#ifndef SCANBENCH_MEASURE_H
+#define SCANBENCH_MEASURE_H
 
 #include <sys/resource.h>
 
+#include "fmgr.h"
+#include "access/tupdesc.h"
 #include "portability/instr_time.h"
 #include "storage/block.h"
 #include "utils/relcache.h"
@@ -134,8 +138,6 @@ extern char *sb_target_first_path(SbTarget *target);
 /* clock.c */
 extern void sb_clock_start(SbClock *clock);
 extern void sb_clock_stop(SbClock *clock, SbTiming *timing);
-extern double sb_rate(double amount, double seconds);
-extern double sb_round(double value, int digits);
 
 /* cache.c */
 extern void sb_evict_page_cache(SbTarget *target);
@@ -143,7 +145,6 @@ extern void sb_evict_buffers(SbTarget *target);
 extern void sb_residency(SbTarget *target, bool with_buffers,
 						 SbResidency *res);
 extern uint64 sb_segment_os_blocks(SbSegment *seg);
-extern double sb_pct(uint64 part, uint64 whole);
 
 /* rawread.c */
 extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
@@ -153,7 +154,43 @@ extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 extern void sb_scan(SbTarget *target, const char *query, int workers,
 					SbCacheMode cache, SbScanResult *result);
 
-/* storage.c */
-extern void sb_storage_of(const char *path, char **fstype, char **device);
+/* mountinfo.c */
+extern void sb_mount_of(const char *path, char **fstype, char **device);
 
-#endif							/* SCANBENCH_H */
+/* stats.c: the arithmetic every figure shares */
+extern double sb_rate(double amount, double seconds);
+extern double sb_round(double value, int digits);
+extern double sb_pct(uint64 part, uint64 whole);
+extern double sb_median(double *v, int n);
+extern double sb_max(const double *v, int n);
+
+/* args.c: argument checks, run at the top of each SQL function */
+extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);
+extern const char *sb_cache_name(SbCacheMode cache);
+extern void sb_check_block_size(int32 block_size);
+extern void sb_check_runs(int32 runs);
+extern void sb_check_workers(int32 workers);
+extern void sb_check_query(const char *query);
+
+/*
+ * rows.c: result rows, built as Datum arrays in column order; a NaN float
+ * (a rate over nothing) becomes NULL.
+ */
+#define SB_ROW_MAX_COLUMNS	64
+
+typedef struct SbRow
+{
+	int			n;
+	Datum		values[SB_ROW_MAX_COLUMNS];
+	bool		nulls[SB_ROW_MAX_COLUMNS];
+} SbRow;
+
+extern void sb_row_datum(SbRow *row, Datum d);
+extern void sb_row_null(SbRow *row);
+extern void sb_row_float(SbRow *row, double v, int digits);
+extern void sb_row_text(SbRow *row, const char *s);
+extern void sb_row_timing(SbRow *row, SbTiming *t);
+extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
+extern Datum sb_row_result(TupleDesc tupdesc, SbRow *row);
+
+#endif							/* SCANBENCH_MEASURE_H */

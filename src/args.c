@@ -1,0 +1,102 @@
+/*-------------------------------------------------------------------------
+ *
+ * args.c
+ *	  Checks of the SQL functions' arguments.  Each function calls these at
+ *	  its top, before anything is opened, read or evicted, so that bad input
+ *	  changes nothing.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/builtins.h"
+
+#include "measure.h"
+
+#define SB_MAX_RUNS		1000
+#define SB_MAX_WORKERS	1024
+
+SbCacheMode
+sb_parse_cache(text *arg, bool allow_direct)
+{
+	char	   *s = text_to_cstring(arg);
+
+	if (strcmp(s, "cold") == 0)
+		return SB_CACHE_COLD;
+	if (strcmp(s, "warm") == 0)
+		return SB_CACHE_WARM;
+	if (strcmp(s, "asis") == 0)
+		return SB_CACHE_ASIS;
+	if (allow_direct && strcmp(s, "direct") == 0)
+		return SB_CACHE_DIRECT;
+
+	if (allow_direct)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid cache mode: \"%s\"", s),
+				 errhint("Valid cache modes are \"cold\", \"warm\", \"direct\" and \"asis\".")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid cache mode for an executor scan: \"%s\"", s),
+			 errhint("Valid cache modes are \"cold\", \"warm\" and \"asis\"; \"direct\" applies to raw_read() only.")));
+	pg_unreachable();
+}
+
+const char *
+sb_cache_name(SbCacheMode cache)
+{
+	switch (cache)
+	{
+		case SB_CACHE_COLD:
+			return "cold";
+		case SB_CACHE_WARM:
+			return "warm";
+		case SB_CACHE_DIRECT:
+			return "direct";
+		case SB_CACHE_ASIS:
+			return "asis";
+	}
+	return "?";
+}
+
+void
+sb_check_block_size(int32 block_size)
+{
+	if (block_size < 512 || block_size > SB_MAX_BLOCK_SIZE || block_size % 512 != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid block_size: %d", block_size),
+				 errhint("block_size must be a multiple of 512 between 512 and %d (64 MB).",
+						 SB_MAX_BLOCK_SIZE)));
+}
+
+void
+sb_check_runs(int32 runs)
+{
+	if (runs < 1 || runs > SB_MAX_RUNS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid runs: %d", runs),
+				 errhint("runs must be between 1 and %d.", SB_MAX_RUNS)));
+}
+
+void
+sb_check_workers(int32 workers)
+{
+	if (workers < 0 || workers > SB_MAX_WORKERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid parallel_workers: %d", workers),
+				 errhint("parallel_workers must be between 0 (no parallel workers) and %d.",
+						 SB_MAX_WORKERS)));
+}
+
+void
+sb_check_query(const char *query)
+{
+	if (query[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("query must not be empty"),
+				 errhint("Pass the select list alone, such as 'count(1)'.")));
+}

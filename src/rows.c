@@ -1,0 +1,80 @@
+/*-------------------------------------------------------------------------
+ *
+ * rows.c
+ *	  Result rows of the SQL functions, built column by column in the
+ *	  order of the result type; the count is checked against the type so
+ *	  that a column added to one and not the other fails loudly.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+#include "measure.h"
+
+void
+sb_row_datum(SbRow *row, Datum d)
+{
+	if (row->n >= SB_ROW_MAX_COLUMNS)
+		elog(ERROR, "scanbench result row has more than %d columns",
+			 SB_ROW_MAX_COLUMNS);
+	row->values[row->n] = d;
+	row->nulls[row->n] = false;
+	row->n++;
+}
+
+void
+sb_row_null(SbRow *row)
+{
+	sb_row_datum(row, (Datum) 0);
+	row->nulls[row->n - 1] = true;
+}
+
+void
+sb_row_float(SbRow *row, double v, int digits)
+{
+	if (isnan(v))
+		sb_row_null(row);
+	else
+		sb_row_datum(row, Float8GetDatum(sb_round(v, digits)));
+}
+
+void
+sb_row_text(SbRow *row, const char *s)
+{
+	if (s == NULL)
+		sb_row_null(row);
+	else
+		sb_row_datum(row, CStringGetTextDatum(s));
+}
+
+void
+sb_row_timing(SbRow *row, SbTiming *t)
+{
+	sb_row_float(row, t->user_s, 3);
+	sb_row_float(row, t->sys_s, 3);
+}
+
+TupleDesc
+sb_result_tupdesc(FunctionCallInfo fcinfo)
+{
+	TupleDesc	tupdesc;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	return BlessTupleDesc(tupdesc);
+}
+
+Datum
+sb_row_result(TupleDesc tupdesc, SbRow *row)
+{
+	if (row->n != tupdesc->natts)
+		elog(ERROR, "scanbench built %d columns for a %d-column result",
+			 row->n, tupdesc->natts);
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, row->values, row->nulls));
+}

@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ *
+ * stats.c
+ *	  The arithmetic every figure shares: rates, percentages, rounding for
+ *	  display and order statistics over repeated measurements.
+ *
+ * NaN stands for "nothing measured" throughout (a rate over zero bytes or
+ * zero seconds); result rows show it as NULL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "measure.h"
+
+/* amount / seconds, or NaN when nothing was measured. */
+double
+sb_rate(double amount, double seconds)
+{
+	if (amount <= 0 || seconds <= 0)
+		return NAN;
+	return amount / seconds;
+}
+
+/* part as a percentage of whole, or NaN for an empty whole. */
+double
+sb_pct(uint64 part, uint64 whole)
+{
+	if (whole == 0)
+		return NAN;
+	return 100.0 * (double) part / (double) whole;
+}
+
+/* Round for display: rates to 0.1, seconds to the millisecond. */
+double
+sb_round(double value, int digits)
+{
+	double		scale = pow(10.0, digits);
+
+	if (isnan(value))
+		return value;
+	return rint(value * scale) / scale;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a;
+	double		y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Median of n values, sorting v in place; NaN if n is 0 or any value is
+ * NaN, since a median over a missing figure would hide it.
+ */
+double
+sb_median(double *v, int n)
+{
+	int			i;
+
+	if (n <= 0)
+		return NAN;
+	for (i = 0; i < n; i++)
+		if (isnan(v[i]))
+			return NAN;
+	qsort(v, n, sizeof(double), cmp_double);
+	return (n % 2) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* The highest of n values, ignoring NaN; NaN if there is none. */
+double
+sb_max(const double *v, int n)
+{
+	double		m = NAN;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]) && (isnan(m) || v[i] > m))
+			m = v[i];
+	return m;
+}
