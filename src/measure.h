@@ -157,6 +157,9 @@ extern void sb_scan(SbTarget *target, const char *query, int workers,
 /* mountinfo.c */
 extern void sb_mount_of(const char *path, char **fstype, char **device);
 
+/* settings.c */
+extern Datum sb_io_settings(void);
+
 /* stats.c: the arithmetic every figure shares */
 extern double sb_rate(double amount, double seconds);
 extern double sb_round(double value, int digits);
