@@ -1,0 +1,375 @@
+/*
+ * jobs.c: one thread and one connection per range of orders.
+ *
+ * A job generates its range of orders into a chunk buffer and hands full
+ * chunks to its connection's COPY (or to standard output).  Jobs never
+ * commit: the main thread commits them all, or none (load.c).  The main
+ * thread watches them here: progress, SIGINT, a COPY the server failed, and
+ * a failed job, which makes the others stop.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+/*
+ * COPY data goes out in CopyData messages of this size.  The server copies
+ * each message whole before parsing it: 256 kB messages made a one-job text
+ * load 10-15 % slower than 16-64 kB ones on the reference machine (cache
+ * misses in the backend, which is the bottleneck).  A chunk is flushed when
+ * less than DBT3_ORDER_MAX_BYTES is left.
+ */
+#define CHUNK_SIZE			(64 * 1024)
+
+static int	abort_load;			/* atomic: tells running jobs to stop */
+
+typedef enum
+{
+	GENERATED,
+	GENERATE_FAILED,
+	GENERATE_ABORTED
+} GenerateResult;
+
+void
+job_error(Job *job, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (job->error[0])
+		return;					/* keep the first, it is the cause */
+	va_start(ap, fmt);
+	vsnprintf(job->error, sizeof(job->error), fmt, ap);
+	va_end(ap);
+}
+
+/* The first job that failed on its own names the cause. */
+const char *
+load_error(const Job *jobs, int njobs)
+{
+	for (int j = 0; j < njobs; j++)
+		if (jobs[j].state == JOB_FAILED && jobs[j].error[0])
+			return jobs[j].error;
+	return "unknown error";
+}
+
+static bool
+write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0)
+	{
+		ssize_t		n = write(fd, buf, len);
+
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		buf += n;
+		len -= (size_t) n;
+	}
+	return true;
+}
+
+static bool
+job_flush(Job *job, const char *buf, size_t len)
+{
+	if (job->conn == NULL)
+	{
+		if (!write_all(STDOUT_FILENO, buf, len))
+		{
+			job_error(job, "could not write to standard output: %s", strerror(errno));
+			return false;
+		}
+		return true;
+	}
+	if (PQputCopyData(job->conn, buf, (int) len) != 1)
+	{
+		job_error(job, "%s", chomp(PQerrorMessage(job->conn)));
+		return false;
+	}
+	return true;
+}
+
+/* What the main thread's progress reports and summary read. */
+static void
+job_publish(Job *job, int64_t orders, int64_t rows, int64_t bytes)
+{
+	STORE_RELAXED(job->orders_done, orders);
+	STORE_RELAXED(job->rows_done, rows);
+	STORE_RELAXED(job->bytes_done, bytes);
+}
+
+static bool
+job_start_copy(Job *job)
+{
+	PGresult   *res = PQexec(job->conn, job->copy_sql);
+	bool		ok = PQresultStatus(res) == PGRES_COPY_IN;
+
+	if (!ok)
+		job_error(job, "%s", chomp(PQerrorMessage(job->conn)));
+	PQclear(res);
+	return ok;
+}
+
+/*
+ * End the COPY, with abort_msg to make the server fail it, and collect its
+ * result.  The server's own message, when there is one, beats libpq's report
+ * that the connection went away.
+ */
+static bool
+job_end_copy(Job *job, const char *abort_msg)
+{
+	PGresult   *res;
+	bool		ok = true;
+	char		server_error[1024] = "";
+
+	if (PQputCopyEnd(job->conn, abort_msg) != 1)
+		ok = false;
+	while ((res = PQgetResult(job->conn)) != NULL)
+	{
+		ExecStatusType st = PQresultStatus(res);
+
+		if (st == PGRES_COMMAND_OK)
+			job->rows_copied = strtoll(PQcmdTuples(res), NULL, 10);
+		else
+		{
+			ok = false;
+			if (!server_error[0] && PQresultErrorMessage(res)[0])
+				snprintf(server_error, sizeof(server_error), "%s",
+						 chomp(PQresultErrorMessage(res)));
+		}
+		PQclear(res);
+		if (st == PGRES_COPY_IN)
+			break;				/* the end did not get through; don't spin */
+	}
+	if (!ok && abort_msg == NULL)
+	{
+		if (server_error[0])
+		{
+			job->error[0] = '\0';	/* a lost connection's message is the effect */
+			job_error(job, "%s", server_error);
+		}
+		else
+			job_error(job, "%s", chomp(PQerrorMessage(job->conn)));
+	}
+	return ok && abort_msg == NULL;
+}
+
+/*
+ * Generate the job's orders into buf, sending each full chunk; between
+ * chunks, stop if the server failed this COPY or the load is being aborted.
+ */
+static GenerateResult
+job_generate(Job *job, char *buf, int64_t *rows_out)
+{
+	char	   *p = dbt3_put_header(job->format, buf);
+	char	   *limit = buf + CHUNK_SIZE - DBT3_ORDER_MAX_BYTES;
+	int64_t		rows = 0,
+				bytes = 0;
+
+	for (int64_t o = job->first_order; o < job->end_order; o++)
+	{
+		int			n;
+
+		p = dbt3_put_order(job->gen, job->format, o, p, &n);
+		rows += n;
+		if (p >= limit)
+		{
+			if (!job_flush(job, buf, p - buf))
+				return GENERATE_FAILED;
+			bytes += p - buf;
+			p = buf;
+			job_publish(job, o + 1 - job->first_order, rows, bytes);
+			if (LOAD_RELAXED(job->server_failed))
+				return GENERATE_FAILED; /* ending the COPY fetches the error */
+			if (LOAD_RELAXED(abort_load))
+				return GENERATE_ABORTED;
+		}
+	}
+	p = dbt3_put_trailer(job->format, p);
+	if (!job_flush(job, buf, p - buf))
+		return GENERATE_FAILED;
+	bytes += p - buf;
+	job_publish(job, job->end_order - job->first_order, rows, bytes);
+	*rows_out = rows;
+	return GENERATED;
+}
+
+/* The COPY's end, and its row count checked against what was sent. */
+static bool
+job_finish_copy(Job *job, int64_t rows)
+{
+	if (job->conn == NULL)
+	{
+		job->rows_copied = rows;
+		return true;
+	}
+	if (!job_end_copy(job, NULL))
+		return false;
+	if (job->rows_copied != rows)
+	{
+		job_error(job, "COPY reported %" PRId64 " rows, %" PRId64 " were sent",
+				  job->rows_copied, rows);
+		return false;
+	}
+	return true;
+}
+
+static void *
+run_job(void *arg)
+{
+	Job		   *job = arg;
+	char	   *buf = malloc(CHUNK_SIZE);
+	int64_t		rows = 0;
+	GenerateResult result = GENERATE_FAILED;
+
+	if (buf == NULL)
+		job_error(job, "out of memory");
+	else if (job->conn == NULL || job_start_copy(job))
+	{
+		result = job_generate(job, buf, &rows);
+		if (result == GENERATED && !job_finish_copy(job, rows))
+			result = GENERATE_FAILED;
+		else if (result == GENERATE_FAILED && job->conn)
+			job_end_copy(job, NULL);	/* for the server's message */
+		else if (result == GENERATE_ABORTED && job->conn)
+			job_end_copy(job, interrupted ? "interrupted by SIGINT"
+						 : "another job of this load failed");
+	}
+	free(buf);
+	if (result == GENERATE_FAILED)
+		STORE_RELAXED(abort_load, 1);
+	STORE_RELEASE(job->state, result == GENERATED ? JOB_COPIED :
+				  result == GENERATE_ABORTED ? JOB_ABORTED : JOB_FAILED);
+	return NULL;
+}
+
+void
+split_orders(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format)
+{
+	for (int j = 0; j < njobs; j++)
+	{
+		jobs[j].id = j + 1;
+		jobs[j].gen = gen;
+		jobs[j].format = format;
+		jobs[j].first_order = gen->orders * j / njobs;
+		jobs[j].end_order = gen->orders * (j + 1) / njobs;
+		jobs[j].state = JOB_RUNNING;
+	}
+}
+
+/*
+ * During COPY FROM STDIN libpq does not look at what the server sends, so a
+ * COPY the server has failed (statement timeout, disk full, a cancel) would
+ * go on being generated and sent, to be discarded, until its end.  The
+ * backend of a failed COPY is "idle in transaction (aborted)" (every COPY
+ * here runs in a transaction block): look for that about once a second, on
+ * the control connection, and tell the job.
+ */
+static void
+watch_backends(PGconn *ctl, Job *jobs, int njobs)
+{
+	char		pids[MAX_JOBS * 12 + 16];
+	const char *params[1] = {pids};
+	PGresult   *res;
+	int			len = 0;
+
+	len += snprintf(pids + len, sizeof(pids) - len, "{");
+	for (int j = 0; j < njobs; j++)
+		len += snprintf(pids + len, sizeof(pids) - len, "%s%d", j ? "," : "", jobs[j].backend_pid);
+	snprintf(pids + len, sizeof(pids) - len, "}");
+	res = PQexecParams(ctl,
+					   "SELECT pid FROM pg_catalog.pg_stat_activity "
+					   "WHERE pid = ANY ($1::integer[]) "
+					   "AND state = 'idle in transaction (aborted)'",
+					   1, NULL, params, NULL, NULL, 0);
+	if (PQresultStatus(res) == PGRES_TUPLES_OK)
+	{
+		for (int r = 0; r < PQntuples(res); r++)
+		{
+			int			pid = atoi(PQgetvalue(res, r, 0));
+
+			for (int j = 0; j < njobs; j++)
+				if (jobs[j].backend_pid == pid)
+					STORE_RELAXED(jobs[j].server_failed, 1);
+		}
+	}
+	PQclear(res);
+}
+
+static bool
+any_running(const Job *jobs, int njobs)
+{
+	for (int j = 0; j < njobs; j++)
+		if (LOAD_ACQUIRE(jobs[j].state) == JOB_RUNNING)
+			return true;
+	return false;
+}
+
+/*
+ * Jobs stop at their next chunk and fail their COPY; the cancel also stops
+ * a server that is busy with a statement.
+ */
+static void
+cancel_jobs(Job *jobs, int njobs)
+{
+	char		errbuf[256];
+
+	STORE_RELAXED(abort_load, 1);
+	for (int j = 0; j < njobs; j++)
+		if (jobs[j].cancel)
+			PQcancel(jobs[j].cancel, errbuf, sizeof(errbuf));
+}
+
+/*
+ * Start the jobs and watch them until every one has ended.  ctl is NULL
+ * with --stdout.
+ */
+void
+run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg)
+{
+	double		next_report = pg->start + pg->interval;
+	double		next_watch = pg->start + 1.0;
+	bool		cancelled = false;
+
+	for (int j = 0; j < njobs; j++)
+	{
+		if (pthread_create(&jobs[j].thread, NULL, run_job, &jobs[j]) != 0)
+		{
+			log_error("could not start a thread: %s", strerror(errno));
+			exit(EXIT_FAILURE_LOAD);
+		}
+	}
+	while (any_running(jobs, njobs))
+	{
+		struct timespec nap = {0, 20 * 1000 * 1000};
+
+		if (interrupted && !cancelled)
+		{
+			cancel_jobs(jobs, njobs);
+			cancelled = true;
+		}
+		if (ctl && now_s() >= next_watch)
+		{
+			watch_backends(ctl, jobs, njobs);
+			next_watch = now_s() + 1.0;
+		}
+		if (pg->interval > 0 && now_s() >= next_report)
+		{
+			report_progress(pg, jobs, njobs, false);
+			next_report += pg->interval;
+		}
+		nanosleep(&nap, NULL);
+	}
+	for (int j = 0; j < njobs; j++)
+		pthread_join(jobs[j].thread, NULL);
+	if (pg->interval > 0)
+		report_progress(pg, jobs, njobs, true);
+}

@@ -1,0 +1,158 @@
+/*
+ * loader.h: what the parts of scanbench-load share.
+ *
+ * scanbench-load writes a DBT-3 lineitem table (derived from TPC-H) into
+ * PostgreSQL through COPY FROM STDIN, generating the rows as they are sent.
+ * Why a generator of its own: dbgen writes a file as big as the table and
+ * takes longer per scale factor than the server needs to ingest it.  Here the
+ * rows are made in memory at several times the server's COPY rate and
+ * streamed in large buffers, so the load runs at the server's limit, in one
+ * command, with flat memory.
+ *
+ * The files, by concern:
+ *   dbt3*.c      the generator, a pure unit with its own header (dbt3.h)
+ *   options.c    options and --help
+ *   main.c       main: options, generator, then load or --stdout
+ *   load.c       create, COPY (FREEZE), commit or roll back, freeze, analyze
+ *   jobs.c       one thread and one connection per range of orders
+ *   progress.c   progress reports and timing
+ *   signals.c    SIGINT
+ *   db.c         connecting and running statements
+ *   check.c      --check against the scanbench extension
+ *   to_stdout.c  --stdout
+ *   log.c        error messages
+ *
+ * Exit status: 0 loaded, 1 failure (nothing partial is left), 2 bad
+ * arguments, 130 interrupted by SIGINT (load rolled back).
+ */
+#ifndef LOADER_H
+#define LOADER_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libpq-fe.h>
+
+#include "dbt3.h"
+
+#define LOADER_NAME			"scanbench-load"
+/* SCANBENCH_VERSION comes from the Makefile, read from scanbench.control. */
+#define LOADER_VERSION		SCANBENCH_VERSION	/* also the extension version --check wants */
+
+#define EXIT_FAILURE_LOAD	1
+#define EXIT_USAGE			2
+#define EXIT_INTERRUPTED	130
+
+#define MAX_JOBS			256
+
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+/* options.c */
+typedef struct
+{
+	double		scale;
+	uint64_t	seed;
+	const char *table;
+	bool		drop;
+	bool		append;
+	bool		unlogged;
+	int			jobs;
+	Dbt3Format	format;
+	bool		to_stdout;
+	bool		quiet;
+	bool		check;
+	double		progress;		/* seconds between reports; 0 = none */
+	const char *host;
+	const char *port;
+	const char *user;
+	const char *dbname;
+} Options;
+
+extern bool parse_options(int argc, char **argv, Options *opt, int *status);
+
+/* log.c */
+extern void log_error(const char *fmt,...) PRINTF_LIKE(1, 2);
+extern void usage_error(const char *fmt,...) PRINTF_LIKE(1, 2) __attribute__((noreturn));
+extern const char *chomp(const char *msg);
+
+/* signals.c */
+extern volatile sig_atomic_t interrupted;
+extern void catch_sigint(void);
+
+/* jobs.c */
+typedef enum
+{
+	JOB_RUNNING,
+	JOB_COPIED,					/* COPY ended well; transaction still open */
+	JOB_FAILED,					/* failed on its own: job->error says why */
+	JOB_ABORTED					/* stopped because another job failed or SIGINT */
+} JobState;
+
+typedef struct
+{
+	int			id;
+	const Dbt3 *gen;
+	Dbt3Format	format;
+	int64_t		first_order;	/* order indexes [first_order, end_order) */
+	int64_t		end_order;
+	PGconn	   *conn;			/* NULL: write to standard output */
+	PGcancel   *cancel;
+	pthread_t	thread;
+	const char *copy_sql;
+
+	/* written by the job, read by the main thread (relaxed atomics) */
+	int64_t		orders_done;
+	int64_t		rows_done;
+	int64_t		bytes_done;
+	int			state;
+
+	/* set by the main thread when the server has failed this job's COPY */
+	int			server_failed;
+	int			backend_pid;
+
+	int64_t		rows_copied;	/* COPY's command tag */
+	char		error[1024];
+} Job;
+
+#define LOAD_RELAXED(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE_RELAXED(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define LOAD_ACQUIRE(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define STORE_RELEASE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+
+/* progress.c */
+typedef struct
+{
+	double		interval;		/* seconds between reports; 0 = none */
+	bool		tty;			/* rewrite one line on a terminal */
+	int			width;			/* of the line last written */
+	double		start;			/* now_s() when the jobs' work began */
+} Progress;
+
+extern double now_s(void);
+extern long peak_rss_mb(void);
+extern void report_progress(Progress *pg, const Job *jobs, int njobs, bool last);
+
+extern void split_orders(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format);
+extern void run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg);
+extern void job_error(Job *job, const char *fmt,...) PRINTF_LIKE(2, 3);
+extern const char *load_error(const Job *jobs, int njobs);
+
+/* db.c */
+extern PGconn *connect_db(const Options *opt);
+extern bool run_sql(PGconn *conn, const char *sql, const char *what);
+extern char *query_value(PGconn *conn, const char *sql, const char *qname);
+extern char *sqlf(const char *fmt,...) PRINTF_LIKE(1, 2);
+
+/* check.c */
+extern bool check_extension(PGconn *conn);
+extern bool run_check(PGconn *conn, const char *qname);
+
+/* load.c */
+extern int	load(const Options *opt, const Dbt3 *gen, Progress *pg);
+
+/* to_stdout.c */
+extern int	write_stdout(const Options *opt, const Dbt3 *gen, Progress *pg);
+
+#endif							/* LOADER_H */

@@ -1,0 +1,315 @@
+/*
+ * options.c: the command line and --help.
+ *
+ * parse_options() fills an Options from argv, or says what the program
+ * exits with: 0 after --help or --version, 2 after a bad argument (usage
+ * errors exit at once, with a pointer to --help).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader.h"
+
+/* Long options without a short form. */
+enum
+{
+	OPT_SEED = 1,
+	OPT_STDOUT,
+	OPT_DROP,
+	OPT_APPEND,
+	OPT_UNLOGGED,
+	OPT_CHECK
+};
+
+static const struct option long_options[] = {
+	{"scale", required_argument, NULL, 's'},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"format", required_argument, NULL, 'F'},
+	{"stdout", no_argument, NULL, OPT_STDOUT},
+	{"table", required_argument, NULL, 't'},
+	{"drop", no_argument, NULL, OPT_DROP},
+	{"append", no_argument, NULL, OPT_APPEND},
+	{"unlogged", no_argument, NULL, OPT_UNLOGGED},
+	{"jobs", required_argument, NULL, 'j'},
+	{"check", no_argument, NULL, OPT_CHECK},
+	{"progress", required_argument, NULL, 'P'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"host", required_argument, NULL, 'h'},
+	{"port", required_argument, NULL, 'p'},
+	{"username", required_argument, NULL, 'U'},
+	{"dbname", required_argument, NULL, 'd'},
+	{"version", no_argument, NULL, 'V'},
+	{"help", no_argument, NULL, '?'},
+	{NULL, 0, NULL, 0}
+};
+
+static void
+usage(void)
+{
+	printf(
+		   LOADER_NAME " writes a DBT-3 lineitem table (derived from TPC-H) into PostgreSQL\n"
+		   "through COPY FROM STDIN, generating the rows as they are sent.  The table it\n"
+		   "leaves is frozen and analyzed, ready for scan measurements.\n"
+		   "\n"
+		   "Usage:\n"
+		   "  " LOADER_NAME " [OPTION]... [DBNAME]\n"
+		   "  " LOADER_NAME " --stdout [OPTION]... > lineitem.tbl\n"
+		   "\n"
+		   "Data options:\n"
+		   "  -s, --scale=SF           scale factor, 0.01 to 1000; SF 1 is about 6 million\n"
+		   "                           rows and 880 MB on disk (default 1)\n"
+		   "      --seed=N             seed of the random stream (default %" PRIu64 "); the same\n"
+		   "                           scale and seed give the same rows with any --jobs\n"
+		   "                           and --format\n"
+		   "  -F, --format=FORMAT      COPY format: binary or text (default binary, which\n"
+		   "                           the server ingests about 30 %% faster; with\n"
+		   "                           --stdout, text)\n"
+		   "      --stdout             write the rows to standard output instead of loading:\n"
+		   "                           '|'-separated text like dbgen's (no trailing '|'), or\n"
+		   "                           a PGCOPY file with --format=binary; no connection\n"
+		   "\n"
+		   "Table options:\n"
+		   "  -t, --table=NAME         table to create, one identifier taken literally\n"
+		   "                           (default lineitem); an existing table is an error\n"
+		   "                           unless --drop or --append is given\n"
+		   "      --drop               drop the table first if it exists\n"
+		   "      --append             add the rows to an existing table\n"
+		   "      --unlogged           create the table UNLOGGED\n"
+		   "  -j, --jobs=N             load with N connections, each COPYing its own range\n"
+		   "                           of orders in its own transaction (default 1)\n"
+		   "      --check              after loading, print scan_efficiency() for the table;\n"
+		   "                           needs the scanbench extension, version " LOADER_VERSION "\n"
+		   "\n"
+		   "Output options:\n"
+		   "  -P, --progress=SEC       report progress on stderr every SEC seconds (default:\n"
+		   "                           every second when stderr is a terminal)\n"
+		   "  -q, --quiet              print neither progress nor the summary line\n"
+		   "\n"
+		   "Connection options:\n"
+		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
+		   "  -p, --port=PORT          database server port\n"
+		   "  -U, --username=USERNAME  database user name\n"
+		   "  -d, --dbname=DBNAME      database name or a conninfo string or URI\n"
+		   "  PGHOST, PGPORT, PGUSER, PGDATABASE and the other libpq variables apply.\n"
+		   "\n"
+		   "  -V, --version            print the version and exit\n"
+		   "  -?, --help               show this help and exit\n"
+		   "\n"
+		   "How the table is made ready to measure:\n"
+		   "  With one job and a new table, the table is created and filled in one\n"
+		   "  transaction with COPY FREEZE, then analyzed: rows are written frozen and\n"
+		   "  all-visible, so the first scan does not set hint bits.  With --jobs > 1 or\n"
+		   "  --append, each job COPYs in its own transaction, all commit only when all\n"
+		   "  succeeded, then VACUUM (FREEZE, ANALYZE) runs.  The summary line says which.\n"
+		   "\n"
+		   "Failures:\n"
+		   "  If any job fails or the load is interrupted, every job rolls back and a table\n"
+		   "  made for this load is dropped: no partial table is left.  With --jobs > 1\n"
+		   "  and --drop, the old table is dropped before the load starts.\n"
+		   "\n"
+		   "Exit status:\n"
+		   "  0 loaded, 1 connection, server or --check failure, 2 bad arguments,\n"
+		   "  130 interrupted (SIGINT).\n"
+		   "\n"
+		   "Example:\n"
+		   "  " LOADER_NAME " -s 10 -j 2 -F binary --drop -d bench\n",
+		   DBT3_DEFAULT_SEED);
+}
+
+
+static double
+parse_double(const char *arg, const char *what, double min, double max)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
+		usage_error("invalid %s \"%s\": must be a number from %g to %g", what, arg, min, max);
+	return v;
+}
+
+static int64_t
+parse_int(const char *arg, const char *what, int64_t min, int64_t max)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max)
+		usage_error("invalid %s \"%s\": must be an integer from %" PRId64 " to %" PRId64,
+					what, arg, min, max);
+	return v;
+}
+
+static uint64_t
+parse_seed(const char *arg)
+{
+	char	   *end;
+	uint64_t	v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-')
+		usage_error("invalid seed \"%s\": must be an unsigned integer", arg);
+	return v;
+}
+
+static Dbt3Format
+parse_format(const char *arg)
+{
+	if (strcmp(arg, "text") == 0)
+		return DBT3_TEXT;
+	if (strcmp(arg, "binary") != 0)
+		usage_error("invalid format \"%s\": must be text or binary", arg);
+	return DBT3_BINARY;
+}
+
+/* One option of the data, table and output groups; false if c is not one. */
+static bool
+set_load_option(Options *opt, int c, const char *arg, bool *format_given)
+{
+	switch (c)
+	{
+		case 's':
+			opt->scale = parse_double(arg, "scale factor", DBT3_MIN_SCALE, DBT3_MAX_SCALE);
+			return true;
+		case OPT_SEED:
+			opt->seed = parse_seed(arg);
+			return true;
+		case 'F':
+			opt->format = parse_format(arg);
+			*format_given = true;
+			return true;
+		case OPT_STDOUT:
+			opt->to_stdout = true;
+			return true;
+		case 't':
+			if (arg[0] == '\0')
+				usage_error("the table name must not be empty");
+			opt->table = arg;
+			return true;
+		case OPT_DROP:
+			opt->drop = true;
+			return true;
+		case OPT_APPEND:
+			opt->append = true;
+			return true;
+		case OPT_UNLOGGED:
+			opt->unlogged = true;
+			return true;
+		case 'j':
+			opt->jobs = (int) parse_int(arg, "number of jobs", 1, MAX_JOBS);
+			return true;
+		case OPT_CHECK:
+			opt->check = true;
+			return true;
+		case 'P':
+			opt->progress = parse_double(arg, "progress interval", 0.01, 86400);
+			return true;
+		case 'q':
+			opt->quiet = true;
+			return true;
+	}
+	return false;
+}
+
+/* One connection option; false if c is not one. */
+static bool
+set_connection_option(Options *opt, int c, const char *arg)
+{
+	switch (c)
+	{
+		case 'h':
+			opt->host = arg;
+			return true;
+		case 'p':
+			opt->port = arg;
+			return true;
+		case 'U':
+			opt->user = arg;
+			return true;
+		case 'd':
+			opt->dbname = arg;
+			return true;
+	}
+	return false;
+}
+
+/* The database as an argument, and options that do not go together. */
+static void
+check_options(Options *opt, int argc, char **argv)
+{
+	if (optind < argc)
+	{
+		if (opt->dbname)
+			usage_error("database given twice: \"%s\" and \"%s\"", opt->dbname, argv[optind]);
+		opt->dbname = argv[optind++];
+	}
+	if (optind < argc)
+		usage_error("too many command-line arguments (first is \"%s\")", argv[optind]);
+	if (opt->drop && opt->append)
+		usage_error("--drop and --append cannot be used together");
+	if (opt->to_stdout && (opt->jobs > 1 || opt->check || opt->drop || opt->append || opt->unlogged))
+		usage_error("--stdout writes rows with one thread and no connection: "
+					"--jobs, --check, --drop, --append and --unlogged do not apply");
+	if ((int64_t) opt->jobs > dbt3_orders(opt->scale))
+		usage_error("more jobs than orders");
+}
+
+/*
+ * Fill *opt from the command line.  Returns true to go on; false when the
+ * program is to exit now with *status (after --help, --version or an
+ * unknown option).
+ */
+bool
+parse_options(int argc, char **argv, Options *opt, int *status)
+{
+	bool		format_given = false;
+	int			c;
+
+	*opt = (Options)
+	{
+		.scale = 1.0,
+			.seed = DBT3_DEFAULT_SEED,
+			.table = "lineitem",
+			.jobs = 1,
+			.format = DBT3_BINARY,
+	};
+	*status = 0;
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		return false;
+	}
+	while ((c = getopt_long(argc, argv, "s:F:t:j:P:qh:p:U:d:V?", long_options, NULL)) != -1)
+	{
+		if (set_load_option(opt, c, optarg, &format_given) ||
+			set_connection_option(opt, c, optarg))
+			continue;
+		if (c == 'V')
+		{
+			printf(LOADER_NAME " (scanbench) " LOADER_VERSION "\n");
+			return false;
+		}
+		if (c == '?' && optopt == 0 && strcmp(argv[optind - 1], "-?") == 0)
+		{
+			usage();
+			return false;
+		}
+		fprintf(stderr, "Try \"" LOADER_NAME " --help\" for more information.\n");
+		*status = EXIT_USAGE;
+		return false;
+	}
+	check_options(opt, argc, argv);
+	if (opt->to_stdout && !format_given)
+		opt->format = DBT3_TEXT;	/* dbgen's kind of file */
+	return true;
+}
