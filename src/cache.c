@@ -215,41 +215,6 @@ buffer_leaf(SbTarget *target, BufferDesc *desc, BufferTag *tag, int *hint)
 	return leaf_of_tag(target, tag, hint);
 }
 
-#if !defined(SB_EVICT_API_REL) && !defined(SB_EVICT_API_BUFFER)
-/*
- * Remove one clean, unpinned buffer of the given tag from the mapping
- * table and give it back to the freelist, as the buffer manager does when
- * it drops a relation, but leaving anything in use or dirty alone.
- */
-static bool
-evict_clean_buffer(BufferDesc *desc, BufferTag *tag)
-{
-	uint32		hash = BufTableHashCode(tag);
-	LWLock	   *partition_lock = BufMappingPartitionLock(hash);
-	uint32		state;
-
-	LWLockAcquire(partition_lock, LW_EXCLUSIVE);
-	state = LockBufHdr(desc);
-	if (!sb_buftags_equal(desc->tag, *tag) ||
-		!(state & BM_TAG_VALID) ||
-		BUF_STATE_GET_REFCOUNT(state) != 0 ||
-		(state & BM_DIRTY) != 0)
-	{
-		UnlockBufHdr(desc, state);
-		LWLockRelease(partition_lock);
-		return false;
-	}
-	sb_buftag_clear(desc->tag);
-	state &= ~(BUF_FLAG_MASK | BUF_USAGECOUNT_MASK);
-	UnlockBufHdr(desc, state);
-	BufTableDelete(tag, hash);
-	LWLockRelease(partition_lock);
-
-	StrategyFreeBuffer(desc);
-	return true;
-}
-#endif
-
 /* Temp tables: the backend's own local buffers, which only it can pin. */
 static void
 evict_local_buffers(SbLeaf *leaf)
@@ -283,17 +248,9 @@ sb_evict_buffers(SbTarget *target)
 		FlushRelationBuffers(leaf->rel);
 		if (leaf->local)
 			evict_local_buffers(leaf);
-		else
-		{
-#ifdef SB_EVICT_API_REL
-			sb_evict_relation_buffers(leaf->rel);
-#endif
-			any_shared = true;
-		}
+		else if (!sb_evict_relation_buffers(leaf->rel))
+			any_shared = true;	/* left for the pass over the pool below */
 	}
-#ifdef SB_EVICT_API_REL
-	any_shared = false;			/* done above, relation by relation */
-#endif
 	if (!any_shared)
 		return;
 
@@ -306,13 +263,8 @@ sb_evict_buffers(SbTarget *target)
 			CHECK_FOR_INTERRUPTS();
 		if (buffer_leaf(target, desc, &tag, &hint) == NULL)
 			continue;
-
-#ifdef SB_EVICT_API_BUFFER
-		/* May evict a buffer reused meanwhile: harmless, it writes first. */
-		(void) sb_evict_unpinned_buffer(BufferDescriptorGetBuffer(desc));
-#else
-		(void) evict_clean_buffer(desc, &tag);
-#endif
+		/* A buffer reused meanwhile is left alone (before 17) or written first. */
+		(void) sb_evict_shared_buffer(desc, &tag);
 	}
 }
 

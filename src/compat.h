@@ -2,7 +2,7 @@
  *
  * compat.h
  *	  Every difference between the PostgreSQL majors scanbench builds
- *	  against (14 to 18), in one place.  The rest of the code uses only the
+ *	  against (14 to 19), in one place.  The rest of the code uses only the
  *	  sb_* names below, spelled as the newest server spells them.
  *
  *-------------------------------------------------------------------------
@@ -59,18 +59,72 @@ typedef RelFileNode SbFileId;
 #endif
 
 /*
- * A buffer-eviction API arrived in 17: EvictUnpinnedBuffer(), which writes
- * a dirty buffer out before evicting it.  18 added a whole-relation form,
- * EvictRelUnpinnedBuffers(), that rechecks each tag under the header lock.
- * Before 17 scanbench evicts clean, unpinned buffers itself (cache.c).
+ * Evicting a relation's shared buffers, without ever discarding data or
+ * taking a buffer from under someone (cache.c explains the protocol).
+ *
+ * sb_evict_relation_buffers(rel) does the whole relation and returns true
+ * where the server can: 18 added EvictRelUnpinnedBuffers(), which rechecks
+ * each tag under the header lock and writes a dirty buffer out first.
+ * Elsewhere it returns false and the caller walks the buffer pool, calling
+ * sb_evict_shared_buffer(desc, tag) for each buffer holding the relation's
+ * pages: from 17 the server's EvictUnpinnedBuffer() (one argument in 17, a
+ * "was it flushed" output from 18); before 17, the removal of a clean,
+ * unpinned buffer from the mapping table that the buffer manager does when
+ * it drops a relation, done here under the mapping partition lock and the
+ * buffer header spinlock.
  */
 #if PG_VERSION_NUM >= 180000
-#define SB_EVICT_API_REL 1
-#define sb_evict_relation_buffers(rel) \
-	do { int32 e_, f_, s_; EvictRelUnpinnedBuffers(rel, &e_, &f_, &s_); } while (0)
+static inline bool
+sb_evict_relation_buffers(Relation rel)
+{
+	int32		evicted,
+				flushed,
+				skipped;
+
+	EvictRelUnpinnedBuffers(rel, &evicted, &flushed, &skipped);
+	return true;
+}
+
+static inline bool
+sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
+{
+	bool		flushed;
+
+	return EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc), &flushed);
+}
 #elif PG_VERSION_NUM >= 170000
-#define SB_EVICT_API_BUFFER 1
-#define sb_evict_unpinned_buffer(buf)	EvictUnpinnedBuffer(buf)
+#define sb_evict_relation_buffers(rel)		((void) (rel), false)
+#define sb_evict_shared_buffer(desc, tag) \
+	EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc))
+#else
+#define sb_evict_relation_buffers(rel)		((void) (rel), false)
+static inline bool
+sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
+{
+	uint32		hash = BufTableHashCode(tag);
+	LWLock	   *partition_lock = BufMappingPartitionLock(hash);
+	uint32		state;
+
+	LWLockAcquire(partition_lock, LW_EXCLUSIVE);
+	state = LockBufHdr(desc);
+	if (!sb_buftags_equal(desc->tag, *tag) ||
+		!(state & BM_TAG_VALID) ||
+		BUF_STATE_GET_REFCOUNT(state) != 0 ||
+		(state & BM_DIRTY) != 0)
+	{
+		UnlockBufHdr(desc, state);
+		LWLockRelease(partition_lock);
+		return false;
+	}
+	sb_buftag_clear(desc->tag);
+	state &= ~(BUF_FLAG_MASK | BUF_USAGECOUNT_MASK);
+	UnlockBufHdr(desc, state);
+	BufTableDelete(tag, hash);
+	LWLockRelease(partition_lock);
+
+	StrategyFreeBuffer(desc);
+	return true;
+}
 #endif
 
 /* Local (temp-table) buffers are dropped by RelFileLocator from 16 on. */
@@ -117,10 +171,15 @@ typedef RelFileNode SbFileId;
 
 /*
  * Set-returning functions in materialize mode: InitMaterializedSRF() from
- * 15 on; 14 needs the tuplestore set up by hand.
+ * 16 on.  15.0 called it SetSingleFuncCall(); 15.1 renamed it and kept the
+ * old name as a function, so every 15.x has the old name and a library
+ * built against any 15.x loads on 15.0.  14 needs the tuplestore set up by
+ * hand.
  */
-#if PG_VERSION_NUM >= 150000
+#if PG_VERSION_NUM >= 160000
 #define sb_init_srf(fcinfo)		InitMaterializedSRF(fcinfo, 0)
+#elif PG_VERSION_NUM >= 150000
+#define sb_init_srf(fcinfo)		SetSingleFuncCall(fcinfo, 0)
 #else
 #include "funcapi.h"
 #include "miscadmin.h"
