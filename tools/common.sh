@@ -1,21 +1,45 @@
 # Shared by tools/demo.sh, tools/test.sh and bench/*.sh: install what the
-# build needs, build and install scanbench, and run a throwaway cluster.
+# build needs, find or build the PostgreSQL major asked for, build and
+# install scanbench against it, and run a throwaway cluster.
 # Source it; it defines functions and changes nothing by itself.
 
 SB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The major to use; scripts set it from --pg.
 SB_PGMAJOR=${SB_PGMAJOR:-15}
+# The major Debian 12 packages (apt); the others come from tools/pg-build.sh.
+SB_APT_MAJOR=15
+# Every major the scripts know how to get, in the order --pg all runs them.
+SB_MAJORS="15 17 18 19"
 
 sb_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
-sb_die() { sb_log "$*"; exit 1; }
+# A script may define sb_on_die to say a last word (test.sh's count line).
+sb_die()
+{
+	sb_log "$*"
+	declare -F sb_on_die >/dev/null && sb_on_die
+	exit 1
+}
+
+# sb_check_major N: N is a major the scripts can get, or die.
+sb_check_major()
+{
+	case " $SB_MAJORS " in
+	*" $1 "*) ;;
+	*) sb_die "PostgreSQL $1 is not supported here: --pg takes one of $SB_MAJORS (or all)" ;;
+	esac
+}
 
 # Debian packages the build and the tests need.  apt runs only when
-# something is missing, so a second run costs nothing.
+# something is missing, so a second run costs nothing.  The apt major's
+# server comes as packages; postgresql-common alone creates the postgres
+# user that clusters run as.
 sb_install_packages()
 {
-	local pkgs=(postgresql-$SB_PGMAJOR postgresql-server-dev-$SB_PGMAJOR libpq-dev
-				libipc-run-perl make gcc fio xfsprogs time)
+	local pkgs=(postgresql-common libpq-dev libipc-run-perl make gcc fio xfsprogs time iproute2)
 	local missing=()
 	local p
+	[ "$SB_PGMAJOR" = "$SB_APT_MAJOR" ] &&
+		pkgs+=(postgresql-$SB_PGMAJOR postgresql-server-dev-$SB_PGMAJOR)
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 	done
@@ -27,23 +51,73 @@ sb_install_packages()
 	apt-get install -y -q "${missing[@]}" >/dev/null || sb_die "apt-get install ${missing[*]} failed"
 }
 
-sb_pgbin() { echo "/usr/lib/postgresql/$SB_PGMAJOR/bin"; }
+# sb_use_pg: find the server binaries of SB_PGMAJOR (building them with
+# tools/pg-build.sh the first time) and set SB_PGBIN.  Returns
+# pg-build.sh's status: 3 means the source could not be fetched, and
+# pg-build.sh has said what and why.
+sb_use_pg()
+{
+	local bin rc
+	if [ "$SB_PGMAJOR" = "$SB_APT_MAJOR" ]; then
+		SB_PGBIN=/usr/lib/postgresql/$SB_PGMAJOR/bin
+	else
+		bin=$("$SB_TOP/tools/pg-build.sh" "$SB_PGMAJOR")
+		rc=$?
+		[ $rc -eq 0 ] || return $rc
+		SB_PGBIN=$bin
+	fi
+	[ -x "$SB_PGBIN/pg_config" ] || sb_die "no pg_config in $SB_PGBIN"
+	export SB_PGBIN SB_PGMAJOR
+	return 0
+}
+
+sb_pgbin() { echo "${SB_PGBIN:-/usr/lib/postgresql/$SB_PGMAJOR/bin}"; }
+sb_pgversion() { "$(sb_pgbin)/pg_config" --version | sed 's/^PostgreSQL //'; }
 
 # Installing replaces the server's copy of scanbench for everyone on this
 # machine, so runs that install (test, demo, bench) take turns: the lock is
 # held until the script exits.  Children started with sb_as_pg do not
 # inherit it, so a server left running cannot hold it.
-sb_build_install()
+sb_lock_install()
 {
-	local pgc
-	pgc="$(sb_pgbin)/pg_config"
+	[ -n "${SB_LOCKED:-}" ] && return 0
 	exec 8>"${TMPDIR:-/tmp}/scanbench-install.lock"
 	if ! flock -n 8; then
 		sb_log "waiting for another scanbench test, demo or bench run on this machine"
 		flock 8
 	fi
-	make -C "$SB_TOP" -s PG_CONFIG="$pgc" >/dev/null || sb_die "build failed"
-	make -C "$SB_TOP" -s PG_CONFIG="$pgc" install >/dev/null || sb_die "make install failed"
+	SB_LOCKED=1
+}
+
+# sb_build_install [DIR [MAKE_ARGS...]]: build scanbench against the
+# current major in DIR, a fresh copy of the tree (made in a temp directory,
+# removed at exit, when DIR is not given), and install it.  Building in a
+# copy keeps the checkout untouched and never mixes objects of two majors.
+# The compiler's output is in DIR/build.log; on failure it is printed.
+sb_build_install()
+{
+	local dir=${1:-} pgc
+	[ $# -gt 0 ] && shift
+	pgc="$(sb_pgbin)/pg_config"
+	if [ -z "$dir" ]; then
+		dir=$(mktemp -d "${TMPDIR:-/tmp}/scanbench-build.XXXXXX")
+		sb_on_exit "rm -rf '$dir'"
+	fi
+	mkdir -p "$dir"
+	tar -C "$SB_TOP" --exclude=./.git --exclude=./tmp_check --exclude=./results -cf - . |
+		tar -C "$dir" -xf - || sb_die "could not copy the tree to $dir"
+	sb_lock_install
+	{
+		make -C "$dir" -s PG_CONFIG="$pgc" clean &&
+			make -C "$dir" -s PG_CONFIG="$pgc" "$@" &&
+			make -C "$dir" -s PG_CONFIG="$pgc" "$@" install
+	} >"$dir/build.log" 2>&1
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		cat "$dir/build.log" >&2
+		sb_die "building or installing scanbench against PostgreSQL $(sb_pgversion) failed"
+	fi
+	SB_BUILD=$dir
 }
 
 # Run a command as the cluster's OS user: initdb refuses root.
@@ -56,14 +130,35 @@ sb_as_pg()
 	fi
 }
 
-# sb_start_cluster DIR PORT: initdb in DIR/data, socket in DIR, started on
-# PORT.  Exports PGHOST, PGPORT, PGUSER, PGDATABASE for what follows and
-# registers its own stop in SB_CLEANUP, which the caller's EXIT trap runs.
+# sb_free_port [FIRST]: the first port from FIRST (default 54329) that no
+# server listens on, over TCP or on a socket in the usual directories.
+sb_free_port()
+{
+	local p=${1:-54329}
+	while [ "$p" -lt 65535 ]; do
+		if [ ! -e "/tmp/.s.PGSQL.$p" ] && [ ! -e "/var/run/postgresql/.s.PGSQL.$p" ] &&
+			! { command -v ss >/dev/null && ss -Hltn "sport = :$p" 2>/dev/null | grep -q .; }; then
+			echo "$p"
+			return 0
+		fi
+		p=$((p + 1))
+	done
+	sb_die "no free port from ${1:-54329} up"
+}
+
+# sb_start_cluster DIR PORT [SETTING...]: initdb in DIR/data, socket in DIR,
+# started on PORT, with each SETTING ("name = value") added to its
+# configuration.  Exports PGHOST, PGPORT, PGUSER, PGDATABASE for what
+# follows and registers its own stop in SB_CLEANUP, which the caller's EXIT
+# trap runs.
 sb_start_cluster()
 {
-	local dir=$1 port=$2
+	local dir=$1 port=$2 s
+	shift 2
 	mkdir -p "$dir"
 	[ "$(id -u)" = 0 ] && chown postgres: "$dir"
+	sb_as_pg test -w "$dir" ||
+		sb_die "the postgres user cannot write to $dir: choose a directory it can reach"
 	sb_as_pg initdb -D "$dir/data" -U postgres -A trust --no-sync >"$dir/initdb.log" 2>&1 ||
 		sb_die "initdb failed: see $dir/initdb.log"
 	cat >>"$dir/data/postgresql.conf" <<CONF
@@ -76,10 +171,26 @@ checkpoint_timeout = 30min
 fsync = off
 full_page_writes = off
 CONF
+	for s in "$@"; do
+		echo "$s" >>"$dir/data/postgresql.conf"
+	done
 	sb_on_exit "sb_as_pg pg_ctl -D '$dir/data' -m fast stop >/dev/null 2>&1"
 	sb_as_pg pg_ctl -D "$dir/data" -l "$dir/server.log" -w start >/dev/null ||
 		sb_die "server did not start: see $dir/server.log"
 	export PGHOST=$dir PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+}
+
+# sb_restart_cluster DIR [SETTING...]: add the settings (later lines win)
+# and restart the cluster that sb_start_cluster made in DIR.
+sb_restart_cluster()
+{
+	local dir=$1 s
+	shift
+	for s in "$@"; do
+		echo "$s" >>"$dir/data/postgresql.conf"
+	done
+	sb_as_pg pg_ctl -D "$dir/data" -l "$dir/server.log" -m fast -w restart >/dev/null ||
+		sb_die "server did not restart: see $dir/server.log"
 }
 
 # Cleanup steps run last-registered first: the cluster stops before its

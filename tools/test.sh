@@ -1,24 +1,214 @@
 #!/usr/bin/env bash
-# Everything from a clean clone: packages, build, install, a throwaway
-# cluster, then pg_regress (sql/, expected/) and the TAP tests (t/).
-# Ends with one line "N passed, N failed"; exits non-zero on any failure.
-#
-#   tools/test.sh [TAP test files...]
+# The whole test suite against one or more PostgreSQL majors; see --help.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 trap 'sb_cleanup' EXIT
 
-sb_install_packages
-sb_build_install
+usage()
+{
+	cat <<'USAGE'
+NAME
+    tools/test.sh - build scanbench and run every test against PostgreSQL
 
-# The tests run as the cluster's OS user in a copy of the tree, so that
-# pg_regress and TAP can write results/ and tmp_check/ without touching the
-# checkout's ownership.
-work=$(mktemp -d /tmp/scanbench-test.XXXXXX)
-sb_on_exit "rm -rf '$work'"
-cp -a "$SB_TOP/." "$work/src"
+SYNOPSIS
+    tools/test.sh [--pg MAJOR|all]... [--port PORT] [--tmpdir DIR] [--keep]
+                  [--no-slow] [TAP_FILE...]
+
+DESCRIPTION
+    For each PostgreSQL major asked for: installs the Debian packages the
+    build needs, gets the server (15 from apt; 17, 18 and 19 built once
+    from Debian's source packages by tools/pg-build.sh and kept in
+    /var/cache/scanbench-pg), builds the extension and scanbench-load
+    against it with -Werror in a copy of the tree, installs them, starts a
+    throwaway cluster, and runs:
+
+      - pg_regress: sql/*.sql against expected/*.out;
+      - the TAP tests in t/ (or the TAP_FILEs named), which start clusters
+        of their own; slow and timing-sensitive ones included
+        (PG_TEST_EXTRA gets scanbench_slow);
+      - a check that the library built at -O0 loads (no call to a function
+        the server lacks hides behind the optimiser);
+      - the further checks listed at the end of this script.
+
+    Root is the usual way to run it (apt, make install into the server's
+    directories, loop mounts for the filesystem tests); clusters run as the
+    postgres user. Installing replaces the server's copy of scanbench, so
+    runs on one machine take turns.
+
+    The last line of output is "N passed, N failed", summed over every
+    major and every kind of test.
+
+OPTIONS
+    --pg MAJOR
+        The PostgreSQL major to test against: 15 (the default), 17, 18 or
+        19. Repeat it, or give a comma-separated list (--pg 15,18), to test
+        several in turn. A major named this way must be tested: if its
+        source cannot be fetched, that is a failure.
+
+    --pg all
+        Every major (15, 17, 18, 19) that can be had. One whose source
+        cannot be fetched is skipped with the reason; a skipped major adds
+        nothing to the passed count.
+
+    --port PORT
+        Port of the throwaway cluster. Default: the first free one from
+        54329. (TAP tests pick ports of their own.)
+
+    --tmpdir DIR
+        Where the work directory (the copy of the tree, the cluster, the
+        test filesystems' images) is made. Default: $TMPDIR or /tmp. The
+        postgres user must be able to reach it. It is removed at the end.
+
+    --keep
+        Keep the work directory, to read the logs of a failure; its path
+        is printed.
+
+    --no-slow
+        Leave scanbench_slow out of PG_TEST_EXTRA: the slow tests skip.
+
+    -h, --help
+        Print this help.
+
+EXAMPLES
+    tools/test.sh                          everything, on 15
+    tools/test.sh --pg 18 t/001_cache.pl   pg_regress and one TAP file, on 18
+    tools/test.sh --pg all                 everything, on every major
+
+EXIT STATUS
+    0 when nothing failed; 1 when something failed; 2 on a usage error;
+    3 when the one major asked for could not be fetched.
+USAGE
+}
+
+majors=()
+allow_skip=0
+port=""
+tmpbase=${TMPDIR:-/tmp}
+keep=0
+slow=1
+tests=()
+pass_on=()		# options repeated for each major's run
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--pg | --port | --tmpdir)
+		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
+		opt=$1 val=$2
+		shift 2
+		;;
+	--pg=* | --port=* | --tmpdir=*) opt=${1%%=*} val=${1#*=}; shift ;;
+	--keep) keep=1; pass_on+=(--keep); shift; continue ;;
+	--no-slow) slow=0; pass_on+=(--no-slow); shift; continue ;;
+	--) shift; tests+=("$@"); break ;;
+	-*) sb_log "unknown option: $1 (see --help)"; exit 2 ;;
+	*) tests+=("$1"); shift; continue ;;
+	esac
+	case $opt in
+	--pg)
+		for m in ${val//,/ }; do
+			if [ "$m" = all ]; then
+				majors+=($SB_MAJORS)
+				allow_skip=1
+			else
+				(sb_check_major "$m") || exit 2
+				majors+=("$m")
+			fi
+		done
+		;;
+	--port)
+		[[ $val =~ ^[0-9]+$ ]] && [ "$val" -gt 0 ] && [ "$val" -lt 65536 ] ||
+			{ sb_log "--port: not a port number: $val"; exit 2; }
+		port=$val
+		pass_on+=(--port "$val")
+		;;
+	--tmpdir)
+		[ -d "$val" ] || { sb_log "--tmpdir: no such directory: $val"; exit 2; }
+		tmpbase=$(cd "$val" && pwd)
+		pass_on+=(--tmpdir "$tmpbase")
+		;;
+	esac
+done
+[ ${#majors[@]} -eq 0 ] && majors=("$SB_APT_MAJOR")
+# Each major once, in the order given.
+mapfile -t majors < <(printf '%s\n' "${majors[@]}" | awk '!seen[$0]++')
+for t in "${tests[@]}"; do
+	[ -f "$SB_TOP/$t" ] || [ -f "$t" ] || { sb_log "no such TAP file: $t"; exit 2; }
+done
+
+# Several majors: run this script once per major and add up the counts.
+if [ ${#majors[@]} -gt 1 ]; then
+	total_pass=0 total_fail=0
+	summary=()
+	for m in "${majors[@]}"; do
+		log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
+		"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+		counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+		if [ $rc -eq 3 ]; then
+			why=$(grep -m1 '^pg-build.sh: could not\|^pg-build.sh: no ' "$log" | sed 's/^pg-build.sh: //')
+			if [ $allow_skip -eq 1 ]; then
+				summary+=("PostgreSQL $m: skipped, ${why:-its source could not be fetched}")
+				rm -f "$log"
+				continue
+			fi
+			summary+=("PostgreSQL $m: failed, ${why:-its source could not be fetched}")
+			total_fail=$((total_fail + 1))
+		elif [ -n "$counts" ]; then
+			set -- $counts
+			# A run that failed without counting a failure still failed.
+			[ $rc -ne 0 ] && [ "$2" -eq 0 ] && set -- "$1" 1
+			summary+=("PostgreSQL $m: $1 passed, $2 failed")
+			total_pass=$((total_pass + $1))
+			total_fail=$((total_fail + $2))
+		else
+			summary+=("PostgreSQL $m: failed before its tests ran (exit $rc)")
+			total_fail=$((total_fail + 1))
+		fi
+		rm -f "$log"
+	done
+	echo
+	printf '%s\n' "${summary[@]}"
+	echo "$total_pass passed, $total_fail failed"
+	[ $total_fail -eq 0 ]
+	exit
+fi
+
+# One major from here on.  A fatal error still ends with the count line.
+pass=0 fail=0
+sb_on_die() { echo "$pass passed, $((fail + 1)) failed"; }
+SB_PGMAJOR=${majors[0]}
+sb_install_packages
+sb_use_pg
+rc=$?
+if [ $rc -ne 0 ]; then
+	if [ $rc -eq 3 ]; then
+		sb_log "PostgreSQL $SB_PGMAJOR is not available on this machine (see the reason above)"
+	else
+		sb_log "could not get PostgreSQL $SB_PGMAJOR"
+	fi
+	sb_on_die
+	exit $rc
+fi
+sb_log "PostgreSQL $(sb_pgversion) ($(sb_pgbin))"
+
+# The build and the tests run in a copy of the tree owned by the cluster's
+# OS user, so that pg_regress and TAP can write results/ and tmp_check/
+# without touching the checkout.
+work=$(mktemp -d "$tmpbase/scanbench-test-$SB_PGMAJOR.XXXXXX") ||
+	sb_die "could not make a work directory in $tmpbase"
+chmod 755 "$work"
+if [ $keep -eq 1 ]; then
+	sb_on_exit "echo '${0##*/}: kept $work' >&2"
+else
+	sb_on_exit "rm -rf '$work'"
+fi
+sb_build_install "$work/src" COPT=-Werror
+[ -s "$work/src/build.log" ] && cat "$work/src/build.log"
 [ "$(id -u)" = 0 ] && chown -R postgres: "$work"
-sb_start_cluster "$work/cluster" 54329
+sb_as_pg test -w "$work/src" ||
+	sb_die "the postgres user cannot write to $work: give --tmpdir a directory it can reach"
+port=${port:-$(sb_free_port)}
+sb_start_cluster "$work/cluster" "$port"
 
 # A filesystem of a known type under a tablespace, where this machine lets us
 # mount one: t/ tests read SCANBENCH_TEST_FS and skip when it is empty.
@@ -37,26 +227,43 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.ext2 >/dev/null; then
 	done
 fi
 export SCANBENCH_TEST_FS
+if [ $slow -eq 1 ]; then
+	export PG_TEST_EXTRA="${PG_TEST_EXTRA:+$PG_TEST_EXTRA }scanbench_slow"
+fi
 
-regress_log="$work/regress.log"
-tap_log="$work/tap.log"
+# count PASSED FAILED [RUNNER_STATUS]: add to the totals; a runner that
+# failed without reporting a failure still counts as one.
+count()
+{
+	local p=$1 f=$2 rc=${3:-0}
+	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+# .../lib/pgxs/src/makefiles/pgxs.mk -> .../lib/pgxs
+pgxs_dir=$(dirname "$(dirname "$(dirname "$("$(sb_pgbin)/pg_config" --pgxs)")")")
 
 sb_log "pg_regress on port $PGPORT"
+regress_log="$work/regress.log"
 sb_as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres \
 	make -C "$work/src" -s installcheck TAP_TESTS= PG_CONFIG="$(sb_pgbin)/pg_config" \
 	>"$regress_log" 2>&1
 regress_rc=$?
 cat "$regress_log"
 [ $regress_rc -ne 0 ] && [ -f "$work/src/regression.diffs" ] && cat "$work/src/regression.diffs"
+# pg_regress 15 prints "name ... ok", 16 and later print TAP ("ok 1 - name").
+count "$(grep -cE '^(ok [0-9]+ |test .* \.\.\. ok| +[a-z_0-9]+ +\.\.\. ok)' "$regress_log")" \
+	"$(grep -cE '(\.\.\. FAILED|^not ok [0-9]+ )' "$regress_log")" $regress_rc
 
 sb_log "TAP tests"
-# .../lib/pgxs/src/makefiles/pgxs.mk -> .../lib/pgxs
-pgxs_dir=$(dirname "$(dirname "$(dirname "$("$(sb_pgbin)/pg_config" --pgxs)")")")
-tests=("$@")
+# The TAP modules' paths are given here for every major: PGXS sets
+# TESTDIR only until 16, and the tests do not rely on it.
+tap_log="$work/tap.log"
 [ ${#tests[@]} -eq 0 ] && tests=(t/*.pl)
-(cd "$work/src" && sb_as_pg env TESTDIR="$work/src" PGPORT=55432 \
+(cd "$work/src" && sb_as_pg env -u PGHOST -u PGPORT \
 	PG_REGRESS="$pgxs_dir/src/test/regress/pg_regress" \
-	SCANBENCH_TEST_FS="$SCANBENCH_TEST_FS" \
+	TESTDIR="$work/src" TESTDATADIR="$work/src/tmp_check" TESTLOGDIR="$work/src/tmp_check/log" \
 	prove -v -I "$pgxs_dir/src/test/perl" -I . "${tests[@]}") >"$tap_log" 2>&1
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
@@ -65,17 +272,46 @@ if [ $tap_rc -ne 0 ]; then
 	grep -B2 -A8 "^not ok" "$tap_log" | head -100
 	ls "$work/src/tmp_check/log/" 2>/dev/null && tail -n 30 "$work"/src/tmp_check/log/*.log
 fi
+count "$(grep -cE '^ *ok [0-9]+' "$tap_log")" "$(grep -cE '^ *not ok [0-9]+' "$tap_log")" $tap_rc
 
-# pg_regress 15 prints "name ... ok", 16 and later print TAP ("ok 1 - name").
-r_pass=$(grep -cE '^(ok [0-9]+ |test .* \.\.\. ok|     [a-z_0-9]+ +\.\.\. ok| +[a-z_0-9]+ +\.\.\. ok)' "$regress_log")
-r_fail=$(grep -cE '(\.\.\. FAILED|^not ok [0-9]+ )' "$regress_log")
-t_pass=$(grep -cE '^ *ok [0-9]+' "$tap_log")
-t_fail=$(grep -cE '^ *not ok [0-9]+' "$tap_log")
-pass=$((r_pass + t_pass))
-fail=$((r_fail + t_fail))
-# A runner that died before reporting still fails the run.
-if [ $fail -eq 0 ] && { [ $regress_rc -ne 0 ] || [ $tap_rc -ne 0 ]; }; then
-	fail=1
-fi
+# check NAME COMMAND...: one further check, run with the throwaway cluster
+# in PGHOST/PGPORT, the server in SB_PGBIN (SB_PGMAJOR) and the built tree
+# in SB_BUILD.  If its last line is "N passed, N failed" those counts are
+# added; otherwise its exit status counts as one test.
+check()
+{
+	local name=$1 out rc counts
+	shift
+	sb_log "$name"
+	out=$("$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	counts=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	if [ -n "$counts" ]; then
+		count ${counts% *} ${counts#* } $rc
+	elif [ $rc -eq 0 ]; then
+		count 1 0
+	else
+		echo "not ok - $name (exit $rc)"
+		count 0 1
+	fi
+}
+
+# The library built without optimisation loads: a call to a function this
+# server lacks cannot hide behind dead-code elimination.
+check_o0()
+{
+	local d="$work/o0" pgc
+	pgc="$(sb_pgbin)/pg_config"
+	mkdir -p "$d" && cp -a "$work/src/." "$d" && rm -f "$d"/*.o "$d"/src/*.o "$d"/*.so &&
+		make -C "$d" -s PG_CONFIG="$pgc" COPT="-O0 -Werror" scanbench.so >"$d.log" 2>&1 ||
+		{ cat "$d.log"; return 1; }
+	[ "$(id -u)" = 0 ] && chown -R postgres: "$d"
+	sb_as_pg "$(sb_pgbin)/psql" -X -q -v ON_ERROR_STOP=1 -c "LOAD '$d/scanbench.so'"
+}
+check "library built at -O0 loads on $(sb_pgversion)" check_o0
+
+# Further checks, one line each (see check above).
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
