@@ -142,6 +142,8 @@ scan_rate(PG_FUNCTION_ARGS)
 	sb_row_datum(&row, Int64GetDatum(r.shared_read));
 	sb_row_float(&row, r.io_read_s, 3);
 	sb_row_timing(&row, &r.timing);
+	sb_row_io_workers(&row, &r.procs);
+	sb_row_datum(&row, sb_io_settings());
 	sb_target_close(target);
 
 	PG_RETURN_DATUM(sb_row_result(tupdesc, &row));

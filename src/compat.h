@@ -206,6 +206,29 @@ sb_init_srf(FunctionCallInfo fcinfo)
 }
 #endif
 
+/*
+ * A setting's definition (context, flags) by name, or NULL: find_option()
+ * is exported from 16 on; before, the sorted array of settings is
+ * searched by hand (names are case-insensitive).
+ */
+#include "utils/guc_tables.h"
+#if PG_VERSION_NUM >= 160000
+#define sb_find_guc(name)	find_option(name, false, true, ERROR)
+#else
+static inline struct config_generic *
+sb_find_guc(const char *name)
+{
+	struct config_generic **vars = get_guc_variables();
+	int			n = GetNumConfigOptions();
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (pg_strcasecmp(vars[i]->name, name) == 0)
+			return vars[i];
+	return NULL;
+}
+#endif
+
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)

@@ -115,6 +115,46 @@ typedef struct SbReadResult
 	SbTiming	timing;
 } SbReadResult;
 
+/*
+ * CPU seconds and I/O bytes of a process, or of a group of them, at one
+ * moment or grown over an interval (procstat.c).  cpu_ok and io_ok say
+ * whether /proc could be read; when false the figures are unknown.
+ */
+typedef struct SbProcUsage
+{
+	bool		cpu_ok;
+	double		user_s;
+	double		sys_s;
+	bool		io_ok;
+	uint64		rchar;			/* returned by read calls, cache hits included */
+	uint64		read_bytes;		/* fetched from storage */
+	bool		sched_ok;
+	double		runq_s;			/* runnable, waiting for a CPU */
+} SbProcUsage;
+
+/* I/O workers: at most 32 on PostgreSQL 18. */
+#define SB_MAX_IO_WORKERS	64
+
+/* Readings at the start of an interval. */
+typedef struct SbProcSnap
+{
+	SbProcUsage self;
+	SbProcUsage reaped;			/* the postmaster's reaped children */
+	bool		io_ok;			/* I/O workers in use and found */
+	int			nio;
+	pid_t		io_pids[SB_MAX_IO_WORKERS];
+	SbProcUsage io[SB_MAX_IO_WORKERS];
+} SbProcSnap;
+
+/* Growth over the interval. */
+typedef struct SbProcDelta
+{
+	SbProcUsage self;			/* this backend */
+	SbProcUsage parallel;		/* children the postmaster reaped meanwhile */
+	SbProcUsage io_workers;		/* the I/O workers, summed */
+	int			nio;
+} SbProcDelta;
+
 /* One executor run of "SELECT <query> FROM <relation>". */
 typedef struct SbScanResult
 {
@@ -127,7 +167,8 @@ typedef struct SbScanResult
 	double		cached_pct_before;	/* in either cache */
 	double		os_cached_pct_before;
 	double		buffers_cached_pct_before;
-	SbTiming	timing;
+	SbTiming	timing;			/* this backend, from getrusage */
+	SbProcDelta procs;			/* every process's share, from /proc */
 } SbScanResult;
 
 /* relfiles.c */
@@ -153,6 +194,14 @@ extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 /* scan.c */
 extern void sb_scan(SbTarget *target, const char *query, int workers,
 					SbCacheMode cache, SbScanResult *result);
+extern void sb_scan_where(SbTarget *target, const char *query,
+						  const char *where, int workers, SbCacheMode cache,
+						  SbScanResult *result);
+extern bool sb_scan_sets(const char *name);
+
+/* procstat.c */
+extern void sb_procstat_start(SbProcSnap *snap);
+extern void sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta);
 
 /* mountinfo.c */
 extern void sb_mount_of(const char *path, char **fstype, char **device);
@@ -164,8 +213,12 @@ extern Datum sb_io_settings(void);
 extern double sb_rate(double amount, double seconds);
 extern double sb_round(double value, int digits);
 extern double sb_pct(uint64 part, uint64 whole);
+extern double sb_share_pct(double part, double whole);
 extern double sb_median(double *v, int n);
 extern double sb_max(const double *v, int n);
+extern double sb_no_overlap_pct(double t_read, double t_cpu);
+extern double sb_perfect_overlap_pct(double t_read, double t_cpu);
+extern double sb_overlap_pct(double t_read, double t_cpu, double wall);
 
 /* args.c: argument checks, run at the top of each SQL function */
 extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);
@@ -193,6 +246,7 @@ extern void sb_row_null(SbRow *row);
 extern void sb_row_float(SbRow *row, double v, int digits);
 extern void sb_row_text(SbRow *row, const char *s);
 extern void sb_row_timing(SbRow *row, SbTiming *t);
+extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);
 extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
 extern Datum sb_row_result(TupleDesc tupdesc, SbRow *row);
 

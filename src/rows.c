@@ -60,6 +60,26 @@ sb_row_timing(SbRow *row, SbTiming *t)
 	sb_row_float(row, t->sys_s, 3);
 }
 
+/*
+ * The I/O workers' CPU over a scan, user then system; NULL where there
+ * are none (before PostgreSQL 18, io_method other than worker) or /proc
+ * could not be read.
+ */
+void
+sb_row_io_workers(SbRow *row, SbProcDelta *procs)
+{
+	if (procs->io_workers.cpu_ok)
+	{
+		sb_row_float(row, procs->io_workers.user_s, 3);
+		sb_row_float(row, procs->io_workers.sys_s, 3);
+	}
+	else
+	{
+		sb_row_null(row);
+		sb_row_null(row);
+	}
+}
+
 TupleDesc
 sb_result_tupdesc(FunctionCallInfo fcinfo)
 {

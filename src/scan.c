@@ -56,17 +56,45 @@ refuse_query(SbTarget *target, const char *query, const char *why)
  * turned on for this statement only, at the cost of two clock reads per
  * block read.
  */
+static const char *const scan_off[] = {
+	"enable_indexscan", "enable_indexonlyscan", "enable_bitmapscan",
+	"enable_tidscan", "synchronize_seqscans"
+};
+
+/* Set for the statement too, besides scan_off, in set_scan_gucs(). */
+static const char *const scan_set[] = {
+	"track_io_timing", "max_parallel_workers_per_gather",
+	"parallel_setup_cost", "parallel_tuple_cost",
+	"min_parallel_table_scan_size"
+};
+
+/*
+ * Whether the measured statement runs with its own value of a setting, so
+ * that a value the caller sets around it would be overridden (scan_sweep
+ * refuses those).
+ */
+bool
+sb_scan_sets(const char *name)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(scan_off); i++)
+		if (pg_strcasecmp(name, scan_off[i]) == 0)
+			return true;
+	for (i = 0; i < lengthof(scan_set); i++)
+		if (pg_strcasecmp(name, scan_set[i]) == 0)
+			return true;
+	return false;
+}
+
 static void
 set_scan_gucs(int workers)
 {
-	static const char *const off[] = {
-		"enable_indexscan", "enable_indexonlyscan", "enable_bitmapscan",
-		"enable_tidscan", "synchronize_seqscans"
-	};
+	const char *const *off = scan_off;
 	char		nworkers[16];
 	int			i;
 
-	for (i = 0; i < lengthof(off); i++)
+	for (i = 0; i < lengthof(scan_off); i++)
 		(void) set_config_option(off[i], "off", PGC_USERSET, PGC_S_SESSION,
 								 GUC_ACTION_SAVE, true, 0, false);
 	(void) set_config_option("track_io_timing", "on", PGC_SUSET, PGC_S_SESSION,
@@ -109,7 +137,8 @@ query_error_callback(void *arg)
 }
 
 static PlannedStmt *
-plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
+plan_query(SbTarget *target, const char *query, const char *where,
+		   int workers, char **sqlp)
 {
 	Oid			relid = target->relid;
 	char	   *sql;
@@ -122,9 +151,10 @@ plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
 	PlannedStmt *plan;
 	ErrorContextCallback errcallback;
 
-	sql = psprintf("SELECT %s FROM %s", query,
+	sql = psprintf("SELECT %s FROM %s%s%s", query,
 				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-											  get_rel_name(relid)));
+											  get_rel_name(relid)),
+				   where ? " WHERE " : "", where ? where : "");
 
 	errcallback.callback = query_error_callback;
 	errcallback.arg = sql;
@@ -139,7 +169,7 @@ plan_query(SbTarget *target, const char *query, int workers, char **sqlp)
 		refuse_query(target, query, "It is not a SELECT.");
 	sel = (SelectStmt *) raw->stmt;
 	if (sel->op != SETOP_NONE || sel->withClause || sel->intoClause ||
-		sel->whereClause || sel->groupClause || sel->havingClause ||
+		(sel->whereClause && where == NULL) || sel->groupClause || sel->havingClause ||
 		sel->windowClause || sel->sortClause || sel->distinctClause ||
 		sel->limitCount || sel->limitOffset || sel->lockingClause ||
 		list_length(sel->fromClause) != 1 ||
@@ -227,6 +257,7 @@ run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
 	BufferUsage start_usage;
 	BufferUsage usage;
 	SbClock		clock;
+	SbProcSnap	procs;
 	uint64		returned_before = instrument ? 0 : tuples_returned(target);
 	bool		save_read_only = XactReadOnly;
 
@@ -242,6 +273,8 @@ run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
 	XactReadOnly = true;
 	PG_TRY();
 	{
+		/* /proc is read outside the timed interval: it walks a directory. */
+		sb_procstat_start(&procs);
 		start_usage = pgBufferUsage;
 		sb_clock_start(&clock);
 		ExecutorStart(qd, 0);
@@ -250,6 +283,7 @@ run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
 		collect_plan_stats(qd->planstate, result);
 		ExecutorEnd(qd);
 		sb_clock_stop(&clock, &result->timing);
+		sb_procstat_stop(&procs, &result->procs);
 	}
 	PG_FINALLY();
 	{
@@ -279,6 +313,18 @@ void
 sb_scan(SbTarget *target, const char *query, int workers,
 		SbCacheMode cache, SbScanResult *result)
 {
+	sb_scan_where(target, query, NULL, workers, cache, result);
+}
+
+/*
+ * sb_scan with a WHERE clause.  Only for statements scanbench builds
+ * itself (scan_shapes): the caller's select list alone may never bring a
+ * clause, which is what the checks in plan_query enforce for it.
+ */
+void
+sb_scan_where(SbTarget *target, const char *query, const char *where,
+			  int workers, SbCacheMode cache, SbScanResult *result)
+{
 	int			nestlevel = NewGUCNestLevel();
 	PlannedStmt *plan;
 	char	   *sql;
@@ -287,7 +333,7 @@ sb_scan(SbTarget *target, const char *query, int workers,
 
 	memset(result, 0, sizeof(SbScanResult));
 	set_scan_gucs(workers);
-	plan = plan_query(target, query, workers, &sql);
+	plan = plan_query(target, query, where, workers, &sql);
 	instrument = (workers > 0 || !counting_tuples(target));
 
 	if (cache == SB_CACHE_COLD)

@@ -33,6 +33,15 @@ sb_pct(uint64 part, uint64 whole)
 	return 100.0 * (double) part / (double) whole;
 }
 
+/* A share of a time in percent: a zero part is 0 %, a zero whole NaN. */
+double
+sb_share_pct(double part, double whole)
+{
+	if (whole <= 0)
+		return NAN;
+	return 100.0 * part / whole;
+}
+
 /* Round for display: rates to 0.1, seconds to the millisecond. */
 double
 sb_round(double value, int digits)
@@ -82,4 +91,39 @@ sb_max(const double *v, int n)
 		if (!isnan(v[i]) && (isnan(m) || v[i] > m))
 			m = v[i];
 	return m;
+}
+
+/*
+ * The two bounds of a cold scan's time when it needs t_read seconds of
+ * reads and t_cpu seconds of executor work: one after the other (no
+ * overlap) or wholly hidden under each other (perfect overlap), each as a
+ * percentage of the raw read rate, as scan_pct is.
+ */
+double
+sb_no_overlap_pct(double t_read, double t_cpu)
+{
+	return sb_rate(100.0 * t_read, t_read + t_cpu);
+}
+
+double
+sb_perfect_overlap_pct(double t_read, double t_cpu)
+{
+	return sb_rate(100.0 * t_read, Max(t_read, t_cpu));
+}
+
+/*
+ * Where a scan of wall seconds falls between those bounds: 0 when it took
+ * t_read + t_cpu, 100 when it took max(t_read, t_cpu).  Not clamped: below
+ * 0 the scan was slower than both sides in a row, above 100 faster than
+ * the slower side alone, and either says the sides were measured under
+ * different conditions.
+ */
+double
+sb_overlap_pct(double t_read, double t_cpu, double wall)
+{
+	double		hidden = Min(t_read, t_cpu);
+
+	if (hidden <= 0 || wall <= 0)
+		return NAN;
+	return 100.0 * (t_read + t_cpu - wall) / hidden;
 }
