@@ -1,0 +1,124 @@
+--
+-- scan_rate: the I/O workers' CPU and the settings that shape reads
+--
+SELECT settings->>'effective_io_concurrency' = current_setting('effective_io_concurrency') AS eic,
+       settings->>'shared_buffers' = current_setting('shared_buffers') AS sb,
+       settings->>'io_method' IS NOT DISTINCT FROM current_setting('io_method', true) AS io_method,
+       settings->>'io_combine_limit' IS NOT DISTINCT FROM current_setting('io_combine_limit', true) AS icl,
+       (io_worker_user_s IS NULL) = (current_setting('io_method', true) IS DISTINCT FROM 'worker') AS iow_user,
+       (io_worker_sys_s IS NULL) = (io_worker_user_s IS NULL) AS iow_sys
+FROM scan_rate('sb_t');
+
+--
+-- scan_breakdown
+--
+SELECT relation, query, cache, workers_launched, rows, pages = pg_relation_size('sb_t') / 8192 AS all_pages,
+       bytes = pg_relation_size('sb_t') AS all_bytes,
+       seconds > 0 AS seconds_ok, t_read_s > 0 AS t_read_ok, t_cpu_s > 0 AS t_cpu_ok,
+       scan_mb_s > 0 AND read_mb_s > 0 AND warm_mb_s > 0 AS rates_ok,
+       scan_pct > 0 AS scan_pct_ok,
+       no_overlap_pct <= perfect_overlap_pct AS bounds_ordered,
+       perfect_overlap_pct <= 100 AS perfect_le_100,
+       user_s >= backend_user_s AND sys_s >= backend_sys_s AS totals_include_backend,
+       parallel_user_s = 0 AND parallel_sys_s = 0 AS no_parallel,
+       io_read_s >= 0 AS io_ok, storage_read_bytes >= 0 AS storage_ok,
+       shared_hit + shared_read >= pages AS all_pages_read,
+       cpu_ns_per_row >= 0 AND cpu_ns_per_page >= cpu_ns_per_row AS per_unit_ok,
+       bottleneck IN ('cpu', 'io', 'mixed') AS bottleneck_ok,
+       abs(cpu_pct + cpu_wait_pct + io_wait_pct + other_pct - 100) < 0.5 AS shares_add_up,
+       least(cpu_pct, cpu_wait_pct, io_wait_pct, other_pct) >= 0 AS shares_positive,
+       settings ? 'shared_buffers' AS settings_ok
+FROM scan_breakdown('sb_t');
+
+-- Other select lists, parallel workers, partitioned, empty.
+SELECT query, rows, workers_launched <= 2 AS workers_ok,
+       parallel_user_s IS NULL OR parallel_user_s >= 0 AS parallel_ok
+FROM scan_breakdown('sb_t', 'warm', 'sum(length(pad))', 2);
+SELECT rows FROM scan_breakdown('sb_part', 'asis');
+SELECT rows, pages, scan_mb_s, cpu_ns_per_row FROM scan_breakdown('sb_empty');
+
+-- Bad arguments: refused before anything is measured.
+SELECT * FROM scan_breakdown('sb_t', 'direct');
+SELECT * FROM scan_breakdown('sb_t', 'cold', 'count(1) FROM sb_t WHERE id > 5 --');
+SELECT * FROM scan_breakdown('sb_t', 'cold', '');
+SELECT * FROM scan_breakdown('sb_t', 'cold', 'count(1)', -1);
+SELECT * FROM scan_breakdown('sb_view');
+
+--
+-- scan_shapes
+--
+SELECT shape, query, cache, rows, seconds > 0 AS seconds_ok, mb_s > 0 AS rate_ok,
+       rows_s > 0 AS rows_s_ok, ns_per_row > 0 AS ns_ok, read_mb_s > 0 AS read_ok,
+       abs(read_pct - 100 * mb_s / read_mb_s) < 0.2 AS pct_ok
+FROM scan_shapes('sb_t');
+-- A relation with no number column and a dropped column: fewer shapes.
+CREATE TABLE sb_words (w text, dropme integer, v text);
+INSERT INTO sb_words SELECT g::text, g, md5(g::text) FROM generate_series(1, 1000) g;
+ALTER TABLE sb_words DROP COLUMN dropme;
+SELECT shape, query, rows FROM scan_shapes('sb_words', 'cold');
+DROP TABLE sb_words;
+-- The user's query path still refuses a WHERE clause.
+SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM sb_t WHERE NOT (pad = pad) --');
+SELECT * FROM scan_shapes('sb_t', 'direct');
+SELECT * FROM scan_shapes('sb_seq');
+
+--
+-- scan_sweep
+--
+SELECT setting, value, cache, runs, workers_planned, workers_launched <= workers_planned AS launched_ok,
+       seconds > 0 AS seconds_ok, mb_s > 0 AS rate_ok, read_pct > 0 AS pct_ok
+FROM scan_sweep('sb_t', 'parallel_workers', '{0,1}', 'warm');
+SELECT current_setting('effective_io_concurrency') AS eic_before \gset
+SELECT value, speedup IS NOT NULL AS speedup_ok, settings->>'effective_io_concurrency' AS eic
+FROM scan_sweep('sb_t', 'effective_io_concurrency', '{1,16}', 'asis', 2);
+SELECT value, round(speedup::numeric, 2) = 1 OR value <> 'off' AS first_is_1
+FROM scan_sweep('sb_t', 'jit', '{off,on}', 'asis');
+-- The setting is back as it was after the call.
+SELECT current_setting('effective_io_concurrency') = :'eic_before' AS restored;
+
+-- Settings a session cannot change, unknown ones, bad values.
+SELECT * FROM scan_sweep('sb_t', 'shared_buffers', '{256MB}');
+SELECT * FROM scan_sweep('sb_t', 'wal_level', '{logical}');
+SELECT * FROM scan_sweep('sb_t', 'no_such_setting', '{1}');
+SELECT * FROM scan_sweep('sb_t', 'max_parallel_workers_per_gather', '{1}');
+SELECT * FROM scan_sweep('sb_t', 'track_io_timing', '{off}');
+SELECT * FROM scan_sweep('sb_t', 'effective_io_concurrency', '{1,-5}');
+SELECT * FROM scan_sweep('sb_t', 'parallel_workers', '{0,two}');
+SELECT * FROM scan_sweep('sb_t', 'parallel_workers', '{0,-1}');
+SELECT * FROM scan_sweep('sb_t', 'jit', '{}');
+SELECT * FROM scan_sweep('sb_t', 'jit', '{on,NULL}');
+SELECT * FROM scan_sweep('sb_t', 'jit', '{on}', 'cold', 0);
+SELECT * FROM scan_sweep('sb_view', 'jit', '{on}');
+
+-- Error codes.
+SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
+	('SELECT scan_sweep(''sb_t'', ''shared_buffers'', ''{1GB}'')'),
+	('SELECT scan_sweep(''sb_t'', ''no_such_setting'', ''{1}'')'),
+	('SELECT scan_breakdown(''sb_t'', ''asis'', ''random()'')'),
+	('SELECT scan_shapes(''sb_view'')')) v(stmt);
+
+-- Nobody may run them until granted; granted, SELECT on the table is needed.
+CREATE ROLE sb_bd_monitor;
+SET ROLE sb_bd_monitor;
+SELECT * FROM scan_breakdown('sb_t');
+SELECT * FROM scan_shapes('sb_t');
+SELECT * FROM scan_sweep('sb_t', 'jit', '{on}');
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION scan_breakdown(regclass, text, text, integer),
+	scan_shapes(regclass, text),
+	scan_sweep(regclass, text, text[], text, integer) TO sb_bd_monitor;
+SET ROLE sb_bd_monitor;
+SELECT * FROM scan_breakdown('sb_t');
+SELECT * FROM scan_sweep('sb_t', 'jit', '{on}');
+RESET ROLE;
+GRANT SELECT ON sb_t TO sb_bd_monitor;
+SET ROLE sb_bd_monitor;
+SELECT rows FROM scan_breakdown('sb_t');
+SELECT count(*) FROM scan_shapes('sb_t');
+SELECT value FROM scan_sweep('sb_t', 'jit', '{on}');
+-- a superuser-only setting is refused for a role that may not set it
+SELECT value FROM scan_sweep('sb_t', 'log_min_duration_statement', '{0}');
+RESET ROLE;
+REVOKE ALL ON sb_t FROM sb_bd_monitor;
+DROP OWNED BY sb_bd_monitor;
+DROP ROLE sb_bd_monitor;
