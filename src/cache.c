@@ -269,11 +269,11 @@ sb_evict_buffers(SbTarget *target)
 }
 
 /*
- * Count the target's blocks resident in the page cache and, if asked, in
- * shared_buffers (or local buffers), and in either.
+ * Count the target's blocks resident in the page cache, in shared_buffers
+ * (or local buffers), and in either.
  */
 void
-sb_residency(SbTarget *target, bool with_buffers, SbResidency *res)
+sb_residency(SbTarget *target, SbResidency *res)
 {
 	uint8	  **bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
 	int			hint = 0;
@@ -296,48 +296,45 @@ sb_residency(SbTarget *target, bool with_buffers, SbResidency *res)
 	}
 	res->any_blocks = res->os_blocks;
 
-	if (with_buffers)
+	for (i = 0; i < NBuffers; i++)
 	{
-		for (i = 0; i < NBuffers; i++)
-		{
-			BufferDesc *desc = GetBufferDescriptor(i);
-			BufferTag	tag;
-			SbLeaf	   *leaf;
-			BlockNumber blk;
+		BufferDesc *desc = GetBufferDescriptor(i);
+		BufferTag	tag;
+		SbLeaf	   *leaf;
+		BlockNumber blk;
 
-			if (i % SB_INTERRUPT_EVERY == 0)
-				CHECK_FOR_INTERRUPTS();
-			leaf = buffer_leaf(target, desc, &tag, &hint);
-			if (leaf == NULL)
-				continue;
-			blk = tag.blockNum;
-			if (blk >= leaf->nblocks)
+		if (i % SB_INTERRUPT_EVERY == 0)
+			CHECK_FOR_INTERRUPTS();
+		leaf = buffer_leaf(target, desc, &tag, &hint);
+		if (leaf == NULL)
+			continue;
+		blk = tag.blockNum;
+		if (blk >= leaf->nblocks)
+			continue;
+		res->shared_blocks++;
+		if ((bits[hint][blk / 8] & (1 << (blk % 8))) == 0)
+			res->any_blocks++;
+	}
+
+	for (j = 0; j < target->nleaves; j++)
+	{
+		SbLeaf	   *leaf = &target->leaves[j];
+
+		if (!leaf->local)
+			continue;
+		for (i = 0; i < NLocBuffer; i++)
+		{
+			BufferDesc *desc = GetLocalBufferDescriptor(i);
+			uint32		state = pg_atomic_read_u32(&desc->state);
+			BlockNumber blk = desc->tag.blockNum;
+
+			if (!(state & BM_VALID) ||
+				!sb_buftag_matches(desc->tag, leaf->fileid) ||
+				blk >= leaf->nblocks)
 				continue;
 			res->shared_blocks++;
-			if ((bits[hint][blk / 8] & (1 << (blk % 8))) == 0)
+			if ((bits[j][blk / 8] & (1 << (blk % 8))) == 0)
 				res->any_blocks++;
-		}
-
-		for (j = 0; j < target->nleaves; j++)
-		{
-			SbLeaf	   *leaf = &target->leaves[j];
-
-			if (!leaf->local)
-				continue;
-			for (i = 0; i < NLocBuffer; i++)
-			{
-				BufferDesc *desc = GetLocalBufferDescriptor(i);
-				uint32		state = pg_atomic_read_u32(&desc->state);
-				BlockNumber blk = desc->tag.blockNum;
-
-				if (!(state & BM_VALID) ||
-					!sb_buftag_matches(desc->tag, leaf->fileid) ||
-					blk >= leaf->nblocks)
-					continue;
-				res->shared_blocks++;
-				if ((bits[j][blk / 8] & (1 << (blk % 8))) == 0)
-					res->any_blocks++;
-			}
 		}
 	}
 

@@ -183,8 +183,7 @@ extern void sb_clock_stop(SbClock *clock, SbTiming *timing);
 /* cache.c */
 extern void sb_evict_page_cache(SbTarget *target);
 extern void sb_evict_buffers(SbTarget *target);
-extern void sb_residency(SbTarget *target, bool with_buffers,
-						 SbResidency *res);
+extern void sb_residency(SbTarget *target, SbResidency *res);
 extern uint64 sb_segment_os_blocks(SbSegment *seg);
 
 /* rawread.c */

@@ -349,7 +349,7 @@ sb_scan_where(SbTarget *target, const char *query, const char *where,
 		run_once(target, plan, sql, instrument, &scratch);
 	}
 
-	sb_residency(target, true, &res);
+	sb_residency(target, &res);
 	result->cached_pct_before = sb_pct(res.any_blocks, res.blocks);
 	result->os_cached_pct_before = sb_pct(res.os_blocks, res.blocks);
 	result->buffers_cached_pct_before = sb_pct(res.shared_blocks, res.blocks);
