@@ -1,0 +1,104 @@
+--
+-- Run history: recording, judging recorded runs, trend, metrics, errors.
+--
+-- A run records with the device's queue settings, kernel, version and
+-- I/O settings; the relation by OID, schema and name.
+SELECT scan_history_record(r) > 0 AS recorded FROM scan_efficiency('sb_t', 'asis') r;
+SELECT relschema, relname, cache, relid = 'sb_t'::regclass::oid AS same_oid,
+       scan_pct > 0 AS measured, server_version = current_setting('server_version') AS version,
+       settings ? 'shared_buffers' AS has_settings, kernel <> '' AS has_kernel,
+       recorded_by = current_user AS by_me
+FROM scan_history;
+
+-- Every column is explained, and the table depends on no type of the
+-- extension (an upgrade that changes a result type leaves it alone).
+SELECT a.attname FROM pg_attribute a
+WHERE a.attrelid = 'scan_history'::regclass AND a.attnum > 0
+  AND col_description(a.attrelid, a.attnum) IS NULL;
+SELECT count(*) AS type_dependencies FROM pg_depend d
+JOIN pg_type t ON d.refclassid = 'pg_type'::regclass AND t.oid = d.refobjid
+JOIN pg_depend e ON e.classid = 'pg_type'::regclass AND e.objid = t.oid AND e.deptype = 'e'
+WHERE d.classid = 'pg_class'::regclass AND d.objid = 'scan_history'::regclass;
+-- pg_dump keeps its rows.
+SELECT c.relname FROM pg_extension x, unnest(x.extconfig) AS cfg(oid)
+JOIN pg_class c ON c.oid = cfg.oid WHERE x.extname = 'scanbench' ORDER BY 1;
+
+-- Judging, against runs recorded at fixed figures.
+TRUNCATE scan_history;
+CREATE FUNCTION sb_seed(days_ago float8, pct float8, verdict text DEFAULT 'ok',
+                        sched text DEFAULT 'mq-deadline', rel text DEFAULT 'sb_t')
+RETURNS bigint LANGUAGE sql AS $$
+	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, bytes,
+		read_mb_s, scan_mb_s, scan_pct, scan_pct_lo, scan_pct_hi, read_cached_pct,
+		scan_cached_pct, verdict, filesystem, device, scheduler, read_ahead_kb,
+		kernel, server_version, settings)
+	VALUES (now() - make_interval(secs => days_ago * 86400), 1, 'public', rel, 'cold',
+		1000000000, 2000, 20 * pct, pct, pct - 2, pct + 2, 0, 0, verdict, 'ext4',
+		'/dev/vda', sched, 128, '6.1.0', '15.20', '{"effective_io_concurrency": "1"}')
+	RETURNING id
+$$;
+-- The first run says so.
+SELECT status, message FROM scan_history_judge(sb_seed(10, 60));
+SELECT sb_seed(9, 64) IS NOT NULL, sb_seed(8, 62) IS NOT NULL, sb_seed(7, 63) IS NOT NULL;
+-- Within its limits.
+SELECT status, message, median_pct, drop_pct, earlier_runs FROM scan_history_judge(sb_seed(6, 61));
+-- A drop past the warning, then past the alarm, with what changed.
+SELECT status, message FROM scan_history_judge(sb_seed(5, 54));
+SELECT status, message FROM scan_history_judge(sb_seed(4, 41.2, sched => 'bfq'));
+UPDATE scan_history SET settings = '{"effective_io_concurrency": "16"}', kernel = '6.12.0',
+	bytes = 2000000000 WHERE id = (SELECT max(id) FROM scan_history);
+SELECT status, message FROM scan_history_judge((SELECT max(id) FROM scan_history));
+-- An absolute limit, and near it.
+SELECT status, message FROM scan_history_judge(sb_seed(3.5, 60), min_pct => 58);
+SELECT status, message FROM scan_history_judge(sb_seed(3, 57), min_pct => 58, max_drop_pct => 50);
+-- Runs that cannot be judged never count, and say why.
+SELECT status, message FROM scan_history_judge(sb_seed(2, 10, 'unstable'));
+SELECT status, message FROM scan_history_judge(sb_seed(1.5, 10, 'cached'));
+-- A host_cache run is compared with host_cache runs only: first, then a drop.
+SELECT status, message FROM scan_history_judge(sb_seed(1.2, 90, 'host_cache'));
+SELECT sb_seed(1.1, 92, 'host_cache') IS NOT NULL;
+SELECT status, message FROM scan_history_judge(sb_seed(1, 50, 'host_cache,storage_not_limiting'));
+SELECT status, message FROM scan_history_judge(sb_seed(0.9, 50, 'host_cache'));
+-- Outside the window, nothing to compare with.
+SELECT status FROM scan_history_judge(sb_seed(0.8, 60), window_days => 1);
+
+-- The trend, per relation and cache mode.
+SELECT sb_seed(0.5, 80, rel => 'other') IS NOT NULL;
+SELECT relation, cache, runs, judged_runs, latest_pct, latest_verdict, median_pct,
+       min_pct, max_pct, change_pct
+FROM scan_trend ORDER BY relation;
+
+-- Metrics: names, labels and values of the latest runs (timestamps aside).
+SELECT sb_seed(0.4, 70, rel => E'we"ird\\na\nme') IS NOT NULL;
+SELECT line FROM regexp_split_to_table(scanbench_metrics(), E'\n') AS line
+WHERE line NOT LIKE 'scanbench_last_run_timestamp_seconds{%';
+
+-- The chart: one circle of class "run" per run.
+SELECT (SELECT count(*) FROM regexp_matches(scan_history_svg(NULL, NULL), 'class="run"', 'g'))
+       = (SELECT count(*) FROM scan_history) AS one_point_per_run;
+SELECT scan_history_svg('sb_empty') LIKE '%No recorded runs%' AS empty_chart;
+
+-- Retention.
+SELECT scan_history_prune('9 days');
+SELECT count(*) FROM scan_history WHERE measured_at < now() - interval '9 days';
+
+-- Bad arguments are refused before anything is measured.
+SELECT count(*) AS runs_before FROM scan_history \gset
+SELECT * FROM scan_history_judge(0);
+SELECT * FROM scan_history_judge(1, max_drop_pct => 0);
+SELECT * FROM scan_history_judge(1, warn_drop_pct => 30);
+SELECT * FROM scan_history_judge(1, window_days => 0);
+CALL efficiency_check('sb_t', max_drop_pct => 150);
+CALL efficiency_check('sb_t', min_pct => -1);
+CALL efficiency_check(NULL);
+CALL efficiency_check('sb_view');
+CALL efficiency_check('sb_t', 'lukewarm');
+SELECT count(*) = :runs_before AS nothing_recorded FROM scan_history;
+SELECT scan_history_prune('1 hour');
+SELECT scan_history_svg(days => 0);
+-- Inside a transaction block the run cannot be committed first.
+BEGIN;
+CALL efficiency_check('sb_t', 'asis');
+ROLLBACK;
+DROP FUNCTION sb_seed;
+TRUNCATE scan_history;
