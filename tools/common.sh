@@ -35,11 +35,13 @@ sb_check_major()
 # user that clusters run as.
 sb_install_packages()
 {
-	local pkgs=(postgresql-common libpq-dev libipc-run-perl make gcc fio xfsprogs time iproute2)
+	local pkgs=(postgresql-common libpq-dev libipc-run-perl make gcc fio xfsprogs time iproute2
+				libxml2-utils)
 	local missing=()
 	local p
+	# pg_cron for the scheduled-check tests, where Debian has it for the major.
 	[ "$SB_PGMAJOR" = "$SB_APT_MAJOR" ] &&
-		pkgs+=(postgresql-$SB_PGMAJOR postgresql-server-dev-$SB_PGMAJOR)
+		pkgs+=(postgresql-$SB_PGMAJOR postgresql-server-dev-$SB_PGMAJOR postgresql-$SB_PGMAJOR-cron)
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 	done

@@ -1,0 +1,133 @@
+# The history outlives what happens around it: a table reloaded with
+# scanbench-load --drop (a new OID), pg_dump and restore, ALTER EXTENSION
+# ... SET SCHEMA, and ALTER EXTENSION ... UPDATE, both from 0.1 and to a
+# later release that changes the result type; and DROP EXTENSION is not
+# blocked by it.
+#
+# The later release is simulated in a private copy of the installation,
+# whose extension directory the test may write to: PostgreSQL finds its
+# share and lib directories relative to its own binary, so a copy of the
+# bin directory beside a copy of share (and links to lib) is a complete
+# installation.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use File::Basename qw(dirname);
+use File::Path qw(make_path);
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchLoad;
+
+my %dir;
+for my $what (qw(bindir sharedir pkglibdir))
+{
+	my $v = `pg_config --$what`;
+	die "pg_config --$what failed" if $?;
+	chomp $v;
+	$dir{$what} = $v;
+}
+# The longest common directory prefix of the three.
+my @parts = map { [ split m{/}, $_ ] } values %dir;
+my $n = 0;
+while (1)
+{
+	my $p = $parts[0][$n];
+	last if !defined $p || grep { !defined $_->[$n] || $_->[$n] ne $p } @parts;
+	$n++;
+}
+my $prefix = join '/', @{ $parts[0] }[ 0 .. $n - 1 ];
+my $root = PostgreSQL::Test::Utils::tempdir('install');
+my %copy = map { $_ => $root . substr($dir{$_}, length $prefix) } keys %dir;
+make_path(dirname($copy{bindir}), dirname($copy{sharedir}), $copy{pkglibdir});
+system('cp', '-a', $dir{bindir}, $copy{bindir}) == 0 or die 'cp bindir';
+system('cp', '-a', $dir{sharedir}, $copy{sharedir}) == 0 or die 'cp sharedir';
+opendir(my $dh, $dir{pkglibdir}) or die $!;
+for my $f (grep { !/^\.\.?$/ } readdir $dh)
+{
+	symlink("$dir{pkglibdir}/$f", "$copy{pkglibdir}/$f") or die "symlink $f: $!";
+}
+closedir $dh;
+
+# A later release whose upgrade changes the result type, as 0.2 did.
+my $ext = "$copy{sharedir}/extension";
+open(my $fh, '>', "$ext/scanbench--0.2--0.3.sql") or die $!;
+print $fh "ALTER TYPE scan_efficiency_result ADD ATTRIBUTE later_s float8;\n";
+print $fh "COMMENT ON COLUMN scan_efficiency_result.later_s IS 'a column of a later release';\n";
+close $fh;
+
+my $node = PostgreSQL::Test::Cluster->new('survives',
+	install_path => dirname($copy{bindir}));
+$node->init;
+$node->start;
+like($node->safe_psql('postgres', 'SHOW data_directory'), qr/survives/, 'the copied installation runs');
+
+sub sql { return $node->safe_psql($_[1] // 'postgres', $_[0]) }
+my $rows_digest = q{SELECT count(*) || ' ' || md5(string_agg(
+	concat_ws('|', id, measured_at, relid, relschema, relname, scan_pct, verdict, scheduler, settings),
+	',' ORDER BY id)) FROM %s.scan_history};
+
+# 0.1 had no history; the update to 0.2 brings it.
+sql("CREATE EXTENSION scanbench VERSION '0.1'");
+sql("ALTER EXTENSION scanbench UPDATE TO '$version'");
+is(sql("SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), $version,
+	"updated from 0.1 to $version");
+
+my ($rc, $out, $err) = run_loader($node, '-s', '0.01', '-q');
+is($rc, 0, 'lineitem loaded') or diag($err);
+my $oid1 = sql("SELECT 'lineitem'::regclass::oid");
+sql("CALL efficiency_check('lineitem', max_drop_pct => 99)");
+
+# A reload: the table gets a new OID, its runs stay together by name.
+($rc, $out, $err) = run_loader($node, '-s', '0.01', '-q', '--drop');
+is($rc, 0, 'lineitem reloaded with --drop') or diag($err);
+my $oid2 = sql("SELECT 'lineitem'::regclass::oid");
+isnt($oid2, $oid1, 'the reloaded table has a new OID');
+my $r = $node->psql('postgres', "CALL efficiency_check('lineitem', max_drop_pct => 99)",
+	stderr => \$err);
+is($r, 0, 'the check runs on the reloaded table') or diag($err);
+unlike($err, qr/first recorded run/, 'and compares with the run before the reload');
+is(sql("SELECT string_agg(relschema || '.' || relname || ':' || (relid = $oid1)::text, ' ' ORDER BY id) FROM scan_history"),
+	'public.lineitem:true public.lineitem:false', 'both runs name the table; the OIDs differ');
+is(sql("SELECT runs FROM scan_trend WHERE relation = 'public.lineitem'"), '2',
+	'the trend has both runs in one row');
+
+# pg_dump keeps the rows; a restore brings them back with the sequence.
+my $before = sql(sprintf($rows_digest, 'public'));
+my $dump = "$root/dump.sql";
+$node->command_ok([ 'pg_dump', '-d', $node->connstr('postgres'), '-f', $dump ], 'pg_dump');
+sql('CREATE DATABASE restored');
+$node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('restored'), '-f', $dump ],
+	'restore');
+is(sql(sprintf($rows_digest, 'public'), 'restored'), $before, 'the restored history has every run');
+cmp_ok(sql("SELECT nextval('scan_history_id_seq')", 'restored'), '>', 2, 'and its numbering goes on');
+
+# Moved to another schema, everything still finds its objects, also for a
+# caller whose search_path does not have that schema.
+sql('CREATE SCHEMA monitoring; ALTER EXTENSION scanbench SET SCHEMA monitoring');
+is(sql(sprintf($rows_digest, 'monitoring')), $before, 'the history moved with the extension');
+$r = $node->psql('postgres', "SET search_path = public; CALL monitoring.efficiency_check('lineitem', max_drop_pct => 99)",
+	stderr => \$err);
+is($r, 0, 'the check runs from the new schema') or diag($err);
+is(sql('SELECT count(*) FROM monitoring.scan_history'), '3', 'and records there');
+like(sql('SET search_path = public; SELECT monitoring.scanbench_metrics()'),
+	qr/scanbench_recorded_runs\{relation="public.lineitem",cache="cold"\} 3/, 'metrics from the new schema');
+like(sql("SET search_path = public; SELECT monitoring.scan_history_svg('lineitem')"),
+	qr/class="run"/, 'the chart from the new schema');
+is(sql('SET search_path = public; SELECT count(*) FROM monitoring.scan_trend'), '1', 'the trend from the new schema');
+
+# A later release changes the result type: the history is not touched.
+$before = sql(sprintf($rows_digest, 'monitoring'));
+sql("ALTER EXTENSION scanbench UPDATE TO '0.3'");
+is(sql("SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), '0.3', 'updated to a later release');
+is(sql(sprintf($rows_digest, 'monitoring')), $before, 'every run is still there, unchanged');
+like(sql("SELECT status FROM monitoring.scan_history_judge((SELECT max(id) FROM monitoring.scan_history))"),
+	qr/^(ok|warning|regression)$/, 'and can still be judged');
+
+# The history blocks nothing: DROP EXTENSION needs no CASCADE.
+$r = $node->psql('postgres', 'DROP EXTENSION scanbench', stderr => \$err);
+is($r, 0, 'DROP EXTENSION is not blocked by the history') or diag($err);
+
+$node->stop;
+done_testing();

@@ -1,0 +1,104 @@
+# scan_history_svg(): well-formed SVG (xmllint), one point per run, the
+# interval band, the limits and the changes marked; rendered by headless
+# Chromium when it is installed (Debian: chromium), so that a browser, not
+# only a parser, accepts it.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use File::Temp qw(tempdir);
+
+my $node = PostgreSQL::Test::Cluster->new('chart');
+$node->init;
+$node->start;
+sub sql { return $node->safe_psql('postgres', shift) }
+sql(q{
+	CREATE EXTENSION scanbench;
+	CREATE TABLE lineitem AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 100000) g;
+	CREATE TABLE orders AS SELECT g AS id FROM generate_series(1, 50000) g;
+});
+# Real runs, then a month of earlier ones around them with a scheduler
+# change and a server upgrade.
+sql(q{SELECT scan_history_record(r) FROM scan_efficiency('lineitem') r});
+sql(q{SELECT scan_history_record(r) FROM scan_efficiency('orders') r});
+sql(q{
+	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, read_mb_s, scan_mb_s,
+		scan_pct, scan_pct_lo, scan_pct_hi, verdict, filesystem, device, scheduler, read_ahead_kb,
+		kernel, server_version)
+	SELECT now() - make_interval(days => d), 'lineitem'::regclass, 'public', 'lineitem', 'cold',
+		2000 + 10 * d, (2000 + 10 * d) * (60 + d % 5) / 100, 60 + d % 5, 57 + d % 5, 63 + d % 5,
+		CASE WHEN d = 9 THEN 'unstable' ELSE 'ok' END, 'ext4', '/dev/vda',
+		CASE WHEN d > 12 THEN 'mq-deadline' ELSE 'bfq' END, 128, '6.1.0',
+		CASE WHEN d > 20 THEN '15.19' ELSE '15.20' END
+	FROM generate_series(1, 30) d;
+});
+my $runs = sql(q{SELECT count(*) FROM scan_history WHERE cache = 'cold'});
+
+my $dir = PostgreSQL::Test::Utils::tempdir('chart');
+my $svg = "$dir/history.svg";
+# As the README has it: psql -At into a file.
+my ($out, $err) = ('', '');
+IPC::Run::run([ 'psql', '-X', '-At', '-d', $node->connstr('postgres'), '-c',
+	"SELECT scan_history_svg(NULL, 'cold', 60, min_pct => 40)" ], '>', $svg, '2>', \$err);
+is($err, '', 'psql printed no error');
+my $text = slurp_file($svg);
+like($text, qr/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/, 'an SVG document');
+
+SKIP:
+{
+	my $xmllint = `command -v xmllint`;
+	skip 'xmllint is not installed (Debian: libxml2-utils)', 1 unless $xmllint;
+	my ($o, $e) = ('', '');
+	IPC::Run::run([ 'xmllint', '--noout', $svg ], '>', \$o, '2>', \$e);
+	is($? >> 8, 0, 'xmllint: well-formed') or diag($e);
+}
+
+my @points = $text =~ /<circle class="run"/g;
+is(scalar(@points), $runs, "one point per run ($runs)");
+my @hollow = $text =~ /<circle class="run"[^>]*fill="white"/g;
+is(scalar(@hollow), 1, 'the run that could not be judged is hollow');
+my @ids = $text =~ /<title>run (\d+),/g;
+is(join(',', sort { $a <=> $b } @ids),
+	sql(q{SELECT string_agg(id::text, ',' ORDER BY id) FROM scan_history WHERE cache = 'cold'}),
+	'each run by its number');
+like($text, qr/<polygon class="band"/, 'the interval is drawn as a band');
+like($text, qr/alarm below 40 %/, 'the fixed limit is drawn');
+like($text, qr/alarm: 20 % below median/, 'the drop limit is drawn');
+like($text, qr/scheduler mq-deadline → bfq/, 'the scheduler change is marked');
+like($text, qr/server 15\.19 → 15\.20/, 'the server upgrade is marked');
+like($text, qr/class="read"/, 'read MB/s is drawn');
+like($text, qr/class="scan"/, 'scan MB/s is drawn');
+my @series = $text =~ /<g class="series"/g;
+is(scalar(@series), 2, 'one series per relation');
+my @coords = $text =~ /<circle class="run" cx="([0-9.]+)" cy="([0-9.]+)"/g;
+ok(!grep({ $_ < 0 || $_ > 980 } @coords), 'every point is inside the picture');
+
+my $one = sql(q{SELECT scan_history_svg('orders')});
+my @one = $one =~ /<circle class="run"/g;
+is(scalar(@one), 1, 'one relation: its own run only');
+
+SKIP:
+{
+	my $chromium = `command -v chromium`;
+	chomp $chromium;
+	skip 'chromium is not installed', 3 unless $chromium;
+	my $png = "$dir/history.png";
+	my $profile = tempdir(DIR => $dir);
+	my ($o, $e) = ('', '');
+	IPC::Run::run([ $chromium, '--headless', '--no-sandbox', '--disable-gpu',
+		'--disable-background-networking', '--disable-component-update', '--disable-sync',
+		'--no-first-run', "--user-data-dir=$profile", '--window-size=980,640',
+		"--screenshot=$png", "file://$svg" ], '>', \$o, '2>', \$e,
+		IPC::Run::timeout(180));
+	ok(-s $png, 'chromium rendered it') or diag($e);
+	open(my $fh, '<:raw', $png) or die "$png: $!";
+	read($fh, my $sig, 8);
+	close $fh;
+	is($sig, "\x89PNG\r\n\x1a\n", 'as a PNG');
+	cmp_ok(-s $png, '>', 20000, 'with something drawn in it (' . (-s $png) . ' bytes)');
+}
+
+$node->stop;
+done_testing();
