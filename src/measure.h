@@ -205,6 +205,10 @@ extern void sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta);
 /* mountinfo.c */
 extern void sb_mount_of(const char *path, char **fstype, char **device);
 
+/* history.c */
+extern void sb_history_record(FunctionCallInfo fcinfo, Datum result,
+							  TupleDesc tupdesc);
+
 /* settings.c */
 extern Datum sb_io_settings(void);
 
