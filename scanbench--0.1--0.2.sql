@@ -205,6 +205,8 @@ COMMENT ON FUNCTION scan_sweep(regclass, text, text[], text, integer) IS
 'count(1) scan once per value of a setting a session can change (or parallel_workers), values interleaved over runs rounds, against the raw read rate';
 
 REVOKE ALL ON FUNCTION scan_sweep(regclass, text, text[], text, integer) FROM PUBLIC;
+
+--
 -- ==== Run history, scheduled checks, trend, metrics and chart ====
 --
 -- The history is the extension's own table: it moves with ALTER EXTENSION
