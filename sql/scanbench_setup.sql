@@ -7,8 +7,11 @@ FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'scanbench'
 ORDER BY p.proname;
 
+-- Result types only: 18 also records a table's or view's row type as a
+-- member of the extension.
 SELECT t.typname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum) AS columns
-FROM pg_type t JOIN pg_attribute a ON a.attrelid = t.typrelid
+FROM pg_type t JOIN pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0
+JOIN pg_class c ON c.oid = t.typrelid AND c.relkind = 'c'
 JOIN pg_depend d ON d.objid = t.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'scanbench'
 GROUP BY t.typname ORDER BY t.typname;
