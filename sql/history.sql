@@ -96,6 +96,34 @@ CALL efficiency_check('sb_t', 'lukewarm');
 SELECT count(*) = :runs_before AS nothing_recorded FROM scan_history;
 SELECT scan_history_prune('1 hour');
 SELECT scan_history_svg(days => 0);
+-- The grants the README gives a role that runs the check are enough;
+-- pg_monitor reads the history and its summaries but cannot check.
+CREATE ROLE regress_checker;
+GRANT EXECUTE ON PROCEDURE efficiency_check TO regress_checker;
+GRANT EXECUTE ON FUNCTION scan_efficiency, scan_history_measure,
+                          scan_history_record, scan_history_host, scan_history_judge TO regress_checker;
+GRANT SELECT, INSERT ON scan_history TO regress_checker;
+GRANT USAGE ON SEQUENCE scan_history_id_seq TO regress_checker;
+GRANT SELECT ON sb_t TO regress_checker;
+CREATE ROLE regress_watcher IN ROLE pg_monitor;
+SET ROLE regress_checker;
+SET client_min_messages = error;
+CALL efficiency_check('sb_t', 'asis');
+SET client_min_messages = warning;
+RESET ROLE;
+SELECT relname, recorded_by FROM scan_history ORDER BY id DESC LIMIT 1;
+SET ROLE regress_watcher;
+SELECT count(*) > 0 AS reads_history FROM scan_history;
+SELECT relation, cache, runs > 0 AS has_runs FROM scan_trend WHERE relation = 'public.sb_t' ORDER BY cache;
+SELECT scanbench_metrics() LIKE '%relation="public.sb_t"%' AS reads_metrics;
+SELECT scan_history_svg('sb_t', 'asis') LIKE '<svg%' AS draws;
+CALL efficiency_check('sb_t', 'asis');
+DELETE FROM scan_history;
+RESET ROLE;
+DROP ROLE regress_watcher;
+DROP OWNED BY regress_checker;
+DROP ROLE regress_checker;
+
 -- Inside a transaction block the run cannot be committed first.
 BEGIN;
 CALL efficiency_check('sb_t', 'asis');
