@@ -229,6 +229,19 @@ sb_find_guc(const char *name)
 }
 #endif
 
+/*
+ * Privileges on a tablespace: pg_tablespace_aclcheck() until 15, the
+ * generic object_aclcheck() from 16.  Callers include utils/acl.h and
+ * catalog/pg_tablespace.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#define sb_tablespace_aclcheck(spc, role, mode) \
+	object_aclcheck(TableSpaceRelationId, spc, role, mode)
+#else
+#define sb_tablespace_aclcheck(spc, role, mode) \
+	pg_tablespace_aclcheck(spc, role, mode)
+#endif
+
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)

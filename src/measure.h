@@ -222,6 +222,8 @@ extern double sb_max(const double *v, int n);
 extern double sb_no_overlap_pct(double t_read, double t_cpu);
 extern double sb_perfect_overlap_pct(double t_read, double t_cpu);
 extern double sb_overlap_pct(double t_read, double t_cpu, double wall);
+extern void sb_sort(double *v, int n);
+extern double sb_percentile_sorted(const double *v, int n, double pct);
 
 /* args.c: argument checks, run at the top of each SQL function */
 extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);

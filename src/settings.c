@@ -22,6 +22,8 @@
 #include "measure.h"
 
 static const char *const io_settings[] = {
+	"block_size",
+	"segment_size",
 	"io_method",
 	"io_workers",
 	"io_combine_limit",

@@ -127,3 +127,28 @@ sb_overlap_pct(double t_read, double t_cpu, double wall)
 		return NAN;
 	return 100.0 * (t_read + t_cpu - wall) / hidden;
 }
+
+void
+sb_sort(double *v, int n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(double), cmp_double);
+}
+
+/*
+ * The pct-th percentile of n sorted values, by nearest rank (the smallest
+ * value with at least pct % of the values at or below it), as fio reports
+ * its completion-latency percentiles; NaN if n is 0.
+ */
+double
+sb_percentile_sorted(const double *v, int n, double pct)
+{
+	int			rank;
+
+	if (n <= 0)
+		return NAN;
+	rank = (int) ceil(pct / 100.0 * n);
+	rank = Max(rank, 1);
+	rank = Min(rank, n);
+	return v[rank - 1];
+}

@@ -227,6 +227,20 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.ext2 >/dev/null; then
 	done
 fi
 export SCANBENCH_TEST_FS
+
+# A tmpfs for a tablespace, apart from the list above: tmpfs may refuse
+# O_DIRECT, which t/003 asks of every filesystem there.
+SCANBENCH_TEST_TMPFS=""
+if [ "$(id -u)" = 0 ]; then
+	mnt="$work/mnt-tmpfs"
+	mkdir -p "$mnt"
+	if mount -t tmpfs -o size=256M scanbench-tmpfs "$mnt" 2>/dev/null; then
+		sb_on_exit "umount '$mnt' 2>/dev/null"
+		chown postgres: "$mnt"
+		SCANBENCH_TEST_TMPFS=$mnt
+	fi
+fi
+export SCANBENCH_TEST_TMPFS
 if [ $slow -eq 1 ]; then
 	export PG_TEST_EXTRA="${PG_TEST_EXTRA:+$PG_TEST_EXTRA }scanbench_slow"
 fi

@@ -1,0 +1,506 @@
+/*-------------------------------------------------------------------------
+ *
+ * profile.c
+ *	  storage_profile(): what lmdd, bonnie++, iozone and pgiosim measure,
+ *	  on a scratch file in a tablespace: sequential write then fsync,
+ *	  rewrite, cold sequential read, cold random reads and random writes.
+ *
+ * The scratch file is one of PostgreSQL's own temporary files, opened by
+ * OpenTemporaryFile() in the tablespace's pgsql_tmp directory:
+ *  - the resource owner closes and unlinks it if the call errors or is
+ *    cancelled, and backend exit unlinks it too;
+ *  - after a crash it is where the server's start-up clean-up removes
+ *    temporary files (named pgsql_tmpPID.N like every other);
+ *  - temp_file_limit and log_temp_files apply to it as to a sort's.
+ * A pgsql_tmp directory this call had to create is removed again, so the
+ * tablespace looks the same afterwards whatever happened.
+ *
+ * Free space is checked with statvfs() before anything is written, and a
+ * reserve is left: filling the filesystem that holds WAL or data files
+ * would stop the server.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "catalog/pg_tablespace.h"
+#include "commands/tablespace.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/tuplestore.h"
+#include "utils/wait_event.h"
+
+#include "storage.h"
+
+PG_FUNCTION_INFO_V1(storage_profile);
+
+/* Room left free after the scratch file: 5 % of the filesystem, <= 1 GB. */
+#define SB_RESERVE_SHARE	20
+#define SB_RESERVE_MAX		((uint64) 1024 * 1024 * 1024)
+
+/* Largest size_mb accepted: 16 TB. */
+#define SB_MAX_SIZE_MB		16000000
+
+#define SB_IO_ALIGN		4096
+
+typedef enum SbTest
+{
+	SB_SEQ_WRITE,
+	SB_REWRITE,
+	SB_SEQ_READ,
+	SB_RANDOM_READ,
+	SB_RANDOM_WRITE,
+	SB_NTESTS
+} SbTest;
+
+static const char *const test_names[SB_NTESTS] = {
+	"seq_write", "rewrite", "seq_read", "random_read", "random_write"
+};
+
+typedef struct SbTestResult
+{
+	bool		done;
+	bool		random;
+	uint64		bytes;
+	uint64		ops;
+	double		cached_pct_before;
+	SbTiming	timing;
+	double		p50_us;
+	double		p95_us;
+	double		p99_us;
+} SbTestResult;
+
+/* The scratch file and what to undo when it goes. */
+typedef struct SbScratch
+{
+	File		file;
+	char		dir[MAXPGPATH]; /* the tablespace's pgsql_tmp */
+	bool		created_dir;
+	uint64		bytes;
+	int			block_size;
+	char	   *buf;			/* block_size bytes, aligned */
+} SbScratch;
+
+/*
+ * The tablespace named, checked: it exists, can hold temporary files, and
+ * the caller may create files in it (CREATE, as for temp_tablespaces;
+ * like the server, not asked for the database's default tablespace).
+ */
+Oid
+sb_check_write_tablespace(Oid spc)
+{
+	AclResult	aclresult;
+
+	if (spc == GLOBALTABLESPACE_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tablespace \"pg_global\" cannot hold temporary files"),
+				 errhint("Name pg_default or a tablespace created with CREATE TABLESPACE.")));
+	if (spc != MyDatabaseTableSpace)
+	{
+		aclresult = sb_tablespace_aclcheck(spc, GetUserId(), ACL_CREATE);
+		if (aclresult != ACLCHECK_OK)
+			aclcheck_error(aclresult, OBJECT_TABLESPACE, get_tablespace_name(spc));
+	}
+	return spc;
+}
+
+/*
+ * Bytes the filesystem under the tablespace can take while keeping its
+ * reserve, or -1 if statvfs() fails; *fs_avail gets what is free in all.
+ */
+static int64
+usable_bytes(Oid spc, uint64 *fs_avail, uint64 *reserve)
+{
+	struct statvfs vfs;
+	char	   *dir = sb_tablespace_dir(spc);
+	uint64		avail,
+				total;
+
+	if (statvfs(dir, &vfs) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not get free space of \"%s\": %m", dir)));
+	avail = (uint64) vfs.f_bavail * vfs.f_frsize;
+	total = (uint64) vfs.f_blocks * vfs.f_frsize;
+	*fs_avail = avail;
+	*reserve = Min(total / SB_RESERVE_SHARE, SB_RESERVE_MAX);
+	return avail > *reserve ? (int64) (avail - *reserve) : 0;
+}
+
+/* Refuse a scratch file that does not fit, before anything is written. */
+static void
+check_free_space(Oid spc, uint64 bytes)
+{
+	uint64		avail,
+				reserve;
+	int64		usable = usable_bytes(spc, &avail, &reserve);
+
+	if ((uint64) usable < bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("a %.0f MB scratch file does not fit in tablespace \"%s\"",
+						bytes / SB_MB, get_tablespace_name(spc)),
+				 errdetail("The filesystem has %.0f MB free, and %.0f MB of it are kept free.",
+						   avail / SB_MB, reserve / SB_MB),
+				 errhint("Pass a smaller size_mb, at most %.0f.",
+						 floor(usable / SB_MB))));
+
+	/* temp_file_limit is in kB and would stop the write half-way. */
+	if (temp_file_limit >= 0 && bytes / 1024 > (uint64) temp_file_limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("a %.0f MB scratch file exceeds temp_file_limit (%d kB)",
+						bytes / SB_MB, temp_file_limit),
+				 errhint("Pass a smaller size_mb, or raise temp_file_limit.")));
+}
+
+/*
+ * Open a temporary file in the tablespace's pgsql_tmp.  OpenTemporaryFile
+ * picks the directory from temp_tablespaces, so ours is put there for the
+ * call and the caller's list is put back.  If it cannot create the file
+ * there the server quietly falls back to the database's tablespace; that
+ * would measure the wrong disk, so the path is checked.
+ */
+static File
+open_scratch(Oid spc, SbScratch *s)
+{
+	Oid		   *saved;
+	Oid		   *ours;
+	int			nsaved;
+	File		file;
+	char	   *path;
+	struct stat st;
+
+	TempTablespacePath(s->dir, spc);
+	s->created_dir = (stat(s->dir, &st) != 0);
+
+	PrepareTempTablespaces();
+	saved = MemoryContextAlloc(TopTransactionContext, sizeof(Oid) * 1024);
+	nsaved = GetTempTablespaces(saved, 1024);
+	ours = MemoryContextAlloc(TopTransactionContext, sizeof(Oid));
+	*ours = spc;
+	SetTempTablespaces(ours, 1);
+	PG_TRY();
+	{
+		file = OpenTemporaryFile(false);
+	}
+	PG_FINALLY();
+	{
+		SetTempTablespaces(saved, nsaved);
+	}
+	PG_END_TRY();
+
+	path = FilePathName(file);
+	if (strncmp(path, s->dir, strlen(s->dir)) != 0 || path[strlen(s->dir)] != '/')
+	{
+		FileClose(file);
+		ereport(ERROR,
+				(errcode(ERRCODE_IO_ERROR),
+				 errmsg("could not create a temporary file in \"%s\"", s->dir),
+				 errhint("Check that the server can write to the tablespace's directory.")));
+	}
+	return file;
+}
+
+static void
+sync_scratch(SbScratch *s)
+{
+	if (fdatasync(FileGetRawDesc(s->file)) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not fdatasync file \"%s\": %m",
+						FilePathName(s->file))));
+}
+
+/*
+ * Write the file out and drop it from the page cache, as raw_read's cold
+ * mode does, and say how much of it is still resident (mincore).
+ */
+static double
+evict_scratch(SbScratch *s)
+{
+	SbSegment	seg = {0};
+	int			rc;
+
+	sync_scratch(s);
+	rc = posix_fadvise(FileGetRawDesc(s->file), 0, 0, POSIX_FADV_DONTNEED);
+	if (rc != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not evict \"%s\" from the page cache: %s",
+						FilePathName(s->file), strerror(rc))));
+	seg.path = FilePathName(s->file);
+	seg.bytes = s->bytes;
+	return sb_pct(sb_segment_os_blocks(&seg), s->bytes / BLCKSZ);
+}
+
+static void
+io_error(SbScratch *s, const char *what, ssize_t done)
+{
+	if (done >= 0)
+		errno = (*what == 'w') ? ENOSPC : EIO;	/* a short transfer */
+	ereport(ERROR,
+			(errcode_for_file_access(),
+			 errmsg("could not %s file \"%s\": %m", what, FilePathName(s->file))));
+}
+
+/* seq_write: lmdd of=file bs=block_size sync=1. */
+static void
+test_seq_write(SbScratch *s, SbTestResult *r)
+{
+	SbClock		clock;
+	uint64		off;
+
+	sb_clock_start(&clock);
+	for (off = 0; off < s->bytes; off += s->block_size)
+	{
+		ssize_t		done;
+
+		CHECK_FOR_INTERRUPTS();
+		done = FileWrite(s->file, s->buf, s->block_size, off,
+						 WAIT_EVENT_BUFFILE_WRITE);
+		if (done != s->block_size)
+			io_error(s, "write", done);
+		r->ops++;
+	}
+	sync_scratch(s);
+	sb_clock_stop(&clock, &r->timing);
+	r->bytes = s->bytes;
+	r->cached_pct_before = NAN;
+	r->done = true;
+}
+
+/*
+ * rewrite, as bonnie++ does it: read a block, change it, write it back in
+ * place; the file is cold first, and written out at the end.
+ */
+static void
+test_rewrite(SbScratch *s, SbTestResult *r)
+{
+	SbClock		clock;
+	int			fd;
+	uint64		off;
+
+	r->cached_pct_before = evict_scratch(s);
+	fd = FileGetRawDesc(s->file);
+	sb_clock_start(&clock);
+	for (off = 0; off < s->bytes; off += s->block_size)
+	{
+		ssize_t		done;
+
+		CHECK_FOR_INTERRUPTS();
+		done = pg_pread(fd, s->buf, s->block_size, off);
+		if (done != s->block_size)
+			io_error(s, "read", done);
+		s->buf[0]++;
+		done = pg_pwrite(fd, s->buf, s->block_size, off);
+		if (done != s->block_size)
+			io_error(s, "write", done);
+		r->ops++;
+	}
+	sync_scratch(s);
+	sb_clock_stop(&clock, &r->timing);
+	r->bytes = s->bytes;
+	r->done = true;
+}
+
+/* seq_read: cold, lmdd if=file bs=block_size. */
+static void
+test_seq_read(SbScratch *s, SbTestResult *r)
+{
+	SbClock		clock;
+	int			fd;
+	uint64		off;
+
+	r->cached_pct_before = evict_scratch(s);
+	fd = FileGetRawDesc(s->file);
+	sb_clock_start(&clock);
+	for (off = 0; off < s->bytes; off += s->block_size)
+	{
+		ssize_t		done;
+
+		CHECK_FOR_INTERRUPTS();
+		done = pg_pread(fd, s->buf, s->block_size, off);
+		if (done != s->block_size)
+			io_error(s, "read", done);
+		r->ops++;
+	}
+	sb_clock_stop(&clock, &r->timing);
+	r->bytes = s->bytes;
+	r->done = true;
+}
+
+/*
+ * random_read / random_write: cold, queue depth 1.  POSIX_FADV_RANDOM
+ * turns read-ahead off for the descriptor, as fio does for random jobs:
+ * otherwise each 8 kB read would drag in the kernel's read-ahead window.
+ */
+static void
+test_random(SbScratch *s, uint64 ops, bool write, SbTestResult *r)
+{
+	SbRandomFile f;
+	SbRandomResult rr;
+
+	r->cached_pct_before = evict_scratch(s);
+	f.fd = FileGetRawDesc(s->file);
+	f.chunks = s->bytes / s->block_size;
+	f.base = 0;
+	(void) posix_fadvise(f.fd, 0, 0, POSIX_FADV_RANDOM);
+	sb_random_io(&f, 1, s->block_size, ops, write, &rr);
+	(void) posix_fadvise(f.fd, 0, 0, POSIX_FADV_NORMAL);
+
+	r->random = true;
+	r->bytes = rr.bytes;
+	r->ops = rr.ops;
+	r->timing = rr.timing;
+	r->p50_us = rr.p50_us;
+	r->p95_us = rr.p95_us;
+	r->p99_us = rr.p99_us;
+	r->done = true;
+}
+
+/*
+ * Create the scratch file, run the tests (all, or seq_write alone), and
+ * remove it whatever happens.
+ */
+static void
+run_scratch(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
+			bool write_only, SbTestResult *results)
+{
+	SbScratch	s = {0};
+	volatile File file = -1;
+	char	   *raw = palloc(block_size + SB_IO_ALIGN);
+	int			i;
+
+	s.bytes = bytes;
+	s.block_size = block_size;
+	s.buf = (char *) TYPEALIGN(SB_IO_ALIGN, raw);
+	/* Data that no filesystem can compress or skip. */
+	for (i = 0; i < block_size; i++)
+		s.buf[i] = (char) (i * 131 + 7);
+	memset(results, 0, sizeof(SbTestResult) * SB_NTESTS);
+
+	PG_TRY();
+	{
+		s.file = file = open_scratch(spc, &s);
+		test_seq_write(&s, &results[SB_SEQ_WRITE]);
+		if (!write_only)
+		{
+			test_rewrite(&s, &results[SB_REWRITE]);
+			test_seq_read(&s, &results[SB_SEQ_READ]);
+			test_random(&s, random_ops, false, &results[SB_RANDOM_READ]);
+			test_random(&s, random_ops, true, &results[SB_RANDOM_WRITE]);
+		}
+	}
+	PG_FINALLY();
+	{
+		/* Closing a temporary file unlinks it. */
+		if (file > 0)
+			FileClose(file);
+		if (s.created_dir)
+			(void) rmdir(s.dir);	/* only if empty: others may use it */
+	}
+	PG_END_TRY();
+	pfree(raw);
+}
+
+/*
+ * MB/s of a sequential write then fdatasync of up to bytes in the
+ * tablespace, for scan_efficiency(with_write): as large as asked but no
+ * larger than free space allows.  NaN if not even a block fits.
+ */
+double
+sb_write_mb_s(Oid spc, uint64 bytes, int block_size)
+{
+	SbTestResult results[SB_NTESTS];
+	uint64		avail,
+				reserve;
+	int64		usable = usable_bytes(spc, &avail, &reserve);
+	SbTestResult *w = &results[SB_SEQ_WRITE];
+
+	if (temp_file_limit >= 0)
+		usable = Min(usable, (int64) temp_file_limit * 1024);
+	bytes = Min(bytes, (uint64) Max(usable, 0));
+	bytes -= bytes % block_size;
+	if (bytes == 0)
+		return NAN;
+	run_scratch(spc, bytes, block_size, 0, true, results);
+	return sb_rate(w->bytes / SB_MB, w->timing.seconds);
+}
+
+Datum
+storage_profile(PG_FUNCTION_ARGS)
+{
+	char	   *spcname = NameStr(*PG_GETARG_NAME(0));
+	int32		size_mb = PG_GETARG_INT32(1);
+	int32		block_size = PG_GETARG_INT32(2);
+	int32		random_ops = PG_GETARG_INT32(3);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SbTestResult results[SB_NTESTS];
+	Oid			spc;
+	uint64		bytes;
+	int			i;
+
+	if (size_mb < 1 || size_mb > SB_MAX_SIZE_MB)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid size_mb: %d", size_mb),
+				 errhint("size_mb must be between 1 and %d (MB of 10^6 bytes).",
+						 SB_MAX_SIZE_MB)));
+	sb_check_block_size(block_size);
+	if (random_ops < 1 || random_ops > SB_MAX_RANDOM_OPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid random_ops: %d", random_ops),
+				 errhint("random_ops must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
+	bytes = (uint64) size_mb * 1000000;
+	bytes -= bytes % block_size;
+	if (bytes == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("size_mb %d is smaller than one block of %d bytes",
+						size_mb, block_size)));
+	spc = sb_check_write_tablespace(get_tablespace_oid(spcname, false));
+	check_free_space(spc, bytes);
+	sb_init_srf(fcinfo);
+
+	run_scratch(spc, bytes, block_size, (uint64) random_ops, false, results);
+
+	for (i = 0; i < SB_NTESTS; i++)
+	{
+		SbTestResult *r = &results[i];
+		SbRow		row = {0};
+		double		cpu_s = r->timing.user_s + r->timing.sys_s;
+
+		sb_row_text(&row, spcname);
+		sb_row_text(&row, test_names[i]);
+		sb_row_datum(&row, Int32GetDatum(block_size));
+		sb_row_datum(&row, Int64GetDatum(r->bytes));
+		sb_row_datum(&row, Int64GetDatum(r->ops));
+		sb_row_float(&row, r->cached_pct_before, 1);
+		sb_row_float(&row, r->timing.seconds, 3);
+		sb_row_float(&row, sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
+		sb_row_float(&row, r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
+		sb_row_float(&row, r->random ? r->p50_us : NAN, 1);
+		sb_row_float(&row, r->random ? r->p95_us : NAN, 1);
+		sb_row_float(&row, r->random ? r->p99_us : NAN, 1);
+		sb_row_timing(&row, &r->timing);
+		sb_row_float(&row, r->timing.seconds > 0 ?
+					 100.0 * cpu_s / r->timing.seconds : NAN, 1);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+							 row.values, row.nulls);
+	}
+	return (Datum) 0;
+}

@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ *
+ * randread.c
+ *	  random_read(): pgiosim over a relation's own segment files, random
+ *	  reads of block_size bytes at block-aligned offsets inside the
+ *	  relation, at queue depth 1 (randio.c).
+ *
+ * The files are opened read-only with OpenTransientFile, so an error or a
+ * cancel closes them; the relation is locked as raw_read locks it
+ * (relfiles.c), and only the bytes it had at the start are read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+
+#include "funcapi.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+
+#include "storage.h"
+
+PG_FUNCTION_INFO_V1(random_read);
+
+Datum
+random_read(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	int32		reads = PG_GETARG_INT32(1);
+	int32		block_size = PG_GETARG_INT32(2);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), true);
+	bool		direct = (cache == SB_CACHE_DIRECT);
+	TupleDesc	tupdesc;
+	SbTarget   *target;
+	SbRandomFile *files;
+	SbRandomResult r;
+	uint64		cached = 0;
+	SbRow		row = {0};
+	int			i;
+
+	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid reads: %d", reads),
+				 errhint("reads must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
+	sb_check_block_size(block_size);
+	tupdesc = sb_result_tupdesc(fcinfo);
+
+	target = sb_target_open(relid, SB_TARGET_FILES);
+
+	if (cache == SB_CACHE_COLD)
+		sb_evict_page_cache(target);
+	else if (cache == SB_CACHE_WARM)
+	{
+		SbReadResult warm;
+
+		sb_raw_read(target, Max(block_size, 1024 * 1024), SB_CACHE_ASIS,
+					&warm, NULL);
+	}
+	for (i = 0; i < target->nsegments; i++)
+		cached += sb_segment_os_blocks(target->segments[i]);
+
+	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
+	for (i = 0; i < target->nsegments; i++)
+	{
+		SbSegment  *seg = target->segments[i];
+		int			flags = O_RDONLY | PG_BINARY | (direct ? PG_O_DIRECT : 0);
+
+		files[i].fd = OpenTransientFile(seg->path, flags);
+		if (files[i].fd < 0)
+		{
+			if (direct && errno == EINVAL)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("the filesystem under \"%s\" refuses O_DIRECT",
+								seg->path),
+						 errhint("Use cache => 'cold' to read through the page cache after evicting it.")));
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", seg->path)));
+		}
+		/* No read-ahead for this descriptor, as fio does for random jobs. */
+		if (!direct)
+			(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);
+		files[i].chunks = seg->bytes / block_size;
+		/* Offsets within the member relation, across its segments. */
+		files[i].base = (uint64) seg->first_block * BLCKSZ;
+	}
+
+	sb_random_io(files, target->nsegments, block_size, reads, false, &r);
+
+	for (i = 0; i < target->nsegments; i++)
+		CloseTransientFile(files[i].fd);
+
+	sb_row_datum(&row, ObjectIdGetDatum(relid));
+	sb_row_datum(&row, Int64GetDatum(r.ops));
+	sb_row_datum(&row, Int32GetDatum(block_size));
+	sb_row_text(&row, sb_cache_name(cache));
+	sb_row_datum(&row, Int64GetDatum(r.bytes));
+	sb_row_float(&row, sb_pct(cached, target->nblocks), 1);
+	sb_row_float(&row, r.timing.seconds, 3);
+	sb_row_float(&row, sb_rate(r.ops, r.timing.seconds), 0);
+	sb_row_float(&row, sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
+	sb_row_float(&row, r.p50_us, 1);
+	sb_row_float(&row, r.p95_us, 1);
+	sb_row_float(&row, r.p99_us, 1);
+	if (r.ops > 0)
+	{
+		sb_row_datum(&row, Int64GetDatum(r.min_offset));
+		sb_row_datum(&row, Int64GetDatum(r.max_offset));
+	}
+	else
+	{
+		sb_row_null(&row);
+		sb_row_null(&row);
+	}
+	sb_row_datum(&row, BoolGetDatum(r.repeats));
+	sb_row_timing(&row, &r.timing);
+	sb_target_close(target);
+
+	PG_RETURN_DATUM(sb_row_result(tupdesc, &row));
+}

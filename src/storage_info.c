@@ -1,0 +1,153 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage_info.c
+ *	  storage_info(): the layers under a relation or a tablespace, from the
+ *	  filesystem down to the disks (devices.c), one row each, with the
+ *	  server settings that shape its I/O.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/catalog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_tablespace.h"
+#include "commands/tablespace.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/tuplestore.h"
+
+#include "storage.h"
+
+PG_FUNCTION_INFO_V1(storage_info_rel);
+PG_FUNCTION_INFO_V1(storage_info_tablespace);
+
+/*
+ * A tablespace's directory, relative to the data directory: base and
+ * global for the built-in ones, pg_tblspc/OID/PG_<version> (the link
+ * followed to the location, with the server version's subdirectory)
+ * for the others.
+ */
+char *
+sb_tablespace_dir(Oid spc)
+{
+	if (spc == DEFAULTTABLESPACE_OID || spc == InvalidOid)
+		return pstrdup("base");
+	if (spc == GLOBALTABLESPACE_OID)
+		return pstrdup("global");
+	return psprintf("pg_tblspc/%u/%s", spc, TABLESPACE_VERSION_DIRECTORY);
+}
+
+static void
+put_int(SbRow *row, int64 v)
+{
+	if (v < 0)
+		sb_row_null(row);
+	else
+		sb_row_datum(row, Int32GetDatum((int32) Min(v, PG_INT32_MAX)));
+}
+
+/* One row per layer under path. */
+static void
+emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Datum		settings = sb_io_settings();
+	List	   *layers = sb_storage_layers(path);
+	ListCell   *lc;
+
+	foreach(lc, layers)
+	{
+		SbLayer    *l = lfirst(lc);
+		SbRow		row = {0};
+
+		sb_row_text(&row, spcname);
+		sb_row_text(&row, path);
+		sb_row_datum(&row, Int32GetDatum(l->level));
+		sb_row_text(&row, l->kind);
+		sb_row_text(&row, l->name);
+		sb_row_text(&row, l->parent);
+		sb_row_text(&row, l->major_minor);
+		sb_row_text(&row, l->mount_point);
+		sb_row_text(&row, l->fstype);
+		sb_row_text(&row, l->mount_options);
+		sb_row_text(&row, l->dm_name);
+		sb_row_text(&row, l->raid_level);
+		sb_row_text(&row, l->backing_file);
+		if (l->rotational < 0)
+			sb_row_null(&row);
+		else
+			sb_row_datum(&row, BoolGetDatum(l->rotational != 0));
+		sb_row_text(&row, l->scheduler);
+		put_int(&row, l->read_ahead_kb);
+		put_int(&row, l->nr_requests);
+		put_int(&row, l->logical_block_size);
+		put_int(&row, l->physical_block_size);
+		put_int(&row, l->max_sectors_kb);
+		if (l->size_bytes < 0)
+			sb_row_null(&row);
+		else
+			sb_row_datum(&row, Int64GetDatum(l->size_bytes));
+		sb_row_text(&row, l->note);
+		sb_row_datum(&row, settings);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+							 row.values, row.nulls);
+	}
+}
+
+/* storage_info(rel regclass): under the relation's first file. */
+Datum
+storage_info_rel(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	SbTarget   *target;
+	Relation	rel;
+	Oid			spc;
+	char	   *path;
+	int			i;
+
+	sb_init_srf(fcinfo);
+	target = sb_target_open(relid, SB_TARGET_FILES);
+	path = sb_target_first_path(target);
+	/* The member whose file that is, for its tablespace. */
+	rel = target->nleaves > 0 ? target->leaves[0].rel : NULL;
+	for (i = 0; i < target->nleaves && target->nsegments > 0; i++)
+		if (RelationGetRelid(target->leaves[i].rel) == target->segments[0]->relid)
+			rel = target->leaves[i].rel;
+	if (rel == NULL)
+		spc = MyDatabaseTableSpace;
+	else if (OidIsValid(rel->rd_rel->reltablespace))
+		spc = rel->rd_rel->reltablespace;
+	else
+		spc = rel->rd_rel->relisshared ? GLOBALTABLESPACE_OID : MyDatabaseTableSpace;
+	emit_layers(fcinfo, get_tablespace_name(spc), path);
+	sb_target_close(target);
+	return (Datum) 0;
+}
+
+/* storage_info(tablespace name): under the tablespace's directory. */
+Datum
+storage_info_tablespace(PG_FUNCTION_ARGS)
+{
+	char	   *spcname = NameStr(*PG_GETARG_NAME(0));
+	Oid			spc = get_tablespace_oid(spcname, true);
+
+	/*
+	 * storage_info('x') with a bare literal lands here, since a literal
+	 * resolves to name before regclass: say how to name a relation.
+	 */
+	if (!OidIsValid(spc))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("tablespace \"%s\" does not exist", spcname),
+				 OidIsValid(RelnameGetRelid(spcname)) ?
+				 errhint("To look under the relation \"%s\", write storage_info('%s'::regclass) or storage_info(rel => '%s').",
+						 spcname, spcname, spcname) : 0));
+
+	sb_init_srf(fcinfo);
+	emit_layers(fcinfo, spcname, sb_tablespace_dir(spc));
+	return (Datum) 0;
+}

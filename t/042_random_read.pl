@@ -1,0 +1,78 @@
+# random_read reads the number of blocks asked for, all inside the
+# relation, aligned; cold starts cold; more reads than blocks repeat.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('random_read');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION scanbench;
+	CREATE TABLE r AS SELECT g, md5(g::text) AS v FROM generate_series(1, 100000) g;
+	CREATE TABLE p (g int) PARTITION BY RANGE (g);
+	CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (1000);
+	CREATE TABLE p2 PARTITION OF p FOR VALUES FROM (1000) TO (100000);
+	INSERT INTO p SELECT generate_series(0, 99999);
+});
+my $size = $node->safe_psql('postgres', "SELECT pg_relation_size('r')");
+my $blocks = $size / 8192;
+
+for my $bs (8192, 4096, 65536)
+{
+	my $n = $bs == 65536 ? 50 : 500;
+	my ($reads, $bytes, $min, $max, $iops, $p50, $p99, $cached, $rep) = split /\|/,
+	  $node->safe_psql('postgres', qq{
+		SELECT reads, bytes, min_offset, max_offset, iops, latency_p50_us,
+		       latency_p99_us, cached_pct_before, repeats
+		FROM random_read('r', $n, $bs)});
+	is($reads, $n, "bs $bs: $n reads");
+	is($bytes, $n * $bs, "bs $bs: $n blocks of $bs bytes");
+	cmp_ok($min, '>=', 0, "bs $bs: lowest offset $min is inside");
+	cmp_ok($max + $bs, '<=', $size, "bs $bs: highest read ends inside ($max + $bs <= $size)");
+	is($min % $bs + $max % $bs, 0, "bs $bs: offsets are aligned");
+	ok($iops > 0 && $p50 > 0 && $p99 >= $p50, "bs $bs: $iops IOPS, p50 $p50 us, p99 $p99 us");
+	cmp_ok($cached, '<', 5, "bs $bs: cold ($cached % cached before)");
+	is($rep, 'f', "bs $bs: no block read twice");
+}
+
+# As many reads as blocks: every block once, so the whole span.
+my ($min, $max, $rep) = split /\|/, $node->safe_psql('postgres',
+	"SELECT min_offset, max_offset, repeats FROM random_read('r', $blocks)");
+is($min, 0, 'reads = blocks: the first block is read');
+is($max, $size - 8192, '... and the last');
+is($rep, 'f', '... each once');
+($rep) = $node->safe_psql('postgres',
+	"SELECT repeats FROM random_read('r', " . ($blocks * 2) . ", cache => 'warm')");
+is($rep, 't', 'more reads than blocks: repeats');
+
+# A partitioned table: reads spread over the members, each inside its own.
+my $psize = $node->safe_psql('postgres',
+	"SELECT max(pg_relation_size(c)) FROM unnest('{p1,p2}'::regclass[]) c");
+my ($preads, $pmax) = split /\|/, $node->safe_psql('postgres',
+	"SELECT reads, max_offset FROM random_read('p', 200)");
+is($preads, 200, 'partitioned: 200 reads');
+cmp_ok($pmax + 8192, '<=', $psize, 'partitioned: inside the members');
+
+# Read-only: the relation's files are unchanged.
+my $sum = $node->safe_psql('postgres', "SELECT md5(string_agg(v, '' ORDER BY g)) FROM r");
+$node->safe_psql('postgres', "SELECT * FROM random_read('r', 1000, 8192, 'asis')");
+is($node->safe_psql('postgres', "SELECT md5(string_agg(v, '' ORDER BY g)) FROM r"), $sum,
+	'the data is unchanged');
+
+# Empty relation: no reads, NULL rates.
+$node->safe_psql('postgres', 'CREATE TABLE e (x int)');
+is($node->safe_psql('postgres',
+	"SELECT reads, iops IS NULL, min_offset IS NULL FROM random_read('e')"),
+	'0|t|t', 'an empty relation: no reads, NULL rates');
+
+# Cancel: no descriptor on the relation's files left behind.
+my ($ret, $out, $err) = $node->psql('postgres', q{
+	SET statement_timeout = 100;
+	SELECT * FROM random_read('r', 10000000, cache => 'asis')});
+like($err, qr/statement timeout|canceling/, 'statement_timeout stops random_read');
+
+$node->stop;
+done_testing();
