@@ -95,5 +95,6 @@ extern double sb_write_mb_s(Oid spc, uint64 bytes, int block_size);
 
 /* storage_info.c */
 extern char *sb_tablespace_dir(Oid spc);
+extern Oid	sb_target_tablespace(SbTarget *target);
 
 #endif							/* SCANBENCH_STORAGE_H */

@@ -98,32 +98,37 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 	}
 }
 
+/*
+ * The tablespace of the member whose file stands for the target
+ * (sb_target_first_path), as an Oid that is never 0.
+ */
+Oid
+sb_target_tablespace(SbTarget *target)
+{
+	Relation	rel = target->nleaves > 0 ? target->leaves[0].rel : NULL;
+	int			i;
+
+	for (i = 0; i < target->nleaves && target->nsegments > 0; i++)
+		if (RelationGetRelid(target->leaves[i].rel) == target->segments[0]->relid)
+			rel = target->leaves[i].rel;
+	if (rel == NULL)
+		return MyDatabaseTableSpace;
+	if (OidIsValid(rel->rd_rel->reltablespace))
+		return rel->rd_rel->reltablespace;
+	return rel->rd_rel->relisshared ? GLOBALTABLESPACE_OID : MyDatabaseTableSpace;
+}
+
 /* storage_info(rel regclass): under the relation's first file. */
 Datum
 storage_info_rel(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	SbTarget   *target;
-	Relation	rel;
-	Oid			spc;
-	char	   *path;
-	int			i;
 
 	sb_init_srf(fcinfo);
 	target = sb_target_open(relid, SB_TARGET_FILES);
-	path = sb_target_first_path(target);
-	/* The member whose file that is, for its tablespace. */
-	rel = target->nleaves > 0 ? target->leaves[0].rel : NULL;
-	for (i = 0; i < target->nleaves && target->nsegments > 0; i++)
-		if (RelationGetRelid(target->leaves[i].rel) == target->segments[0]->relid)
-			rel = target->leaves[i].rel;
-	if (rel == NULL)
-		spc = MyDatabaseTableSpace;
-	else if (OidIsValid(rel->rd_rel->reltablespace))
-		spc = rel->rd_rel->reltablespace;
-	else
-		spc = rel->rd_rel->relisshared ? GLOBALTABLESPACE_OID : MyDatabaseTableSpace;
-	emit_layers(fcinfo, get_tablespace_name(spc), path);
+	emit_layers(fcinfo, get_tablespace_name(sb_target_tablespace(target)),
+				sb_target_first_path(target));
 	sb_target_close(target);
 	return (Datum) 0;
 }

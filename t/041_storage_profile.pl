@@ -97,7 +97,7 @@ for my $m (@mounts)
 
 	my ($ret, $out, $err) = $node->psql('postgres', qq{
 		SET statement_timeout = 200;
-		SELECT * FROM storage_profile('sp_$fs', size_mb => 100, random_ops => 100000)});
+		SELECT * FROM storage_profile('sp_$fs', size_mb => 100, random_ops => 5000000)});
 	like($err, qr/statement timeout/, "$fs: statement_timeout stops the profile");
 	is(tree($loc), $tree_before, "$fs: ... and the tree is exactly as before");
 
