@@ -5,12 +5,15 @@
 use strict;
 use warnings;
 use File::Find;
+use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $node = PostgreSQL::Test::Cluster->new('storage_profile');
 $node->init;
+# The crash test below needs the server to come back by itself.
+$node->append_conf('postgresql.conf', 'restart_after_crash = on');
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION scanbench');
 my $pgdata = $node->data_dir;
@@ -25,6 +28,23 @@ sub tree
 		push @entries, "$File::Find::name $size";
 	} }, $dir);
 	return join("\n", sort @entries);
+}
+
+# Space in use on the filesystem at dir, once it stops changing: xfs frees
+# the blocks of a deleted file in the background, after unlink returns.
+sub settled_df
+{
+	my ($dir) = @_;
+	my $last = '';
+	for (1 .. 50)
+	{
+		system('sync', '-f', $dir);
+		my $now = (split /\s+/, `df -P -k '$dir' | tail -1`)[2];
+		return $now if $now eq $last;
+		$last = $now;
+		select(undef, undef, undef, 0.2);
+	}
+	return $last;
 }
 
 my @tests = qw(seq_write rewrite seq_read random_read random_write);
@@ -74,6 +94,37 @@ for my $ms (50, 300, 1200)
 	is(tree("$pgdata/base"), $before, "... and base/ is exactly as before");
 }
 
+# A backend killed mid-profile takes the server through crash recovery,
+# whose start-up removes temporary files: nothing of the profile is left
+# but, at most, the empty pgsql_tmp directory every server may have.
+{
+	my ($stdout, $stderr) = ('', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+		  'SELECT * FROM storage_profile(size_mb => 200, random_ops => 5000000)' ],
+		'>', \$stdout, '2>', \$stderr);
+	my $pid;
+	for (1 .. 100)
+	{
+		$pid = $node->safe_psql('postgres',
+			"SELECT pid FROM pg_stat_activity WHERE query LIKE '%storage_profile(size_mb => 200%' AND pid <> pg_backend_pid()");
+		last if $pid && -d "$pgdata/base/pgsql_tmp";
+		select(undef, undef, undef, 0.05);
+	}
+	ok($pid, "the profile runs (backend $pid)");
+	select(undef, undef, undef, 0.3);
+	kill 'KILL', $pid;
+	$h->finish;
+	$node->poll_query_until('postgres', 'SELECT 1', '1');
+	my @left = glob("$pgdata/base/pgsql_tmp/*");
+	is(scalar(@left), 0, 'after the crash restart no scratch file is left');
+	rmdir "$pgdata/base/pgsql_tmp";
+	# Crash restart also drops the relcache init files, rebuilt on connect.
+	my $strip = sub { join "\n", grep { !/pg_internal\.init/ } split /\n/, shift };
+	is($strip->(tree("$pgdata/base")), $strip->($before),
+		'... and base/ is as before but for pgsql_tmp');
+}
+
 # Too large: refused, and nothing was written.
 {
 	my ($ret, $out, $err) = $node->psql('postgres',
@@ -101,12 +152,12 @@ for my $m (@mounts)
 	like($err, qr/statement timeout/, "$fs: statement_timeout stops the profile");
 	is(tree($loc), $tree_before, "$fs: ... and the tree is exactly as before");
 
-	my $df_before = `df -P -k '$dir' | tail -1`;
+	my $df_before = settled_df($dir);
 	($ret, $out, $err) = $node->psql('postgres',
 		"SELECT * FROM storage_profile('sp_$fs', size_mb => 2000)");
 	like($err, qr/does not fit in tablespace "sp_$fs"/, "$fs: 2 GB is refused");
 	is(tree($loc), $tree_before, "$fs: ... with nothing written");
-	is(`df -P -k '$dir' | tail -1`, $df_before, "$fs: ... and the same space in use");
+	is(settled_df($dir), $df_before, "$fs: ... and the same space in use");
 	$node->safe_psql('postgres', "DROP TABLESPACE sp_$fs");
 	rmdir $loc;
 }
