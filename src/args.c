@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "parser/scansup.h"
 #include "utils/builtins.h"
 
 #include "measure.h"
@@ -94,7 +95,12 @@ sb_check_workers(int32 workers)
 void
 sb_check_query(const char *query)
 {
-	if (query[0] == '\0')
+	const char *c = query;
+
+	/* Blank would run "SELECT FROM rel": a scan of nothing per row. */
+	while (*c != '\0' && scanner_isspace(*c))
+		c++;
+	if (*c == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("query must not be empty"),

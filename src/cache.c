@@ -7,10 +7,10 @@
  *
  * Eviction from shared_buffers never discards data and never takes a
  * buffer from under someone: the relation's dirty buffers are first
- * written out through the buffer manager (FlushRelationBuffers, which
- * takes each buffer's content lock in share mode while writing it), then
- * each buffer that is still clean and unpinned is removed from the buffer
- * mapping table.  Before PostgreSQL 17 this is done here, holding the
+ * written out through the buffer manager (FlushRelationsAllBuffers for
+ * all leaves at once, which takes each buffer's content lock in share mode
+ * while writing it), then each buffer that is still clean and unpinned is
+ * removed from the buffer mapping table.  Before PostgreSQL 17 this is done here, holding the
  * mapping partition lock (exclusive) and the buffer header spinlock of one
  * buffer at a time, for the handful of instructions the removal takes;
  * from 17 on, the server's EvictUnpinnedBuffer() does the same.  A buffer
@@ -35,6 +35,7 @@
 #include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
+#include "storage/smgr.h"
 #include "utils/rel.h"
 
 #include "measure.h"
@@ -172,47 +173,88 @@ sb_segment_os_blocks(SbSegment *seg)
 
 /* ---- shared_buffers and local buffers ---- */
 
-static SbLeaf *
-leaf_of_tag(SbTarget *target, BufferTag *tag, int *hint)
+/*
+ * The target's shared (not temp) leaves sorted by file identity, so that
+ * each buffer is looked up with one bsearch: a pass over shared_buffers
+ * costs NBuffers × log(leaves), not NBuffers × leaves, for a table of
+ * thousands of partitions.  Any total order will do; memcmp of the three
+ * Oids is one.
+ */
+typedef struct SbLeafKey
+{
+	SbFileId	fileid;
+	int			leaf;			/* index in target->leaves */
+} SbLeafKey;
+
+typedef struct SbLeafIndex
+{
+	int			n;
+	SbLeafKey  *keys;
+} SbLeafIndex;
+
+static int
+leaf_key_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const SbLeafKey *) a)->fileid,
+				  &((const SbLeafKey *) b)->fileid, sizeof(SbFileId));
+}
+
+static void
+leaf_index_build(SbTarget *target, SbLeafIndex *idx)
 {
 	int			i;
 
-	if (*hint < target->nleaves &&
-		sb_buftag_matches(*tag, target->leaves[*hint].fileid))
-		return &target->leaves[*hint];
+	idx->n = 0;
+	idx->keys = palloc(sizeof(SbLeafKey) * Max(target->nleaves, 1));
 	for (i = 0; i < target->nleaves; i++)
 	{
-		if (!target->leaves[i].local &&
-			sb_buftag_matches(*tag, target->leaves[i].fileid))
-		{
-			*hint = i;
-			return &target->leaves[i];
-		}
+		if (target->leaves[i].local)
+			continue;
+		/* Zero first: memcmp must not see padding, should there be any. */
+		memset(&idx->keys[idx->n], 0, sizeof(SbLeafKey));
+		idx->keys[idx->n].fileid = target->leaves[i].fileid;
+		idx->keys[idx->n].leaf = i;
+		idx->n++;
 	}
-	return NULL;
+	qsort(idx->keys, idx->n, sizeof(SbLeafKey), leaf_key_cmp);
+}
+
+/* The index of the leaf a tag's main-fork page belongs to, or -1. */
+static int
+leaf_of_tag(SbLeafIndex *idx, BufferTag *tag)
+{
+	SbLeafKey	key;
+	SbLeafKey  *found;
+
+	if (idx->n == 0 || sb_buftag_forknum(*tag) != MAIN_FORKNUM)
+		return -1;
+	memset(&key, 0, sizeof(key));
+	key.fileid = sb_buftag_fileid(*tag);
+	found = bsearch(&key, idx->keys, idx->n, sizeof(SbLeafKey), leaf_key_cmp);
+	return found ? found->leaf : -1;
 }
 
 /*
  * The leaf whose valid page a shared buffer holds, with the buffer's tag,
- * or NULL.  An unlocked look at the tag comes first, since nearly all
+ * or -1.  An unlocked look at the tag comes first, since nearly all
  * buffers belong to other relations; the header lock is taken only to
  * read a tag that looked like ours.
  */
-static SbLeaf *
-buffer_leaf(SbTarget *target, BufferDesc *desc, BufferTag *tag, int *hint)
+static int
+buffer_leaf(SbLeafIndex *idx, BufferDesc *desc, BufferTag *tag)
 {
 	uint32		state;
 
 	*tag = desc->tag;
-	if (leaf_of_tag(target, tag, hint) == NULL)
-		return NULL;
+	if (leaf_of_tag(idx, tag) < 0)
+		return -1;
 
 	state = LockBufHdr(desc);
 	*tag = desc->tag;
 	UnlockBufHdr(desc, state);
 	if (!(state & BM_VALID))
-		return NULL;
-	return leaf_of_tag(target, tag, hint);
+		return -1;
+	return leaf_of_tag(idx, tag);
 }
 
 /* Temp tables: the backend's own local buffers, which only it can pin. */
@@ -232,11 +274,17 @@ evict_local_buffers(SbLeaf *leaf)
 	sb_drop_local_buffers(leaf->fileid);
 }
 
+/*
+ * Write out the target's dirty buffers and evict the rest: one pass over
+ * shared_buffers to flush every shared leaf at once (the buffer manager's
+ * own sorted lookup), one more to evict, whatever the number of leaves.
+ */
 void
 sb_evict_buffers(SbTarget *target)
 {
-	bool		any_shared = false;
-	int			hint = 0;
+	SMgrRelation *smgrs = palloc(sizeof(SMgrRelation) * Max(target->nleaves, 1));
+	int			nshared = 0;
+	SbLeafIndex idx;
 	int			i;
 
 	for (i = 0; i < target->nleaves; i++)
@@ -244,16 +292,24 @@ sb_evict_buffers(SbTarget *target)
 		SbLeaf	   *leaf = &target->leaves[i];
 
 		CHECK_FOR_INTERRUPTS();
-		/* Write dirty pages through the buffer manager, never drop them. */
-		FlushRelationBuffers(leaf->rel);
 		if (leaf->local)
+		{
+			/* Write dirty pages through the buffer manager, never drop them. */
+			FlushRelationBuffers(leaf->rel);
 			evict_local_buffers(leaf);
-		else if (!sb_evict_relation_buffers(leaf->rel))
-			any_shared = true;	/* left for the pass over the pool below */
+		}
+		else
+			smgrs[nshared++] = RelationGetSmgr(leaf->rel);
 	}
-	if (!any_shared)
+	if (nshared == 0)
+	{
+		pfree(smgrs);
 		return;
+	}
+	FlushRelationsAllBuffers(smgrs, nshared);
+	pfree(smgrs);
 
+	leaf_index_build(target, &idx);
 	for (i = 0; i < NBuffers; i++)
 	{
 		BufferDesc *desc = GetBufferDescriptor(i);
@@ -261,11 +317,13 @@ sb_evict_buffers(SbTarget *target)
 
 		if (i % SB_INTERRUPT_EVERY == 0)
 			CHECK_FOR_INTERRUPTS();
-		if (buffer_leaf(target, desc, &tag, &hint) == NULL)
+		if (buffer_leaf(&idx, desc, &tag) < 0)
 			continue;
+
 		/* A buffer reused meanwhile is left alone (before 17) or written first. */
 		(void) sb_evict_shared_buffer(desc, &tag);
 	}
+	pfree(idx.keys);
 }
 
 /*
@@ -276,7 +334,7 @@ void
 sb_residency(SbTarget *target, SbResidency *res)
 {
 	uint8	  **bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
-	int			hint = 0;
+	SbLeafIndex idx;
 	int			i,
 				j;
 
@@ -296,25 +354,27 @@ sb_residency(SbTarget *target, SbResidency *res)
 	}
 	res->any_blocks = res->os_blocks;
 
+	leaf_index_build(target, &idx);
 	for (i = 0; i < NBuffers; i++)
 	{
 		BufferDesc *desc = GetBufferDescriptor(i);
 		BufferTag	tag;
-		SbLeaf	   *leaf;
+		int			l;
 		BlockNumber blk;
 
 		if (i % SB_INTERRUPT_EVERY == 0)
 			CHECK_FOR_INTERRUPTS();
-		leaf = buffer_leaf(target, desc, &tag, &hint);
-		if (leaf == NULL)
+		l = buffer_leaf(&idx, desc, &tag);
+		if (l < 0)
 			continue;
 		blk = tag.blockNum;
-		if (blk >= leaf->nblocks)
+		if (blk >= target->leaves[l].nblocks)
 			continue;
 		res->shared_blocks++;
-		if ((bits[hint][blk / 8] & (1 << (blk % 8))) == 0)
+		if ((bits[l][blk / 8] & (1 << (blk % 8))) == 0)
 			res->any_blocks++;
 	}
+	pfree(idx.keys);
 
 	for (j = 0; j < target->nleaves; j++)
 	{

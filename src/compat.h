@@ -51,40 +51,29 @@ typedef RelFileNode SbFileId;
 	 BufTagGetForkNum(&(tag)) == MAIN_FORKNUM)
 #define sb_buftags_equal(a, b)		BufferTagsEqual(&(a), &(b))
 #define sb_buftag_clear(tag)		ClearBufferTag(&(tag))
+#define sb_buftag_fileid(tag)		BufTagGetRelFileLocator(&(tag))
+#define sb_buftag_forknum(tag)		BufTagGetForkNum(&(tag))
 #else
 #define sb_buftag_matches(tag, fileid) \
 	(RelFileNodeEquals((tag).rnode, fileid) && (tag).forkNum == MAIN_FORKNUM)
 #define sb_buftags_equal(a, b)		BUFFERTAGS_EQUAL(a, b)
 #define sb_buftag_clear(tag)		CLEAR_BUFFERTAG(tag)
+#define sb_buftag_fileid(tag)		((tag).rnode)
+#define sb_buftag_forknum(tag)		((tag).forkNum)
 #endif
 
 /*
- * Evicting a relation's shared buffers, without ever discarding data or
- * taking a buffer from under someone (cache.c explains the protocol).
- *
- * sb_evict_relation_buffers(rel) does the whole relation and returns true
- * where the server can: 18 added EvictRelUnpinnedBuffers(), which rechecks
- * each tag under the header lock and writes a dirty buffer out first.
- * Elsewhere it returns false and the caller walks the buffer pool, calling
- * sb_evict_shared_buffer(desc, tag) for each buffer holding the relation's
- * pages: from 17 the server's EvictUnpinnedBuffer() (one argument in 17, a
- * "was it flushed" output from 18); before 17, the removal of a clean,
- * unpinned buffer from the mapping table that the buffer manager does when
- * it drops a relation, done here under the mapping partition lock and the
- * buffer header spinlock.
+ * Evicting one shared buffer, without ever discarding data or taking a
+ * buffer from under someone (cache.c explains the protocol and makes one
+ * pass over the pool for all leaves; 18's EvictRelUnpinnedBuffers() would
+ * be a pass per leaf).  sb_evict_shared_buffer(desc, tag): from 17 the
+ * server's EvictUnpinnedBuffer() (one argument in 17, a "was it flushed"
+ * output from 18), which writes a dirty buffer out first; before 17, the
+ * removal of a clean, unpinned buffer from the mapping table that the
+ * buffer manager does when it drops a relation, done here under the
+ * mapping partition lock and the buffer header spinlock.
  */
 #if PG_VERSION_NUM >= 180000
-static inline bool
-sb_evict_relation_buffers(Relation rel)
-{
-	int32		evicted,
-				flushed,
-				skipped;
-
-	EvictRelUnpinnedBuffers(rel, &evicted, &flushed, &skipped);
-	return true;
-}
-
 static inline bool
 sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 {
@@ -93,11 +82,9 @@ sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 	return EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc), &flushed);
 }
 #elif PG_VERSION_NUM >= 170000
-#define sb_evict_relation_buffers(rel)		((void) (rel), false)
 #define sb_evict_shared_buffer(desc, tag) \
 	EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc))
 #else
-#define sb_evict_relation_buffers(rel)		((void) (rel), false)
 static inline bool
 sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 {
@@ -134,6 +121,14 @@ sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 #else
 #define sb_drop_local_buffers(fileid) \
 	DropRelFileNodeAllLocalBuffers(fileid)
+#endif
+
+/* Relation kinds that have a table access method: named in 15. */
+#ifndef RELKIND_HAS_TABLE_AM
+#define RELKIND_HAS_TABLE_AM(relkind) \
+	((relkind) == RELKIND_RELATION || \
+	 (relkind) == RELKIND_TOASTVALUE || \
+	 (relkind) == RELKIND_MATVIEW)
 #endif
 
 /* Time spent reading shared blocks: split by buffer kind in 17. */

@@ -10,18 +10,37 @@
  * DROP, so the files cannot shrink or vanish under the reader; they may
  * grow (INSERT), which is why sizes are fixed here, at the start.
  *
+ * What is measured is what a plain SELECT of the relation reads, and a
+ * member that would make the figures disagree with it is refused rather
+ * than left out quietly:
+ *  - row-level security: a scan would count only the rows the policies let
+ *    the caller see, while the bytes are the whole table's; executor scans
+ *    refuse a relation whose policies apply to the caller.
+ *  - a foreign member (a foreign partition or inheritance child) has no
+ *    files here: refused.
+ *  - another session's temporary child of an inheritance parent lives in
+ *    that session's local buffers; SELECT on the parent skips it, and so
+ *    does this, with a NOTICE.
+ *  - a table access method other than heap may not keep its data in
+ *    segment files of the heap's layout: refused, as pgstattuple does.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
+#include "commands/defrem.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/syscache.h"
 
 #include "measure.h"
 
@@ -79,6 +98,20 @@ check_relation(Oid relid, SbTargetKind kind)
 					 errmsg("cannot scan \"%s\"", relname),
 					 errdetail("\"%s\" is %s.", relname, relkind_noun(relkind)),
 					 errhint("Executor scans are measured on tables, partitioned tables and materialized views; raw_read() reads any relation that has files.")));
+
+		/*
+		 * Policies would filter the rows the scan returns but not the blocks
+		 * it reads: rows would count only what the caller may see, or, in
+		 * the scan's own counters, what it may not.  Neither is a measure of
+		 * the table, so refuse.  noError: with row_security off this says
+		 * RLS_ENABLED rather than raising the server's own error.
+		 */
+		if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("cannot scan \"%s\": row-level security applies to it", relname),
+					 errdetail("A scan would count only the rows this role's policies let it see, against the whole table's bytes."),
+					 errhint("Measure as the table's owner (unless FORCE ROW LEVEL SECURITY is set), as a role with BYPASSRLS or as a superuser; raw_read() is not affected.")));
 	}
 	else if (!RELKIND_HAS_STORAGE(relkind) &&
 			 relkind != RELKIND_PARTITIONED_TABLE &&
@@ -90,17 +123,38 @@ check_relation(Oid relid, SbTargetKind kind)
 				 errhint("Measure a table, materialized view, index or sequence.")));
 }
 
+/*
+ * Refuse a table whose access method is not heap: its data need not be in
+ * segment files laid out as the heap's, and the raw read would time
+ * something other than what the scan reads.
+ */
+static void
+check_access_method(Relation rel, Oid named)
+{
+	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
+		rel->rd_rel->relam == HEAP_TABLE_AM_OID)
+		return;
+
+	if (RelationGetRelid(rel) == named)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot measure \"%s\"", RelationGetRelationName(rel)),
+				 errdetail("Table access method \"%s\" is not supported; only heap tables are.",
+						   get_am_name(rel->rd_rel->relam))));
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("cannot measure \"%s\"", get_rel_name(named)),
+			 errdetail("Its member \"%s\" uses table access method \"%s\"; only heap tables are supported.",
+					   RelationGetRelationName(rel),
+					   get_am_name(rel->rd_rel->relam)),
+			 errhint("Measure the heap members one by one.")));
+}
+
 static void
 fill_leaf(SbLeaf *leaf, Relation rel)
 {
 	char	   *path;
 	int			i;
-
-	/* Their pages live in another backend's local buffers, unflushed. */
-	if (RELATION_IS_OTHER_TEMP(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot measure temporary tables of other sessions")));
 
 	leaf->rel = rel;
 	leaf->fileid = SbRelFileId(rel);
@@ -125,6 +179,33 @@ fill_leaf(SbLeaf *leaf, Relation rel)
 }
 
 /*
+ * Lock the named relation before anything else is looked at, as a
+ * RangeVar lookup does; a DROP that commits while we wait leaves its OID
+ * behind, which must come back as "does not exist", not as an internal
+ * error from relation_open.  Children are locked by find_all_inheritors,
+ * which skips those dropped meanwhile.
+ */
+static void
+lock_named_relation(Oid relid)
+{
+	char	   *relname = get_rel_name(relid);
+
+	LockRelationOid(relid, AccessShareLock);
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+	{
+		UnlockRelationOid(relid, AccessShareLock);
+		if (relname != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("relation \"%s\" does not exist", relname),
+					 errdetail("It was dropped while this call waited for its lock.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	}
+}
+
+/*
  * Open the relation named by the caller and everything it reads through:
  * for a partitioned or inheritance parent, every member with storage (the
  * parent's own, usually empty, heap included), as a scan of it would.
@@ -139,6 +220,14 @@ sb_target_open(Oid relid, SbTargetKind kind)
 	int			i,
 				j;
 
+	/*
+	 * Checked before the lock, so that a caller without the right cannot
+	 * queue behind someone's ACCESS EXCLUSIVE and hold up everyone after
+	 * it; and again after, since privileges, policies or the relation
+	 * itself may have changed while we waited.
+	 */
+	check_relation(relid, kind);
+	lock_named_relation(relid);
 	check_relation(relid, kind);
 
 	target->relid = relid;
@@ -153,14 +242,42 @@ sb_target_open(Oid relid, SbTargetKind kind)
 	target->leaves = palloc0(sizeof(SbLeaf) * list_length(members));
 	foreach(lc, members)
 	{
-		Relation	rel = relation_open(lfirst_oid(lc), AccessShareLock);
+		Oid			member = lfirst_oid(lc);
+		Relation	rel = relation_open(member, AccessShareLock);
+		char		member_kind = rel->rd_rel->relkind;
 		SbLeaf	   *leaf;
 
-		if (!RELKIND_HAS_STORAGE(rel->rd_rel->relkind))
+		if (RELATION_IS_OTHER_TEMP(rel))
+		{
+			/* Their pages live in another backend's local buffers, unflushed. */
+			if (member == relid)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot measure temporary tables of other sessions")));
+
+			/* SELECT on the parent leaves them out too (expand_inherited_rtentry). */
+			ereport(NOTICE,
+					(errmsg("skipping \"%s\", a temporary table of another session",
+							RelationGetRelationName(rel)),
+					 errdetail("A query of \"%s\" does not read it either.",
+							   get_rel_name(relid))));
+			relation_close(rel, NoLock);
+			continue;
+		}
+		if (member_kind == RELKIND_FOREIGN_TABLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot measure \"%s\"", get_rel_name(relid)),
+					 errdetail("Its member \"%s\" is a foreign table, whose rows are not in this server's files.",
+							   RelationGetRelationName(rel)),
+					 errhint("Measure the members that are not foreign one by one.")));
+		if (!RELKIND_HAS_STORAGE(member_kind))
 		{
 			relation_close(rel, NoLock);
 			continue;
 		}
+		check_access_method(rel, relid);
+
 		leaf = &target->leaves[target->nleaves++];
 		fill_leaf(leaf, rel);
 		target->nsegments += leaf->nsegments;

@@ -150,11 +150,14 @@ plan_query(SbTarget *target, const char *query, const char *where,
 	List	   *rewritten;
 	PlannedStmt *plan;
 	ErrorContextCallback errcallback;
+	int			from_pos;
+	const char *hidden_from = "A comment or a FROM clause of its own hides the FROM clause that names the relation.";
 
 	sql = psprintf("SELECT %s FROM %s%s%s", query,
 				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 											  get_rel_name(relid)),
 				   where ? " WHERE " : "", where ? where : "");
+	from_pos = strlen("SELECT ") + strlen(query) + strlen(" FROM ");
 
 	errcallback.callback = query_error_callback;
 	errcallback.arg = sql;
@@ -168,6 +171,10 @@ plan_query(SbTarget *target, const char *query, const char *where,
 	if (!IsA(raw->stmt, SelectStmt))
 		refuse_query(target, query, "It is not a SELECT.");
 	sel = (SelectStmt *) raw->stmt;
+	if (sel->op == SETOP_NONE && sel->targetList == NIL)
+		refuse_query(target, query, "It selects nothing.");
+	if (sel->op == SETOP_NONE && sel->fromClause == NIL)
+		refuse_query(target, query, hidden_from);
 	if (sel->op != SETOP_NONE || sel->withClause || sel->intoClause ||
 		(sel->whereClause && where == NULL) || sel->groupClause || sel->havingClause ||
 		sel->windowClause || sel->sortClause || sel->distinctClause ||
@@ -175,6 +182,14 @@ plan_query(SbTarget *target, const char *query, const char *where,
 		list_length(sel->fromClause) != 1 ||
 		!IsA(linitial(sel->fromClause), RangeVar))
 		refuse_query(target, query, "It adds clauses or relations to the scan.");
+
+	/*
+	 * The one FROM item must be the one appended above, not one the query
+	 * brought along while a comment swallowed ours ("count(1) FROM ONLY t
+	 * --" would read the parent alone).  Its position says whose it is.
+	 */
+	if (((RangeVar *) linitial(sel->fromClause))->location != from_pos)
+		refuse_query(target, query, hidden_from);
 
 	q = sb_parse_analyze(raw, sql);
 	if (q->commandType != CMD_SELECT || list_length(q->rtable) != 1)
