@@ -207,6 +207,183 @@ COMMENT ON FUNCTION scan_sweep(regclass, text, text[], text, integer) IS
 REVOKE ALL ON FUNCTION scan_sweep(regclass, text, text[], text, integer) FROM PUBLIC;
 
 --
+-- Storage: what lies under the data (storage_info), how the storage
+-- writes, rewrites, reads and seeks (storage_profile), and random reads
+-- of a relation's own files (random_read).
+--
+
+CREATE TYPE storage_info_result AS (
+	tablespace			text,
+	data_path			text,
+	level				integer,
+	kind				text,
+	name				text,
+	parent				text,
+	major_minor			text,
+	mount_point			text,
+	fstype				text,
+	mount_options		text,
+	dm_name				text,
+	raid_level			text,
+	backing_file		text,
+	rotational			boolean,
+	scheduler			text,
+	read_ahead_kb		integer,
+	nr_requests			integer,
+	logical_block_size	integer,
+	physical_block_size	integer,
+	max_sectors_kb		integer,
+	size_bytes			bigint,
+	note				text,
+	settings			jsonb
+);
+
+COMMENT ON TYPE storage_info_result IS
+'one layer under a relation or tablespace: the filesystem (level 0), then each block device below it';
+COMMENT ON COLUMN storage_info_result.tablespace IS 'tablespace holding data_path';
+COMMENT ON COLUMN storage_info_result.data_path IS 'the file or directory looked up, relative to the data directory';
+COMMENT ON COLUMN storage_info_result.level IS '0 for the filesystem, then one more per layer down';
+COMMENT ON COLUMN storage_info_result.kind IS 'filesystem, partition, lvm, dm, crypt, multipath, md, loop or disk';
+COMMENT ON COLUMN storage_info_result.name IS 'mount source for a filesystem (/dev/sda1, tmpfs), kernel name for a device (sda1, dm-0, loop0)';
+COMMENT ON COLUMN storage_info_result.parent IS 'name of the layer above; NULL at level 0';
+COMMENT ON COLUMN storage_info_result.major_minor IS 'device number, major:minor';
+COMMENT ON COLUMN storage_info_result.mount_point IS 'filesystems: where it is mounted (absolute path)';
+COMMENT ON COLUMN storage_info_result.fstype IS 'filesystems: type from /proc/self/mountinfo (ext2, ext4, xfs, btrfs, tmpfs, nfs, ...)';
+COMMENT ON COLUMN storage_info_result.mount_options IS 'filesystems: mount options, then the filesystem''s own';
+COMMENT ON COLUMN storage_info_result.dm_name IS 'device-mapper: the mapped name (vg-lv for LVM)';
+COMMENT ON COLUMN storage_info_result.raid_level IS 'md: the RAID level (raid0, raid1, raid10, ...)';
+COMMENT ON COLUMN storage_info_result.backing_file IS 'loop: the file behind the device; its filesystem follows one level down';
+COMMENT ON COLUMN storage_info_result.rotational IS 'devices: true for spinning disks (queue/rotational)';
+COMMENT ON COLUMN storage_info_result.scheduler IS 'devices: I/O scheduler in use (queue/scheduler)';
+COMMENT ON COLUMN storage_info_result.read_ahead_kb IS 'devices: read-ahead, kB';
+COMMENT ON COLUMN storage_info_result.nr_requests IS 'devices: request queue depth';
+COMMENT ON COLUMN storage_info_result.logical_block_size IS 'devices: logical block size, bytes';
+COMMENT ON COLUMN storage_info_result.physical_block_size IS 'devices: physical block size, bytes';
+COMMENT ON COLUMN storage_info_result.max_sectors_kb IS 'devices: largest request, kB';
+COMMENT ON COLUMN storage_info_result.size_bytes IS 'devices: size, bytes';
+COMMENT ON COLUMN storage_info_result.note IS 'why a value is missing, or where it comes from';
+COMMENT ON COLUMN storage_info_result.settings IS 'server settings that shape I/O (block_size, segment_size, shared_buffers, effective_io_concurrency, io_method, io_combine_limit, ...)';
+
+CREATE FUNCTION storage_info(rel regclass)
+RETURNS SETOF storage_info_result
+AS 'MODULE_PATHNAME', 'storage_info_rel'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_info(regclass) IS
+'the filesystem and block devices under the relation''s first file, one row per layer';
+
+CREATE FUNCTION storage_info(tablespace name)
+RETURNS SETOF storage_info_result
+AS 'MODULE_PATHNAME', 'storage_info_tablespace'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_info(name) IS
+'the filesystem and block devices under the tablespace''s directory, one row per layer';
+
+CREATE TYPE storage_profile_result AS (
+	tablespace			text,
+	test				text,
+	block_size			integer,
+	bytes				bigint,
+	ops					bigint,
+	cached_pct_before	float8,
+	seconds				float8,
+	mb_s				float8,
+	iops				float8,
+	latency_p50_us		float8,
+	latency_p95_us		float8,
+	latency_p99_us		float8,
+	user_s				float8,
+	sys_s				float8,
+	cpu_pct				float8
+);
+
+COMMENT ON TYPE storage_profile_result IS
+'one storage_profile test: seq_write, rewrite, seq_read, random_read or random_write';
+COMMENT ON COLUMN storage_profile_result.tablespace IS 'tablespace whose temporary-file area held the scratch file';
+COMMENT ON COLUMN storage_profile_result.test IS 'seq_write (write, fdatasync), rewrite (read, change, write back, fdatasync), seq_read (cold), random_read (cold, queue depth 1), random_write (then fdatasync)';
+COMMENT ON COLUMN storage_profile_result.block_size IS 'bytes per read or write';
+COMMENT ON COLUMN storage_profile_result.bytes IS 'bytes transferred (rewrite: the file size, as bonnie++ counts it)';
+COMMENT ON COLUMN storage_profile_result.ops IS 'reads or writes of block_size (rewrite: read-write pairs)';
+COMMENT ON COLUMN storage_profile_result.cached_pct_before IS 'percent of the scratch file in the page cache before the test (mincore); NULL for seq_write';
+COMMENT ON COLUMN storage_profile_result.seconds IS 'wall-clock seconds, fdatasync included for the writing tests';
+COMMENT ON COLUMN storage_profile_result.mb_s IS 'MB/s, MB = 10^6 bytes';
+COMMENT ON COLUMN storage_profile_result.iops IS 'random tests: operations per second';
+COMMENT ON COLUMN storage_profile_result.latency_p50_us IS 'random tests: median latency of one operation, microseconds';
+COMMENT ON COLUMN storage_profile_result.latency_p95_us IS 'random tests: 95th percentile latency, microseconds';
+COMMENT ON COLUMN storage_profile_result.latency_p99_us IS 'random tests: 99th percentile latency, microseconds';
+COMMENT ON COLUMN storage_profile_result.user_s IS 'user CPU seconds of this backend';
+COMMENT ON COLUMN storage_profile_result.sys_s IS 'system CPU seconds of this backend';
+COMMENT ON COLUMN storage_profile_result.cpu_pct IS '100 * (user_s + sys_s) / seconds, as bonnie++ and iozone report CPU';
+
+CREATE FUNCTION storage_profile(tablespace name DEFAULT 'pg_default',
+								size_mb integer DEFAULT 1024,
+								block_size integer DEFAULT 8192,
+								random_ops integer DEFAULT 10000)
+RETURNS SETOF storage_profile_result
+AS 'MODULE_PATHNAME', 'storage_profile'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_profile(name, integer, integer, integer) IS
+'lmdd/bonnie++/iozone/pgiosim-style tests on a scratch file of size_mb MB (10^6 bytes) in the tablespace''s temporary-file area; block_size in bytes; random_ops reads and writes for the random tests';
+
+CREATE TYPE random_read_result AS (
+	relation			regclass,
+	reads				bigint,
+	block_size			integer,
+	cache				text,
+	bytes				bigint,
+	cached_pct_before	float8,
+	seconds				float8,
+	iops				float8,
+	mb_s				float8,
+	latency_p50_us		float8,
+	latency_p95_us		float8,
+	latency_p99_us		float8,
+	min_offset			bigint,
+	max_offset			bigint,
+	repeats				boolean,
+	user_s				float8,
+	sys_s				float8
+);
+
+COMMENT ON TYPE random_read_result IS 'random_read: random reads of a relation''s own files at queue depth 1';
+COMMENT ON COLUMN random_read_result.reads IS 'reads done';
+COMMENT ON COLUMN random_read_result.block_size IS 'bytes per read; offsets are multiples of it';
+COMMENT ON COLUMN random_read_result.cache IS 'cold, warm, direct or asis';
+COMMENT ON COLUMN random_read_result.bytes IS 'bytes read';
+COMMENT ON COLUMN random_read_result.cached_pct_before IS 'percent of the relation in the page cache before the reads (mincore)';
+COMMENT ON COLUMN random_read_result.seconds IS 'wall-clock seconds of all reads';
+COMMENT ON COLUMN random_read_result.iops IS 'reads per second';
+COMMENT ON COLUMN random_read_result.mb_s IS 'MB/s, MB = 10^6 bytes';
+COMMENT ON COLUMN random_read_result.latency_p50_us IS 'median latency of one read, microseconds';
+COMMENT ON COLUMN random_read_result.latency_p95_us IS '95th percentile latency, microseconds';
+COMMENT ON COLUMN random_read_result.latency_p99_us IS '99th percentile latency, microseconds';
+COMMENT ON COLUMN random_read_result.min_offset IS 'lowest byte offset read, within the member relation (segment files end to end)';
+COMMENT ON COLUMN random_read_result.max_offset IS 'highest byte offset read; a read covers max_offset to max_offset + block_size';
+COMMENT ON COLUMN random_read_result.repeats IS 'true if more reads were asked than the relation has blocks, so some blocks were read twice';
+COMMENT ON COLUMN random_read_result.user_s IS 'user CPU seconds of this backend';
+COMMENT ON COLUMN random_read_result.sys_s IS 'system CPU seconds of this backend';
+
+CREATE FUNCTION random_read(rel regclass,
+							reads integer DEFAULT 10000,
+							block_size integer DEFAULT 8192,
+							cache text DEFAULT 'cold')
+RETURNS random_read_result
+AS 'MODULE_PATHNAME', 'random_read'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION random_read(regclass, integer, integer, text) IS
+'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, queue depth 1; cache: cold, warm, direct or asis';
+
+-- These read /proc and /sys, read server files or write scratch files:
+-- superuser only unless granted (see the README).
+REVOKE ALL ON FUNCTION storage_info(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION storage_info(name) FROM PUBLIC;
+REVOKE ALL ON FUNCTION storage_profile(name, integer, integer, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION random_read(regclass, integer, integer, text) FROM PUBLIC;
+
+--
 -- ==== Run history, scheduled checks, trend, metrics and chart ====
 --
 -- The history is the extension's own table: it moves with ALTER EXTENSION
@@ -303,22 +480,19 @@ COMMENT ON COLUMN scan_history.verdict IS 'ok, or a comma-separated list of unst
 COMMENT ON COLUMN scan_history.write_mb_s IS 'write rate of the storage, MB/s (10^6 bytes), when measured';
 COMMENT ON COLUMN scan_history.filesystem IS 'filesystem type under the relation''s first file';
 COMMENT ON COLUMN scan_history.device IS 'block device under the relation''s first file';
-COMMENT ON COLUMN scan_history.scheduler IS 'I/O scheduler of that device''s queue';
-COMMENT ON COLUMN scan_history.read_ahead_kb IS 'read-ahead of that device''s queue, kB';
+COMMENT ON COLUMN scan_history.scheduler IS 'I/O schedulers of the block devices under that file, top down, joined by /';
+COMMENT ON COLUMN scan_history.read_ahead_kb IS 'read-ahead of the device the filesystem is on, kB';
 COMMENT ON COLUMN scan_history.kernel IS 'running kernel release';
 COMMENT ON COLUMN scan_history.server_version IS 'PostgreSQL server_version';
 COMMENT ON COLUMN scan_history.settings IS 'the server''s I/O settings, as SHOW prints them';
 COMMENT ON COLUMN scan_history.recorded_by IS 'role that recorded the run';
 
-CREATE FUNCTION scan_history_host(rel regclass,
-								  OUT scheduler text,
-								  OUT read_ahead_kb integer,
-								  OUT kernel text)
-AS 'MODULE_PATHNAME', 'scan_history_host'
-LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION scan_history_kernel() RETURNS text
+AS 'MODULE_PATHNAME', 'scan_history_kernel'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 
-COMMENT ON FUNCTION scan_history_host(regclass) IS
-'I/O scheduler and read-ahead (kB) of the block device under the relation''s first file, and the kernel release';
+COMMENT ON FUNCTION scan_history_kernel() IS
+'release of the running kernel (uname -r)';
 
 -- The marks a run is compared under: NULL when it cannot be judged
 -- (unstable or cached), else '' or the marks that make its figure a
@@ -361,7 +535,7 @@ BEGIN ATOMIC
 		(j ->> 'pairs')::integer, (j ->> 'coverage_pct')::float8,
 		(j ->> 'elapsed_s')::float8, j ->> 'verdict',
 		(j ->> 'write_mb_s')::float8, j ->> 'filesystem', j ->> 'device',
-		h.scheduler, h.read_ahead_kb, h.kernel,
+		st.scheduler, st.read_ahead_kb, scan_history_kernel(),
 		current_setting('server_version'),
 		coalesce(j -> 'settings',
 				 (SELECT jsonb_object_agg(s.name, current_setting(s.name))
@@ -371,13 +545,21 @@ BEGIN ATOMIC
 								   'shared_buffers')))
 	FROM to_jsonb(run) AS j,
 		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
-		scan_history_host((run).relation) AS h
+		-- The device layers under the relation's first file: every
+		-- scheduler on the way down (a device-mapper volume's "none" over
+		-- its disk's "mq-deadline"), and the read-ahead of the device the
+		-- filesystem sits on, which is the one its reads use.
+		(SELECT string_agg(i.scheduler, '/' ORDER BY i.level)
+				FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,
+				(array_agg(i.read_ahead_kb ORDER BY i.level)
+				 FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb
+		 FROM storage_info((run).relation) AS i WHERE i.level > 0) AS st
 	WHERE c.oid = (run).relation
 	RETURNING id;
 END;
 
 COMMENT ON FUNCTION scan_history_record(scan_efficiency_result) IS
-'add a scan_efficiency result row to scan_history, with the device''s scheduler and read-ahead, kernel, server version and I/O settings; returns the run number';
+'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the kernel, server version and I/O settings; returns the run number';
 
 -- efficiency_check's measurement.  Its own messages say what the verdict
 -- means for the check, so scan_efficiency's notices and warnings about
@@ -1166,7 +1348,6 @@ COMMENT ON FUNCTION scan_history_svg(regclass, text, integer, float8, float8) IS
 --
 REVOKE ALL ON TABLE scan_history FROM PUBLIC;
 REVOKE ALL ON SEQUENCE scan_history_id_seq FROM PUBLIC;
-REVOKE ALL ON FUNCTION scan_history_host(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, integer) FROM PUBLIC;
@@ -1181,180 +1362,3 @@ GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, flo
 GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION scan_history_svg(regclass, text, integer, float8, float8) TO pg_monitor;
 GRANT EXECUTE ON FUNCTION scan_history_svg_runs(text, text, text, integer) TO pg_monitor;
-
---
--- Storage: what lies under the data (storage_info), how the storage
--- writes, rewrites, reads and seeks (storage_profile), and random reads
--- of a relation's own files (random_read).
---
-
-CREATE TYPE storage_info_result AS (
-	tablespace			text,
-	data_path			text,
-	level				integer,
-	kind				text,
-	name				text,
-	parent				text,
-	major_minor			text,
-	mount_point			text,
-	fstype				text,
-	mount_options		text,
-	dm_name				text,
-	raid_level			text,
-	backing_file		text,
-	rotational			boolean,
-	scheduler			text,
-	read_ahead_kb		integer,
-	nr_requests			integer,
-	logical_block_size	integer,
-	physical_block_size	integer,
-	max_sectors_kb		integer,
-	size_bytes			bigint,
-	note				text,
-	settings			jsonb
-);
-
-COMMENT ON TYPE storage_info_result IS
-'one layer under a relation or tablespace: the filesystem (level 0), then each block device below it';
-COMMENT ON COLUMN storage_info_result.tablespace IS 'tablespace holding data_path';
-COMMENT ON COLUMN storage_info_result.data_path IS 'the file or directory looked up, relative to the data directory';
-COMMENT ON COLUMN storage_info_result.level IS '0 for the filesystem, then one more per layer down';
-COMMENT ON COLUMN storage_info_result.kind IS 'filesystem, partition, lvm, dm, crypt, multipath, md, loop or disk';
-COMMENT ON COLUMN storage_info_result.name IS 'mount source for a filesystem (/dev/sda1, tmpfs), kernel name for a device (sda1, dm-0, loop0)';
-COMMENT ON COLUMN storage_info_result.parent IS 'name of the layer above; NULL at level 0';
-COMMENT ON COLUMN storage_info_result.major_minor IS 'device number, major:minor';
-COMMENT ON COLUMN storage_info_result.mount_point IS 'filesystems: where it is mounted (absolute path)';
-COMMENT ON COLUMN storage_info_result.fstype IS 'filesystems: type from /proc/self/mountinfo (ext2, ext4, xfs, btrfs, tmpfs, nfs, ...)';
-COMMENT ON COLUMN storage_info_result.mount_options IS 'filesystems: mount options, then the filesystem''s own';
-COMMENT ON COLUMN storage_info_result.dm_name IS 'device-mapper: the mapped name (vg-lv for LVM)';
-COMMENT ON COLUMN storage_info_result.raid_level IS 'md: the RAID level (raid0, raid1, raid10, ...)';
-COMMENT ON COLUMN storage_info_result.backing_file IS 'loop: the file behind the device; its filesystem follows one level down';
-COMMENT ON COLUMN storage_info_result.rotational IS 'devices: true for spinning disks (queue/rotational)';
-COMMENT ON COLUMN storage_info_result.scheduler IS 'devices: I/O scheduler in use (queue/scheduler)';
-COMMENT ON COLUMN storage_info_result.read_ahead_kb IS 'devices: read-ahead, kB';
-COMMENT ON COLUMN storage_info_result.nr_requests IS 'devices: request queue depth';
-COMMENT ON COLUMN storage_info_result.logical_block_size IS 'devices: logical block size, bytes';
-COMMENT ON COLUMN storage_info_result.physical_block_size IS 'devices: physical block size, bytes';
-COMMENT ON COLUMN storage_info_result.max_sectors_kb IS 'devices: largest request, kB';
-COMMENT ON COLUMN storage_info_result.size_bytes IS 'devices: size, bytes';
-COMMENT ON COLUMN storage_info_result.note IS 'why a value is missing, or where it comes from';
-COMMENT ON COLUMN storage_info_result.settings IS 'server settings that shape I/O (block_size, segment_size, shared_buffers, effective_io_concurrency, io_method, io_combine_limit, ...)';
-
-CREATE FUNCTION storage_info(rel regclass)
-RETURNS SETOF storage_info_result
-AS 'MODULE_PATHNAME', 'storage_info_rel'
-LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION storage_info(regclass) IS
-'the filesystem and block devices under the relation''s first file, one row per layer';
-
-CREATE FUNCTION storage_info(tablespace name)
-RETURNS SETOF storage_info_result
-AS 'MODULE_PATHNAME', 'storage_info_tablespace'
-LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION storage_info(name) IS
-'the filesystem and block devices under the tablespace''s directory, one row per layer';
-
-CREATE TYPE storage_profile_result AS (
-	tablespace			text,
-	test				text,
-	block_size			integer,
-	bytes				bigint,
-	ops					bigint,
-	cached_pct_before	float8,
-	seconds				float8,
-	mb_s				float8,
-	iops				float8,
-	latency_p50_us		float8,
-	latency_p95_us		float8,
-	latency_p99_us		float8,
-	user_s				float8,
-	sys_s				float8,
-	cpu_pct				float8
-);
-
-COMMENT ON TYPE storage_profile_result IS
-'one storage_profile test: seq_write, rewrite, seq_read, random_read or random_write';
-COMMENT ON COLUMN storage_profile_result.tablespace IS 'tablespace whose temporary-file area held the scratch file';
-COMMENT ON COLUMN storage_profile_result.test IS 'seq_write (write, fdatasync), rewrite (read, change, write back, fdatasync), seq_read (cold), random_read (cold, queue depth 1), random_write (then fdatasync)';
-COMMENT ON COLUMN storage_profile_result.block_size IS 'bytes per read or write';
-COMMENT ON COLUMN storage_profile_result.bytes IS 'bytes transferred (rewrite: the file size, as bonnie++ counts it)';
-COMMENT ON COLUMN storage_profile_result.ops IS 'reads or writes of block_size (rewrite: read-write pairs)';
-COMMENT ON COLUMN storage_profile_result.cached_pct_before IS 'percent of the scratch file in the page cache before the test (mincore); NULL for seq_write';
-COMMENT ON COLUMN storage_profile_result.seconds IS 'wall-clock seconds, fdatasync included for the writing tests';
-COMMENT ON COLUMN storage_profile_result.mb_s IS 'MB/s, MB = 10^6 bytes';
-COMMENT ON COLUMN storage_profile_result.iops IS 'random tests: operations per second';
-COMMENT ON COLUMN storage_profile_result.latency_p50_us IS 'random tests: median latency of one operation, microseconds';
-COMMENT ON COLUMN storage_profile_result.latency_p95_us IS 'random tests: 95th percentile latency, microseconds';
-COMMENT ON COLUMN storage_profile_result.latency_p99_us IS 'random tests: 99th percentile latency, microseconds';
-COMMENT ON COLUMN storage_profile_result.user_s IS 'user CPU seconds of this backend';
-COMMENT ON COLUMN storage_profile_result.sys_s IS 'system CPU seconds of this backend';
-COMMENT ON COLUMN storage_profile_result.cpu_pct IS '100 * (user_s + sys_s) / seconds, as bonnie++ and iozone report CPU';
-
-CREATE FUNCTION storage_profile(tablespace name DEFAULT 'pg_default',
-								size_mb integer DEFAULT 1024,
-								block_size integer DEFAULT 8192,
-								random_ops integer DEFAULT 10000)
-RETURNS SETOF storage_profile_result
-AS 'MODULE_PATHNAME', 'storage_profile'
-LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION storage_profile(name, integer, integer, integer) IS
-'lmdd/bonnie++/iozone/pgiosim-style tests on a scratch file of size_mb MB (10^6 bytes) in the tablespace''s temporary-file area; block_size in bytes; random_ops reads and writes for the random tests';
-
-CREATE TYPE random_read_result AS (
-	relation			regclass,
-	reads				bigint,
-	block_size			integer,
-	cache				text,
-	bytes				bigint,
-	cached_pct_before	float8,
-	seconds				float8,
-	iops				float8,
-	mb_s				float8,
-	latency_p50_us		float8,
-	latency_p95_us		float8,
-	latency_p99_us		float8,
-	min_offset			bigint,
-	max_offset			bigint,
-	repeats				boolean,
-	user_s				float8,
-	sys_s				float8
-);
-
-COMMENT ON TYPE random_read_result IS 'random_read: random reads of a relation''s own files at queue depth 1';
-COMMENT ON COLUMN random_read_result.reads IS 'reads done';
-COMMENT ON COLUMN random_read_result.block_size IS 'bytes per read; offsets are multiples of it';
-COMMENT ON COLUMN random_read_result.cache IS 'cold, warm, direct or asis';
-COMMENT ON COLUMN random_read_result.bytes IS 'bytes read';
-COMMENT ON COLUMN random_read_result.cached_pct_before IS 'percent of the relation in the page cache before the reads (mincore)';
-COMMENT ON COLUMN random_read_result.seconds IS 'wall-clock seconds of all reads';
-COMMENT ON COLUMN random_read_result.iops IS 'reads per second';
-COMMENT ON COLUMN random_read_result.mb_s IS 'MB/s, MB = 10^6 bytes';
-COMMENT ON COLUMN random_read_result.latency_p50_us IS 'median latency of one read, microseconds';
-COMMENT ON COLUMN random_read_result.latency_p95_us IS '95th percentile latency, microseconds';
-COMMENT ON COLUMN random_read_result.latency_p99_us IS '99th percentile latency, microseconds';
-COMMENT ON COLUMN random_read_result.min_offset IS 'lowest byte offset read, within the member relation (segment files end to end)';
-COMMENT ON COLUMN random_read_result.max_offset IS 'highest byte offset read; a read covers max_offset to max_offset + block_size';
-COMMENT ON COLUMN random_read_result.repeats IS 'true if more reads were asked than the relation has blocks, so some blocks were read twice';
-COMMENT ON COLUMN random_read_result.user_s IS 'user CPU seconds of this backend';
-COMMENT ON COLUMN random_read_result.sys_s IS 'system CPU seconds of this backend';
-
-CREATE FUNCTION random_read(rel regclass,
-							reads integer DEFAULT 10000,
-							block_size integer DEFAULT 8192,
-							cache text DEFAULT 'cold')
-RETURNS random_read_result
-AS 'MODULE_PATHNAME', 'random_read'
-LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION random_read(regclass, integer, integer, text) IS
-'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, queue depth 1; cache: cold, warm, direct or asis';
-
--- These read /proc and /sys, read server files or write scratch files:
--- superuser only unless granted (see the README).
-REVOKE ALL ON FUNCTION storage_info(regclass) FROM PUBLIC;
-REVOKE ALL ON FUNCTION storage_info(name) FROM PUBLIC;
-REVOKE ALL ON FUNCTION storage_profile(name, integer, integer, integer) FROM PUBLIC;
-REVOKE ALL ON FUNCTION random_read(regclass, integer, integer, text) FROM PUBLIC;

@@ -7,7 +7,10 @@ SELECT scan_history_record(r) > 0 AS recorded FROM scan_efficiency('sb_t', 'asis
 SELECT relschema, relname, cache, relid = 'sb_t'::regclass::oid AS same_oid,
        scan_pct > 0 AS measured, server_version = current_setting('server_version') AS version,
        settings ? 'shared_buffers' AS has_settings, kernel <> '' AS has_kernel,
-       recorded_by = current_user AS by_me
+       recorded_by = current_user AS by_me,
+       scheduler IS NOT DISTINCT FROM (SELECT string_agg(i.scheduler, '/' ORDER BY i.level)
+                                       FROM storage_info('sb_t'::regclass) AS i
+                                       WHERE i.level > 0) AS scheduler_as_storage_info
 FROM scan_history;
 
 -- Every column is explained, and the table depends on no type of the
@@ -101,7 +104,8 @@ SELECT scan_history_svg(days => 0);
 CREATE ROLE regress_checker;
 GRANT EXECUTE ON PROCEDURE efficiency_check TO regress_checker;
 GRANT EXECUTE ON FUNCTION scan_efficiency, scan_history_measure,
-                          scan_history_record, scan_history_host, scan_history_judge TO regress_checker;
+                          scan_history_record, scan_history_kernel, scan_history_judge,
+                          storage_info(regclass) TO regress_checker;
 GRANT SELECT, INSERT ON scan_history TO regress_checker;
 GRANT USAGE ON SEQUENCE scan_history_id_seq TO regress_checker;
 GRANT SELECT ON sb_t TO regress_checker;
