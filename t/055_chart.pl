@@ -10,6 +10,17 @@ use Test::More;
 use IPC::Run;
 use File::Temp qw(tempdir);
 
+# A program on PATH, or undef.
+sub in_path
+{
+	my ($name) = @_;
+	for my $d (split /:/, $ENV{PATH} // '')
+	{
+		return "$d/$name" if -x "$d/$name";
+	}
+	return undef;
+}
+
 my $node = PostgreSQL::Test::Cluster->new('chart');
 $node->init;
 $node->start;
@@ -48,7 +59,7 @@ like($text, qr/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/, 'an SVG document')
 
 SKIP:
 {
-	my $xmllint = `command -v xmllint`;
+	my $xmllint = in_path('xmllint');
 	skip 'xmllint is not installed (Debian: libxml2-utils)', 1 unless $xmllint;
 	my ($o, $e) = ('', '');
 	IPC::Run::run([ 'xmllint', '--noout', $svg ], '>', \$o, '2>', \$e);
@@ -58,7 +69,10 @@ SKIP:
 my @points = $text =~ /<circle class="run"/g;
 is(scalar(@points), $runs, "one point per run ($runs)");
 my @hollow = $text =~ /<circle class="run"[^>]*fill="white"/g;
-is(scalar(@hollow), 1, 'the run that could not be judged is hollow');
+is(scalar(@hollow),
+	sql(q{SELECT count(*) FROM scan_history WHERE cache = 'cold'
+		  AND (scan_pct IS NULL OR scan_history_marks(verdict) IS NULL)}),
+	'the runs that could not be judged are hollow');
 my @ids = $text =~ /<title>run (\d+),/g;
 is(join(',', sort { $a <=> $b } @ids),
 	sql(q{SELECT string_agg(id::text, ',' ORDER BY id) FROM scan_history WHERE cache = 'cold'}),
@@ -81,8 +95,7 @@ is(scalar(@one), 1, 'one relation: its own run only');
 
 SKIP:
 {
-	my $chromium = `command -v chromium`;
-	chomp $chromium;
+	my $chromium = in_path('chromium');
 	skip 'chromium is not installed', 3 unless $chromium;
 	my $png = "$dir/history.png";
 	my $profile = tempdir(DIR => $dir);
