@@ -83,7 +83,9 @@ sb_pgversion() { "$(sb_pgbin)/pg_config" --version | sed 's/^PostgreSQL //'; }
 sb_lock_install()
 {
 	[ -n "${SB_LOCKED:-}" ] && return 0
-	exec 8>"${TMPDIR:-/tmp}/scanbench-install.lock"
+	# A fixed path, whatever TMPDIR says: every run on the machine must
+	# find the same lock.
+	exec 8>/tmp/scanbench-install.lock
 	if ! flock -n 8; then
 		sb_log "waiting for another scanbench test, demo or bench run on this machine"
 		flock 8

@@ -274,7 +274,8 @@ sb_log "TAP tests"
 # The TAP modules' paths are given here for every major: PGXS sets
 # TESTDIR only until 16, and the tests do not rely on it.
 tap_log="$work/tap.log"
-[ ${#tests[@]} -eq 0 ] && tests=(t/*.pl)
+# The copy's own t/, which is what was built and installed.
+[ ${#tests[@]} -eq 0 ] && tests=($(cd "$work/src" && echo t/*.pl))
 (cd "$work/src" && sb_as_pg env -u PGHOST -u PGPORT \
 	PG_REGRESS="$pgxs_dir/src/test/regress/pg_regress" \
 	TESTDIR="$work/src" TESTDATADIR="$work/src/tmp_check" TESTLOGDIR="$work/src/tmp_check/log" \
