@@ -207,6 +207,66 @@ COMMENT ON FUNCTION scan_sweep(regclass, text, text[], text, integer) IS
 REVOKE ALL ON FUNCTION scan_sweep(regclass, text, text[], text, integer) FROM PUBLIC;
 
 --
+-- scan_efficiency: paired samples of stretches, their spread and
+-- confidence interval, a verdict, and a bounded cost.  The 0.1 signature is
+-- replaced; the result type keeps its 16 columns and gains these.
+--
+DROP FUNCTION scan_efficiency(regclass, text, integer, integer);
+
+-- CASCADE: a history table made with CREATE TABLE ... OF the type gains
+-- the columns too, so INSERT ... SELECT * FROM scan_efficiency() goes on.
+ALTER TYPE scan_efficiency_result
+	ADD ATTRIBUTE method text,
+	ADD ATTRIBUTE pairs integer,
+	ADD ATTRIBUTE coverage_pct float8,
+	ADD ATTRIBUTE scan_pct_lo float8,
+	ADD ATTRIBUTE scan_pct_hi float8,
+	ADD ATTRIBUTE scan_pct_p10 float8,
+	ADD ATTRIBUTE scan_pct_p90 float8,
+	ADD ATTRIBUTE elapsed_s float8,
+	ADD ATTRIBUTE verdict text,
+	ADD ATTRIBUTE settings jsonb
+	CASCADE;
+
+CREATE FUNCTION scan_efficiency(rel regclass,
+								cache text DEFAULT 'cold',
+								block_size integer DEFAULT 8192,
+								runs integer DEFAULT 1,
+								sample float8 DEFAULT 1.0,
+								max_seconds float8 DEFAULT 60,
+								target_pct float8 DEFAULT 5,
+								method text DEFAULT 'pairs')
+RETURNS scan_efficiency_result
+AS 'MODULE_PATHNAME', 'scan_efficiency'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text) IS
+'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes. cache: cold, warm or asis';
+
+COMMENT ON COLUMN scan_efficiency_result.bytes IS 'bytes of the relation when the call began (blocks x BLCKSZ); both sides read only those blocks';
+COMMENT ON COLUMN scan_efficiency_result.rows IS 'rows the scans returned: over the sampled stretches (pairs) or in the last run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.runs IS 'whole-relation passes of each side asked for (method whole; not used by pairs)';
+COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct IS 'median over pairs (or runs) of 100 x scan rate / read rate, %';
+COMMENT ON COLUMN scan_efficiency_result.read_s IS 'seconds of raw reading: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'seconds of scanning: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.read_cached_pct IS 'highest % of the blocks in the page cache just before a raw read';
+COMMENT ON COLUMN scan_efficiency_result.scan_cached_pct IS 'highest % of the blocks in either cache just before a scan';
+COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled 8 MB stretches) or whole (whole-relation passes)';
+COMMENT ON COLUMN scan_efficiency_result.pairs IS 'number of pair ratios the figures rest on (runs, with method whole)';
+COMMENT ON COLUMN scan_efficiency_result.coverage_pct IS '% of the relation''s blocks read on each side';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct (order statistics), %; NULL with fewer than 6 pairs';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_hi IS 'upper end of the 95 % confidence interval of scan_pct (order statistics), %; NULL with fewer than 6 pairs';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_p10 IS '10th percentile of the pair ratios, %';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_p90 IS '90th percentile of the pair ratios, %';
+COMMENT ON COLUMN scan_efficiency_result.elapsed_s IS 'wall-clock seconds the whole call took, evictions and checks included';
+COMMENT ON COLUMN scan_efficiency_result.verdict IS 'ok, or a comma-separated list of: unstable, cached, host_cache, storage_not_limiting; NULL when nothing was measured';
+COMMENT ON COLUMN scan_efficiency_result.settings IS 'the server''s I/O settings during the call (io_method, io_combine_limit, effective_io_concurrency, ...)';
+
+REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text) FROM PUBLIC;
+
+--
 -- Storage: what lies under the data (storage_info), how the storage
 -- writes, rewrites, reads and seeks (storage_profile), and random reads
 -- of a relation's own files (random_read).

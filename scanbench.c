@@ -1,10 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * scanbench.c
- *	  The SQL-callable functions: raw_read, raw_read_segments, scan_rate
- *	  and scan_efficiency.  Arguments are checked here, at the top of each
- *	  function and before anything is opened or evicted; the measuring is
- *	  done by the pieces declared in src/measure.h.
+ *	  The SQL-callable functions raw_read, raw_read_segments and
+ *	  scan_rate (scan_efficiency lives in src/efficiency.c).  Arguments are
+ *	  checked here, at the top of each function and before anything is
+ *	  opened or evicted; the measuring is done by the pieces declared in
+ *	  src/measure.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -13,7 +14,6 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
-#include "utils/timestamp.h"
 
 #include "measure.h"
 
@@ -22,7 +22,6 @@ PG_MODULE_MAGIC;
 PG_FUNCTION_INFO_V1(raw_read);
 PG_FUNCTION_INFO_V1(raw_read_segments);
 PG_FUNCTION_INFO_V1(scan_rate);
-PG_FUNCTION_INFO_V1(scan_efficiency);
 
 /* ---- raw_read(rel, block_size, cache) ---- */
 
@@ -144,88 +143,6 @@ scan_rate(PG_FUNCTION_ARGS)
 	sb_row_timing(&row, &r.timing);
 	sb_row_io_workers(&row, &r.procs);
 	sb_row_datum(&row, sb_io_settings());
-	sb_target_close(target);
-
-	PG_RETURN_DATUM(sb_row_result(tupdesc, &row));
-}
-
-/* ---- scan_efficiency(rel, cache, block_size, runs) ---- */
-
-Datum
-scan_efficiency(PG_FUNCTION_ARGS)
-{
-	Oid			relid = PG_GETARG_OID(0);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	int32		block_size = PG_GETARG_INT32(2);
-	int32		runs = PG_GETARG_INT32(3);
-	TupleDesc	tupdesc;
-	SbTarget   *target;
-	double	   *read_mb_s,
-			   *scan_mb_s,
-			   *read_s,
-			   *scan_s,
-			   *read_cached,
-			   *scan_cached;
-	double		med_read,
-				med_scan;
-	uint64		rows = 0;
-	char	   *fstype;
-	char	   *device;
-	SbRow		row = {0};
-	int			i;
-
-	sb_check_block_size(block_size);
-	sb_check_runs(runs);
-	tupdesc = sb_result_tupdesc(fcinfo);
-
-	target = sb_target_open(relid, SB_TARGET_SCAN);
-	read_mb_s = palloc(sizeof(double) * runs);
-	scan_mb_s = palloc(sizeof(double) * runs);
-	read_s = palloc(sizeof(double) * runs);
-	scan_s = palloc(sizeof(double) * runs);
-	read_cached = palloc(sizeof(double) * runs);
-	scan_cached = palloc(sizeof(double) * runs);
-
-	/*
-	 * Alternate the two sides so that both see the same machine: drifting
-	 * host caches and neighbours move both figures, not one.
-	 */
-	for (i = 0; i < runs; i++)
-	{
-		SbReadResult rr;
-		SbScanResult sr;
-
-		sb_raw_read(target, block_size, cache, &rr, NULL);
-		sb_scan(target, "count(1)", 0, cache, &sr);
-
-		read_mb_s[i] = sb_rate(rr.bytes / SB_MB, rr.timing.seconds);
-		scan_mb_s[i] = sb_rate(target->bytes / SB_MB, sr.timing.seconds);
-		read_s[i] = rr.timing.seconds;
-		scan_s[i] = sr.timing.seconds;
-		read_cached[i] = rr.cached_pct_before;
-		scan_cached[i] = sr.cached_pct_before;
-		rows = sr.rows;
-	}
-	med_read = sb_median(read_mb_s, runs);
-	med_scan = sb_median(scan_mb_s, runs);
-	sb_mount_of(sb_target_first_path(target), &fstype, &device);
-
-	sb_row_datum(&row, ObjectIdGetDatum(relid));
-	sb_row_datum(&row, Int64GetDatum(target->bytes));
-	sb_row_datum(&row, Int64GetDatum(rows));
-	sb_row_text(&row, sb_cache_name(cache));
-	sb_row_datum(&row, Int32GetDatum(block_size));
-	sb_row_datum(&row, Int32GetDatum(runs));
-	sb_row_float(&row, med_read, 1);
-	sb_row_float(&row, med_scan, 1);
-	sb_row_float(&row, sb_rate(100.0 * med_scan, med_read), 1);
-	sb_row_float(&row, sb_median(read_s, runs), 3);
-	sb_row_float(&row, sb_median(scan_s, runs), 3);
-	sb_row_float(&row, sb_max(read_cached, runs), 1);
-	sb_row_float(&row, sb_max(scan_cached, runs), 1);
-	sb_row_text(&row, fstype);
-	sb_row_text(&row, device);
-	sb_row_datum(&row, TimestampTzGetDatum(GetCurrentTimestamp()));
 	sb_target_close(target);
 
 	PG_RETURN_DATUM(sb_row_result(tupdesc, &row));

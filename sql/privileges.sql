@@ -6,7 +6,7 @@ CREATE ROLE sb_monitor;
 GRANT EXECUTE ON FUNCTION raw_read(regclass, integer, text),
 	raw_read_segments(regclass, integer, text),
 	scan_rate(regclass, text, text, integer),
-	scan_efficiency(regclass, text, integer, integer) TO sb_monitor;
+	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text) TO sb_monitor;
 
 SET ROLE sb_nobody;
 SELECT * FROM raw_read('sb_t');
@@ -29,7 +29,12 @@ SET ROLE sb_monitor;
 SELECT bytes > 0 AS read_ok FROM raw_read('sb_t');
 SELECT rows FROM scan_rate('sb_t');
 SELECT rows FROM scan_rate('sb_part');
+SET client_min_messages = error;	-- the verdict's messages carry this host's figures
 SELECT rows, scan_pct > 0 AS pct_ok FROM scan_efficiency('sb_t');
+-- A partition's stretches are scanned on their own: SELECT on the parent
+-- is enough for them too.
+SELECT rows, pairs FROM scan_efficiency('sb_part', 'asis');
+RESET client_min_messages;
 -- ... but SELECT on the parent does not open other tables.
 SELECT * FROM scan_rate('sb_empty');
 RESET ROLE;

@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "parser/scansup.h"
 #include "utils/builtins.h"
 
@@ -105,4 +107,60 @@ sb_check_query(const char *query)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("query must not be empty"),
 				 errhint("Pass the select list alone, such as 'count(1)'.")));
+}
+
+/* The longest budget accepted: a week, far beyond any nightly window. */
+#define SB_MAX_SECONDS	(7 * 24 * 3600.0)
+
+void
+sb_check_sample(double sample)
+{
+	if (isnan(sample) || sample <= 0 || sample > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid sample: %g", sample),
+				 errhint("sample is the largest fraction of the relation to read, above 0 and at most 1 (all of it).")));
+}
+
+void
+sb_check_max_seconds(double max_seconds)
+{
+	if (isnan(max_seconds) || max_seconds <= 0 || max_seconds > SB_MAX_SECONDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid max_seconds: %g", max_seconds),
+				 errhint("max_seconds is the call's time budget, above 0 and at most %.0f (a week).",
+						 SB_MAX_SECONDS)));
+}
+
+void
+sb_check_target_pct(double target_pct)
+{
+	if (isnan(target_pct) || target_pct < 0 || target_pct > 100)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid target_pct: %g", target_pct),
+				 errhint("target_pct is the confidence interval's half-width to stop at, in %% of the median, from 0 (never stop early) to 100.")));
+}
+
+SbMethod
+sb_parse_method(text *arg)
+{
+	char	   *s = text_to_cstring(arg);
+
+	if (strcmp(s, "pairs") == 0)
+		return SB_METHOD_PAIRS;
+	if (strcmp(s, "whole") == 0)
+		return SB_METHOD_WHOLE;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid method: \"%s\"", s),
+			 errhint("Valid methods are \"pairs\" (sampled stretches, the default) and \"whole\" (whole-relation passes).")));
+	pg_unreachable();
+}
+
+const char *
+sb_method_name(SbMethod method)
+{
+	return method == SB_METHOD_WHOLE ? "whole" : "pairs";
 }

@@ -88,10 +88,10 @@ sb_evict_page_cache(SbTarget *target)
 /*
  * Mark in "bits" the blocks of one stretch whose every OS page is resident,
  * and return how many there are.  bits is indexed by the leaf's block
- * number; pass NULL to count only.
+ * number less base; pass NULL to count only.
  */
 static uint64
-segment_os_resident(SbSegment *seg, uint8 *bits)
+segment_os_resident(SbSegment *seg, uint8 *bits, BlockNumber base)
 {
 	long		pagesize = sysconf(_SC_PAGESIZE);
 	BlockNumber nblocks = seg->bytes / BLCKSZ;
@@ -155,7 +155,7 @@ segment_os_resident(SbSegment *seg, uint8 *bits)
 			count++;
 			if (bits)
 			{
-				BlockNumber lb = seg->first_block + b;
+				BlockNumber lb = seg->first_block + b - base;
 
 				bits[lb / 8] |= (uint8) (1 << (lb % 8));
 			}
@@ -168,7 +168,7 @@ segment_os_resident(SbSegment *seg, uint8 *bits)
 uint64
 sb_segment_os_blocks(SbSegment *seg)
 {
-	return segment_os_resident(seg, NULL);
+	return segment_os_resident(seg, NULL, 0);
 }
 
 /* ---- shared_buffers and local buffers ---- */
@@ -349,7 +349,7 @@ sb_residency(SbTarget *target, SbResidency *res)
 		for (j = 0; j < leaf->nsegments; j++)
 		{
 			CHECK_FOR_INTERRUPTS();
-			res->os_blocks += segment_os_resident(&leaf->segments[j], bits[i]);
+			res->os_blocks += segment_os_resident(&leaf->segments[j], bits[i], 0);
 		}
 	}
 	res->any_blocks = res->os_blocks;
@@ -400,5 +400,115 @@ sb_residency(SbTarget *target, SbResidency *res)
 
 	for (i = 0; i < target->nleaves; i++)
 		pfree(bits[i]);
+	pfree(bits);
+}
+
+/* ---- One stretch of one leaf, for sampled measurement ---- */
+
+/*
+ * Evict one stretch from both caches, as sb_evict_buffers() and
+ * sb_evict_page_cache() evict a whole target, with the same guarantees.
+ * The leaf's dirty buffers are written out whole (the buffer manager has
+ * no narrower call), its buffers in the stretch are dropped (on 18, all of
+ * its unpinned buffers: the server's call is per relation), and the page
+ * cache drops the stretch's byte range only, so that each pair costs in
+ * proportion to the stretch rather than to the relation.
+ */
+void
+sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch)
+{
+	BlockNumber lo = stretch->first_block;
+	BlockNumber hi = lo + stretch->bytes / BLCKSZ;
+	int			fd;
+	int			rc;
+	int			i;
+
+	CHECK_FOR_INTERRUPTS();
+	FlushRelationBuffers(leaf->rel);
+	if (leaf->local)
+		evict_local_buffers(leaf);
+	else if (!sb_evict_relation_buffers(leaf->rel))
+	{
+		for (i = 0; i < NBuffers; i++)
+		{
+			BufferDesc *desc = GetBufferDescriptor(i);
+			BufferTag	tag;
+			uint32		state;
+
+			if (i % SB_INTERRUPT_EVERY == 0)
+				CHECK_FOR_INTERRUPTS();
+			tag = desc->tag;
+			if (!sb_buftag_matches(tag, leaf->fileid))
+				continue;		/* unlocked look: nearly all are others' */
+			state = LockBufHdr(desc);
+			tag = desc->tag;
+			UnlockBufHdr(desc, state);
+			if (!(state & BM_VALID) || !sb_buftag_matches(tag, leaf->fileid) ||
+				tag.blockNum < lo || tag.blockNum >= hi)
+				continue;
+			(void) sb_evict_shared_buffer(desc, &tag);
+		}
+	}
+
+	if (stretch->bytes == 0)
+		return;
+	fd = open_segment(stretch->path);
+	if (fdatasync(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write out dirty pages of \"%s\": %m",
+						stretch->path)));
+	rc = posix_fadvise(fd, stretch->offset, stretch->bytes, POSIX_FADV_DONTNEED);
+	if (rc != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not evict \"%s\" from the page cache: %s",
+						stretch->path, strerror(rc))));
+	CloseTransientFile(fd);
+}
+
+/* sb_residency() for one stretch of one leaf. */
+void
+sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch, SbResidency *res)
+{
+	BlockNumber lo = stretch->first_block;
+	BlockNumber n = stretch->bytes / BLCKSZ;
+	uint8	   *bits = palloc0(n / 8 + 1);
+	int			i;
+
+	memset(res, 0, sizeof(SbResidency));
+	res->blocks = n;
+	res->os_blocks = segment_os_resident(stretch, bits, lo);
+	res->any_blocks = res->os_blocks;
+
+	for (i = 0; i < (leaf->local ? NLocBuffer : NBuffers); i++)
+	{
+		BufferDesc *desc = leaf->local ? GetLocalBufferDescriptor(i) :
+			GetBufferDescriptor(i);
+		BufferTag	tag;
+		uint32		state;
+		BlockNumber blk;
+
+		if (i % SB_INTERRUPT_EVERY == 0)
+			CHECK_FOR_INTERRUPTS();
+		tag = desc->tag;
+		if (!sb_buftag_matches(tag, leaf->fileid))
+			continue;
+		if (leaf->local)
+			state = pg_atomic_read_u32(&desc->state);
+		else
+		{
+			state = LockBufHdr(desc);
+			tag = desc->tag;
+			UnlockBufHdr(desc, state);
+		}
+		blk = tag.blockNum;
+		if (!(state & BM_VALID) || !sb_buftag_matches(tag, leaf->fileid) ||
+			blk < lo || blk >= lo + n)
+			continue;
+		res->shared_blocks++;
+		if ((bits[(blk - lo) / 8] & (1 << ((blk - lo) % 8))) == 0)
+			res->any_blocks++;
+	}
 	pfree(bits);
 }

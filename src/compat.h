@@ -12,6 +12,7 @@
 
 #include "common/relpath.h"
 #include "executor/instrument.h"
+#include "nodes/plannodes.h"
 #include "pgstat.h"
 #include "storage/buf_internals.h"
 #include "utils/rel.h"
@@ -242,6 +243,55 @@ sb_find_guc(const char *name)
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)
 #else
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0, true)
+#endif
+
+/*
+ * A plan for one member of a partitioned or inheritance tree, run after
+ * SELECT was checked on the tree's root (which is all a query through the
+ * root checks): drop the plan's own permission checks.  They moved from the
+ * range table entries to a list of RTEPermissionInfo in 16.
+ */
+#if PG_VERSION_NUM >= 160000
+static inline void
+sb_plan_drop_permission_checks(PlannedStmt *plan)
+{
+	ListCell   *lc;
+
+	foreach(lc, plan->rtable)
+		lfirst_node(RangeTblEntry, lc)->perminfoindex = 0;
+	plan->permInfos = NIL;
+}
+#else
+static inline void
+sb_plan_drop_permission_checks(PlannedStmt *plan)
+{
+	ListCell   *lc;
+
+	foreach(lc, plan->rtable)
+		lfirst_node(RangeTblEntry, lc)->requiredPerms = 0;
+}
+#endif
+
+/*
+ * A seeded random stream, for drawing stretches: pg_prng from 15 on,
+ * erand48 before.
+ */
+#if PG_VERSION_NUM >= 150000
+#include "common/pg_prng.h"
+typedef pg_prng_state SbPrng;
+#define sb_prng_seed(s, seed)		pg_prng_seed(s, seed)
+#define sb_prng_range(s, lo, hi)	pg_prng_uint64_range(s, lo, hi)
+#else
+typedef struct SbPrng
+{
+	unsigned short xseed[3];
+} SbPrng;
+#define sb_prng_seed(s, seed) \
+	((s)->xseed[0] = (unsigned short) (seed), \
+	 (s)->xseed[1] = (unsigned short) ((seed) >> 16), \
+	 (s)->xseed[2] = (unsigned short) ((seed) >> 32))
+#define sb_prng_range(s, lo, hi) \
+	((lo) + Min((uint64) (pg_erand48((s)->xseed) * ((hi) - (lo) + 1)), (hi) - (lo)))
 #endif
 
 #endif							/* SCANBENCH_COMPAT_H */

@@ -38,6 +38,13 @@ typedef enum SbCacheMode
 	SB_CACHE_ASIS				/* touch nothing */
 } SbCacheMode;
 
+/* How scan_efficiency samples the relation. */
+typedef enum SbMethod
+{
+	SB_METHOD_PAIRS,			/* stretches, each read and scanned in a pair */
+	SB_METHOD_WHOLE				/* whole-relation passes */
+} SbMethod;
+
 /* Which relations a caller accepts (relfiles.c). */
 typedef enum SbTargetKind
 {
@@ -171,6 +178,12 @@ typedef struct SbScanResult
 	SbProcDelta procs;			/* every process's share, from /proc */
 } SbScanResult;
 
+/*
+ * A statement planned once and run many times, each run limited to the
+ * blocks the relation had at the start of the call, or to one stretch.
+ */
+typedef struct SbScanPlan SbScanPlan;
+
 /* relfiles.c */
 extern SbTarget *sb_target_open(Oid relid, SbTargetKind kind);
 extern void sb_target_close(SbTarget *target);
@@ -185,10 +198,16 @@ extern void sb_evict_page_cache(SbTarget *target);
 extern void sb_evict_buffers(SbTarget *target);
 extern void sb_residency(SbTarget *target, SbResidency *res);
 extern uint64 sb_segment_os_blocks(SbSegment *seg);
+extern void sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch);
+extern void sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch,
+								 SbResidency *res);
 
 /* rawread.c */
 extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 						SbReadResult *total, SbReadResult *per_segment);
+extern bool sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
+								bool direct, SbReadResult *result);
+extern char *sb_aligned_buffer(int block_size);
 
 /* scan.c */
 extern void sb_scan(SbTarget *target, const char *query, int workers,
@@ -201,6 +220,15 @@ extern bool sb_scan_sets(const char *name);
 /* procstat.c */
 extern void sb_procstat_start(SbProcSnap *snap);
 extern void sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta);
+extern int	sb_scan_settings_begin(int workers);
+extern void sb_scan_settings_end(int nestlevel);
+extern SbScanPlan *sb_scan_plan(SbTarget *target, SbLeaf *leaf,
+								const char *query, const char *where,
+								int workers);
+extern void sb_scan_prepared(SbScanPlan *plan, SbCacheMode cache,
+							 SbScanResult *result);
+extern void sb_scan_run(SbScanPlan *plan, SbSegment *stretch,
+						SbScanResult *result);
 
 /* mountinfo.c */
 extern void sb_mount_of(const char *path, char **fstype, char **device);
@@ -224,6 +252,11 @@ extern double sb_perfect_overlap_pct(double t_read, double t_cpu);
 extern double sb_overlap_pct(double t_read, double t_cpu, double wall);
 extern void sb_sort(double *v, int n);
 extern double sb_percentile_sorted(const double *v, int n, double pct);
+extern void sb_sorted_insert(double *v, int n, double x);
+extern double sb_quantile(const double *sorted, int n, double p);
+extern bool sb_median_ci(const double *sorted, int n, double confidence,
+						 double *lo, double *hi);
+extern double sb_halfwidth_pct(double median, double lo, double hi);
 
 /* args.c: argument checks, run at the top of each SQL function */
 extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);
@@ -232,6 +265,11 @@ extern void sb_check_block_size(int32 block_size);
 extern void sb_check_runs(int32 runs);
 extern void sb_check_workers(int32 workers);
 extern void sb_check_query(const char *query);
+extern void sb_check_sample(double sample);
+extern void sb_check_max_seconds(double max_seconds);
+extern void sb_check_target_pct(double target_pct);
+extern SbMethod sb_parse_method(text *arg);
+extern const char *sb_method_name(SbMethod method);
 
 /*
  * rows.c: result rows, built as Datum arrays in column order; a NaN float

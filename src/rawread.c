@@ -24,9 +24,13 @@
 /* O_DIRECT wants buffers aligned to the device's logical block size. */
 #define SB_IO_ALIGN		4096
 
-static void
+/*
+ * Read one stretch.  With direct and refuse_ok, a filesystem that refuses
+ * O_DIRECT makes it return false instead of failing.
+ */
+static bool
 read_segment(SbSegment *seg, char *buf, int block_size, bool direct,
-			 SbReadResult *result)
+			 bool refuse_ok, SbReadResult *result)
 {
 	int			flags = O_RDONLY | PG_BINARY | (direct ? PG_O_DIRECT : 0);
 	off_t		remaining = seg->bytes;
@@ -35,6 +39,8 @@ read_segment(SbSegment *seg, char *buf, int block_size, bool direct,
 	fd = OpenTransientFile(seg->path, flags);
 	if (fd < 0)
 	{
+		if (direct && errno == EINVAL && refuse_ok)
+			return false;
 		if (direct && errno == EINVAL)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -62,6 +68,11 @@ read_segment(SbSegment *seg, char *buf, int block_size, bool direct,
 		{
 			if (errno == EINTR)
 				continue;
+			if (direct && errno == EINVAL && refuse_ok)
+			{
+				CloseTransientFile(fd);
+				return false;
+			}
 			if (direct && errno == EINVAL)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -81,6 +92,7 @@ read_segment(SbSegment *seg, char *buf, int block_size, bool direct,
 	}
 
 	CloseTransientFile(fd);
+	return true;
 }
 
 /*
@@ -111,8 +123,8 @@ sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 	{
 		/* Untimed; the results are overwritten below. */
 		for (i = 0; i < target->nsegments; i++)
-			read_segment(target->segments[i], buf, block_size, false,
-						 &seg_result[i]);
+			(void) read_segment(target->segments[i], buf, block_size, false,
+								false, &seg_result[i]);
 		memset(seg_result, 0, sizeof(SbReadResult) * target->nsegments);
 	}
 
@@ -133,8 +145,8 @@ sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 		SbClock		seg_clock;
 
 		sb_clock_start(&seg_clock);
-		read_segment(target->segments[i], buf, block_size, direct,
-					 &seg_result[i]);
+		(void) read_segment(target->segments[i], buf, block_size, direct,
+							false, &seg_result[i]);
 		sb_clock_stop(&seg_clock, &seg_result[i].timing);
 		total->bytes += seg_result[i].bytes;
 		total->reads += seg_result[i].reads;
@@ -144,4 +156,36 @@ sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 	if (seg_result != per_segment)
 		pfree(seg_result);
 	pfree(raw);
+}
+
+/* A read buffer of block_size bytes, aligned as O_DIRECT wants. */
+char *
+sb_aligned_buffer(int block_size)
+{
+	char	   *raw = palloc(block_size + SB_IO_ALIGN);
+
+	return (char *) TYPEALIGN(SB_IO_ALIGN, raw);
+}
+
+/*
+ * Time one read of one stretch into buf (from sb_aligned_buffer), with
+ * the caches as the caller left them; the page-cache residency just before
+ * goes in result->cached_pct_before.  With direct, a filesystem that
+ * refuses O_DIRECT makes it return false.
+ */
+bool
+sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
+					bool direct, SbReadResult *result)
+{
+	SbClock		clock;
+	bool		done;
+
+	memset(result, 0, sizeof(SbReadResult));
+	if (!direct)
+		result->cached_pct_before = sb_pct(sb_segment_os_blocks(stretch),
+										   stretch->bytes / BLCKSZ);
+	sb_clock_start(&clock);
+	done = read_segment(stretch, buf, block_size, direct, direct, result);
+	sb_clock_stop(&clock, &result->timing);
+	return done;
 }

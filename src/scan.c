@@ -17,11 +17,25 @@
  * instead, which brings the workers' counts back to the leader at the
  * price of a counter call per tuple (about 8 % of a warm count(1)).
  *
+ * Each sequential scan is limited to the blocks the raw read reads: the
+ * relation's size fixed when the call began, or one stretch of it.  The
+ * scan is begun here, between ExecutorStart and the first row, the way the
+ * node would begin it (table_beginscan_strat: same ring-buffer choice,
+ * same read stream), then bounded with heap_setscanlimits().  So rows
+ * inserted meanwhile past the end are not counted against bytes that did
+ * not hold them, and a stretch is scanned by the very code that scans the
+ * whole relation, with no per-tuple TID test.  Parallel scans share their
+ * block counter through the DSM and are not limited; only scan_rate with
+ * parallel_workers runs them.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/heapam.h"
+#include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/pg_am.h"
 #include "executor/executor.h"
 #include "executor/instrument.h"
 #include "nodes/nodeFuncs.h"
@@ -48,11 +62,12 @@ refuse_query(SbTarget *target, const char *query, const char *why)
 }
 
 /*
- * Settings for the measured statement, undone when the call ends (or by
- * transaction abort).  Index paths are disabled because count(1) can be
- * answered from a smaller index, which is not what is being measured;
- * synchronized scans are off so the scan starts at block 0; track_io_timing
- * is on so that read wait can be reported.  It is a superuser setting
+ * Settings for the measured statement, from planning to the last run,
+ * undone by sb_scan_settings_end() (or by transaction abort).  Index paths
+ * are disabled because count(1) can be answered from a smaller index, which
+ * is not what is being measured; synchronized scans are off so the scan
+ * starts at block 0; track_io_timing is on so that read wait can be
+ * reported.  It is a superuser setting
  * turned on for this statement only, at the cost of two clock reads per
  * block read.
  */
@@ -61,7 +76,7 @@ static const char *const scan_off[] = {
 	"enable_tidscan", "synchronize_seqscans"
 };
 
-/* Set for the statement too, besides scan_off, in set_scan_gucs(). */
+/* Set for the statement too, besides scan_off, in sb_scan_settings_begin(). */
 static const char *const scan_set[] = {
 	"track_io_timing", "max_parallel_workers_per_gather",
 	"parallel_setup_cost", "parallel_tuple_cost",
@@ -87,10 +102,11 @@ sb_scan_sets(const char *name)
 	return false;
 }
 
-static void
-set_scan_gucs(int workers)
+int
+sb_scan_settings_begin(int workers)
 {
 	const char *const *off = scan_off;
+	int			nestlevel = NewGUCNestLevel();
 	char		nworkers[16];
 	int			i;
 
@@ -115,6 +131,13 @@ set_scan_gucs(int workers)
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 								 true, 0, false);
 	}
+	return nestlevel;
+}
+
+void
+sb_scan_settings_end(int nestlevel)
+{
+	AtEOXact_GUC(true, nestlevel);
 }
 
 /*
@@ -136,11 +159,15 @@ query_error_callback(void *arg)
 	errcontext("scanbench statement \"%s\"", sql);
 }
 
+/*
+ * Plan "SELECT <query> FROM <target>", or "... FROM ONLY <leaf>" for the
+ * scans of one leaf's stretches.
+ */
 static PlannedStmt *
-plan_query(SbTarget *target, const char *query, const char *where,
-		   int workers, char **sqlp)
+plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
+		   const char *where, int workers, char **sqlp)
 {
-	Oid			relid = target->relid;
+	Oid			relid = leaf ? RelationGetRelid(leaf->rel) : target->relid;
 	char	   *sql;
 	List	   *parsed;
 	RawStmt    *raw;
@@ -153,7 +180,7 @@ plan_query(SbTarget *target, const char *query, const char *where,
 	int			from_pos;
 	const char *hidden_from = "A comment or a FROM clause of its own hides the FROM clause that names the relation.";
 
-	sql = psprintf("SELECT %s FROM %s%s%s", query,
+	sql = psprintf("SELECT %s FROM %s%s%s%s", query, leaf ? "ONLY " : "",
 				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 											  get_rel_name(relid)),
 				   where ? " WHERE " : "", where ? where : "");
@@ -264,21 +291,163 @@ tuples_returned(SbTarget *target)
 	return n;
 }
 
-static void
-run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
-		 SbScanResult *result)
+/* ---- A statement planned once, run many times ---- */
+
+struct SbScanPlan
 {
+	SbTarget   *target;
+	SbLeaf	   *leaf;			/* NULL: the whole target */
+	PlannedStmt *plan;
+	char	   *sql;
+	bool		instrument;		/* rows from instrumentation, not pgstat */
+	bool		limited;		/* scans bounded to the blocks fixed at start */
+	int			nleaves;
+	Oid		   *leaf_relids;	/* sorted, for the lookup below */
+	SbLeaf	  **leaves_by_relid;
+};
+
+static int
+cmp_oid(const void *a, const void *b)
+{
+	Oid			x = *(const Oid *) a;
+	Oid			y = *(const Oid *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Plan the statement once for the whole call: planning a 500-partition
+ * table costs more than scanning a stretch of it, and a plan per run in the
+ * caller's memory grew the backend by megabytes a run.  Call between
+ * sb_scan_settings_begin() and _end().
+ */
+SbScanPlan *
+sb_scan_plan(SbTarget *target, SbLeaf *leaf, const char *query,
+			 const char *where, int workers)
+{
+	SbScanPlan *p = palloc0(sizeof(SbScanPlan));
+	int			i;
+
+	p->target = target;
+	p->leaf = leaf;
+	p->plan = plan_query(target, leaf, query, where, workers, &p->sql);
+	/* SELECT on the root was checked, and covers its members. */
+	if (leaf && RelationGetRelid(leaf->rel) != target->relid)
+		sb_plan_drop_permission_checks(p->plan);
+	p->instrument = (workers > 0 || !counting_tuples(target));
+	p->limited = (workers == 0);
+
+	p->nleaves = target->nleaves;
+	p->leaf_relids = palloc(sizeof(Oid) * Max(target->nleaves, 1));
+	for (i = 0; i < target->nleaves; i++)
+	{
+		SbLeaf	   *l = &target->leaves[i];
+
+		/* heap_setscanlimits() is heap's; other table AMs are not read. */
+		if (p->limited && l->rel->rd_rel->relam != HEAP_TABLE_AM_OID)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot measure \"%s\": its table access method is not heap",
+							RelationGetRelationName(l->rel))));
+		p->leaf_relids[i] = RelationGetRelid(l->rel);
+	}
+	qsort(p->leaf_relids, target->nleaves, sizeof(Oid), cmp_oid);
+	p->leaves_by_relid = palloc(sizeof(SbLeaf *) * Max(target->nleaves, 1));
+	for (i = 0; i < target->nleaves; i++)
+	{
+		Oid			relid = RelationGetRelid(target->leaves[i].rel);
+		Oid		   *at = bsearch(&relid, p->leaf_relids, target->nleaves,
+								 sizeof(Oid), cmp_oid);
+
+		p->leaves_by_relid[at - p->leaf_relids] = &target->leaves[i];
+	}
+	return p;
+}
+
+static SbLeaf *
+plan_leaf(SbScanPlan *p, Oid relid)
+{
+	Oid		   *at;
+
+	if (p->nleaves == 0)
+		return NULL;
+	at = bsearch(&relid, p->leaf_relids, p->nleaves, sizeof(Oid), cmp_oid);
+	return at ? p->leaves_by_relid[at - p->leaf_relids] : NULL;
+}
+
+typedef struct LimitContext
+{
+	SbScanPlan *plan;
+	SbSegment  *stretch;		/* NULL: every leaf up to its size at start */
+} LimitContext;
+
+/*
+ * Begin every sequential scan of the plan bounded to the blocks the raw
+ * read covers.  A member the call did not open (attached since) gets no
+ * blocks: it was not read on the other side either.
+ */
+static bool
+limit_scans(PlanState *ps, void *context)
+{
+	LimitContext *lc = (LimitContext *) context;
+
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, SeqScanState))
+	{
+		ScanState  *ss = (ScanState *) ps;
+		Relation	rel = ss->ss_currentRelation;
+		SbLeaf	   *leaf = plan_leaf(lc->plan, RelationGetRelid(rel));
+		BlockNumber first = 0;
+		BlockNumber nblocks = 0;
+
+		if (ss->ss_currentScanDesc != NULL)
+			elog(ERROR, "sequential scan of \"%s\" began before its blocks were set",
+				 RelationGetRelationName(rel));
+		if (lc->stretch == NULL)
+			nblocks = leaf ? leaf->nblocks : 0;
+		else if (lc->stretch->relid == RelationGetRelid(rel))
+		{
+			first = lc->stretch->first_block;
+			nblocks = lc->stretch->bytes / BLCKSZ;
+		}
+		if (rel->rd_rel->relam != HEAP_TABLE_AM_OID)
+			elog(ERROR, "cannot limit a scan of \"%s\": not a heap",
+				 RelationGetRelationName(rel));
+		/* What SeqNext() would do, syncscan aside (it is off anyway). */
+		ss->ss_currentScanDesc = table_beginscan_strat(rel, ps->state->es_snapshot,
+													   0, NULL, true, false);
+		heap_setscanlimits(ss->ss_currentScanDesc, nblocks > 0 ? first : 0,
+						   nblocks);
+	}
+	return planstate_tree_walker(ps, limit_scans, context);
+}
+
+/*
+ * Time one run of the plan, limited to one stretch (or, with NULL, to the
+ * whole relation as it was at the start).  What it allocates is freed with
+ * the caller's memory context.
+ */
+void
+sb_scan_run(SbScanPlan *p, SbSegment *stretch, SbScanResult *result)
+{
+	SbTarget   *target = p->target;
 	QueryDesc  *qd;
 	BufferUsage start_usage;
 	BufferUsage usage;
 	SbClock		clock;
-	SbProcSnap	procs;
-	uint64		returned_before = instrument ? 0 : tuples_returned(target);
+	uint64		returned_before = p->instrument ? 0 : tuples_returned(target);
 	bool		save_read_only = XactReadOnly;
+	SbProcSnap	procs;
+	LimitContext lc;
+
+	lc.plan = p;
+	lc.stretch = stretch;
 
 	PushActiveSnapshot(GetTransactionSnapshot());
-	qd = CreateQueryDesc(plan, sql, GetActiveSnapshot(), InvalidSnapshot, None_Receiver,
-						 NULL, NULL, instrument ? INSTRUMENT_ROWS : 0);
+	qd = CreateQueryDesc(p->plan, p->sql, GetActiveSnapshot(), InvalidSnapshot,
+						 None_Receiver, NULL, NULL,
+						 p->instrument ? INSTRUMENT_ROWS : 0);
 
 	/*
 	 * The statement runs as in a read-only transaction: whatever a function
@@ -288,24 +457,32 @@ run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
 	XactReadOnly = true;
 	PG_TRY();
 	{
-		/* /proc is read outside the timed interval: it walks a directory. */
-		sb_procstat_start(&procs);
+		/*
+		 * /proc is read outside the timed interval: it walks a directory.
+		 * Not for a stretch: nothing reports it, and it would be read
+		 * thousands of times.
+		 */
+		if (p->leaf == NULL)
+			sb_procstat_start(&procs);
 		start_usage = pgBufferUsage;
 		sb_clock_start(&clock);
 		ExecutorStart(qd, 0);
+		if (p->limited)
+			(void) limit_scans(qd->planstate, &lc);
 		sb_executor_run(qd);
 		ExecutorFinish(qd);
 		collect_plan_stats(qd->planstate, result);
 		ExecutorEnd(qd);
 		sb_clock_stop(&clock, &result->timing);
-		sb_procstat_stop(&procs, &result->procs);
+		if (p->leaf == NULL)
+			sb_procstat_stop(&procs, &result->procs);
 	}
 	PG_FINALLY();
 	{
 		XactReadOnly = save_read_only;
 	}
 	PG_END_TRY();
-	if (!instrument)
+	if (!p->instrument)
 		result->rows = tuples_returned(target) - returned_before;
 
 	memset(&usage, 0, sizeof(usage));
@@ -319,11 +496,41 @@ run_once(SbTarget *target, PlannedStmt *plan, const char *sql, bool instrument,
 }
 
 /*
- * Put the caches in the state asked for, then time one run of the query.
- * 'cold' evicts from shared_buffers (or local buffers) and then from the
- * page cache, in that order, since writing a dirty buffer puts it back in
- * the page cache; 'warm' runs the query once untimed.
+ * Put the caches in the state asked for, then time one run of a planned
+ * statement over the whole target.  'cold' evicts from shared_buffers (or
+ * local buffers) and then from the page cache, in that order, since
+ * writing a dirty buffer puts it back in the page cache; 'warm' runs the
+ * statement once untimed.
  */
+void
+sb_scan_prepared(SbScanPlan *p, SbCacheMode cache, SbScanResult *result)
+{
+	SbTarget   *target = p->target;
+	SbResidency res;
+
+	memset(result, 0, sizeof(SbScanResult));
+	if (cache == SB_CACHE_COLD)
+	{
+		sb_evict_buffers(target);
+		sb_evict_page_cache(target);
+	}
+	else if (cache == SB_CACHE_WARM)
+	{
+		SbScanResult scratch;
+
+		memset(&scratch, 0, sizeof(scratch));
+		sb_scan_run(p, NULL, &scratch);
+	}
+
+	sb_residency(target, &res);
+	result->cached_pct_before = sb_pct(res.any_blocks, res.blocks);
+	result->os_cached_pct_before = sb_pct(res.os_blocks, res.blocks);
+	result->buffers_cached_pct_before = sb_pct(res.shared_blocks, res.blocks);
+
+	sb_scan_run(p, NULL, result);
+}
+
+/* Plan, prepare the caches and time one run: scan_rate's measurement. */
 void
 sb_scan(SbTarget *target, const char *query, int workers,
 		SbCacheMode cache, SbScanResult *result)
@@ -340,36 +547,9 @@ void
 sb_scan_where(SbTarget *target, const char *query, const char *where,
 			  int workers, SbCacheMode cache, SbScanResult *result)
 {
-	int			nestlevel = NewGUCNestLevel();
-	PlannedStmt *plan;
-	char	   *sql;
-	bool		instrument;
-	SbResidency res;
+	int			nestlevel = sb_scan_settings_begin(workers);
+	SbScanPlan *p = sb_scan_plan(target, NULL, query, where, workers);
 
-	memset(result, 0, sizeof(SbScanResult));
-	set_scan_gucs(workers);
-	plan = plan_query(target, query, where, workers, &sql);
-	instrument = (workers > 0 || !counting_tuples(target));
-
-	if (cache == SB_CACHE_COLD)
-	{
-		sb_evict_buffers(target);
-		sb_evict_page_cache(target);
-	}
-	else if (cache == SB_CACHE_WARM)
-	{
-		SbScanResult scratch;
-
-		memset(&scratch, 0, sizeof(scratch));
-		run_once(target, plan, sql, instrument, &scratch);
-	}
-
-	sb_residency(target, &res);
-	result->cached_pct_before = sb_pct(res.any_blocks, res.blocks);
-	result->os_cached_pct_before = sb_pct(res.os_blocks, res.blocks);
-	result->buffers_cached_pct_before = sb_pct(res.shared_blocks, res.blocks);
-
-	run_once(target, plan, sql, instrument, result);
-
-	AtEOXact_GUC(true, nestlevel);
+	sb_scan_prepared(p, cache, result);
+	sb_scan_settings_end(nestlevel);
 }

@@ -128,6 +128,7 @@ sb_overlap_pct(double t_read, double t_cpu, double wall)
 	return 100.0 * (t_read + t_cpu - wall) / hidden;
 }
 
+/* Sort n values in place, ascending.  NaN must not be among them. */
 void
 sb_sort(double *v, int n)
 {
@@ -151,4 +152,96 @@ sb_percentile_sorted(const double *v, int n, double pct)
 	rank = Max(rank, 1);
 	rank = Min(rank, n);
 	return v[rank - 1];
+}
+
+/*
+ * Insert x into the n sorted values of v (room for n + 1), keeping them
+ * sorted: a running sample stays ready for order statistics without a sort
+ * per new value.
+ */
+void
+sb_sorted_insert(double *v, int n, double x)
+{
+	int			lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&v[lo + 1], &v[lo], sizeof(double) * (n - lo));
+	v[lo] = x;
+}
+
+/*
+ * The p-quantile (0 <= p <= 1) of n sorted values, interpolated linearly
+ * between the two nearest ranks (Hyndman and Fan's type 7, what R and
+ * numpy do by default); NaN if n is 0.
+ */
+double
+sb_quantile(const double *sorted, int n, double p)
+{
+	double		h;
+	int			k;
+
+	if (n <= 0)
+		return NAN;
+	h = (n - 1) * p;
+	k = (int) floor(h);
+	if (k >= n - 1)
+		return sorted[n - 1];
+	return sorted[k] + (h - k) * (sorted[k + 1] - sorted[k]);
+}
+
+/*
+ * Confidence interval of the median of n sorted values by order
+ * statistics, which assumes nothing about their distribution: the number
+ * of values below the true median is Binomial(n, 1/2), so [x(l), x(n+1-l)]
+ * (1-based ranks) covers it with probability 1 - 2 P(B <= l - 1).  l is the
+ * largest rank that keeps that at or above the confidence asked for; the
+ * interval's true coverage is therefore at least that, never less.  With
+ * too few values (n < 6 for 95 %) no rank does, and false is returned.
+ */
+bool
+sb_median_ci(const double *sorted, int n, double confidence,
+			 double *lo, double *hi)
+{
+	double		tail = (1.0 - confidence) / 2.0;
+	double		logp = -n * log(2.0);	/* log P(B = 0) */
+	double		cdf = 0.0;
+	int			l = 0;
+	int			k;
+
+	*lo = *hi = NAN;
+	for (k = 0; k < n; k++)
+	{
+		cdf += exp(logp);		/* P(B <= k) */
+		if (cdf > tail)
+			break;
+		l = k + 1;
+		logp += log((double) (n - k)) - log((double) (k + 1));
+	}
+	if (l < 1)
+		return false;
+	*lo = sorted[l - 1];
+	*hi = sorted[n - l];
+	return true;
+}
+
+/*
+ * Half-width of an interval around a median, in % of the median: the
+ * farther of its two ends, since order-statistic intervals are not
+ * symmetric.  NaN if there is no interval.
+ */
+double
+sb_halfwidth_pct(double median, double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi) || isnan(median) || median <= 0)
+		return NAN;
+	return 100.0 * Max(median - lo, hi - median) / median;
 }

@@ -47,9 +47,15 @@ is($sbytes, $size, 'scan_rate bytes = pg_relation_size');
 is($pages * 8192, $size, 'pages * BLCKSZ');
 
 ($rows, $bytes) = split /\|/, $node->safe_psql('postgres',
-	"SELECT rows, bytes FROM scan_efficiency('big', 'cold')");
+	"SELECT rows, bytes FROM scan_efficiency('big', 'cold', method => 'whole')");
 is($rows, $count, 'scan_efficiency rows = count(*)');
 is($bytes, $size, 'scan_efficiency bytes = pg_relation_size');
+# Stretches of both segment files, all of them: every row once.
+my $cover;
+($rows, $cover) = split /\|/, $node->safe_psql('postgres',
+	"SELECT rows, coverage_pct FROM scan_efficiency('big', 'warm', target_pct => 0)");
+is($rows, $count, 'scan_efficiency pairs, full coverage: rows = count(*)');
+is($cover, 100, '... coverage 100 %');
 
 # O_DIRECT: real reads of every byte, or a clear refusal.
 my ($ret, $out, $err) = $node->psql('postgres',
