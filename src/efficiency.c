@@ -121,13 +121,11 @@ typedef struct SbEfficiency
 
 	/* call state */
 	instr_time	start;
-	MemoryContext callcxt;
 	MemoryContext passcxt;		/* reset after every pair or run */
 	char	   *buf;			/* block_size, for buffered reads */
 	char	   *dbuf;			/* SB_DIRECT_BLOCK, for O_DIRECT reads */
 	bool		direct_ok;		/* the filesystem takes O_DIRECT */
 	SbScanPlan *whole_plan;
-	SbScanPlan **leaf_plans;	/* planned on first use */
 
 	/* one value per pair (or run) */
 	SbSamples	ratio;			/* 100 * scan rate / read rate */
@@ -275,28 +273,25 @@ draw_stretches(SbTarget *target, int *count)
 	return refs;
 }
 
+/*
+ * The statement that scans one leaf's stretches, "SELECT count(1) FROM
+ * ONLY leaf".  Planned afresh for each pair in the pair's memory, which is
+ * freed after it: a plan costs a fraction of a millisecond, outside the
+ * timed runs, while keeping one per leaf would grow with the partitions.
+ */
 static SbScanPlan *
-leaf_plan(SbEfficiency *e, int leafno)
+plan_leaf(SbEfficiency *e, SbStretchRef *ref)
 {
-	if (e->leaf_plans[leafno] == NULL)
-	{
-		MemoryContext old = MemoryContextSwitchTo(e->callcxt);
-
-		e->leaf_plans[leafno] = sb_scan_plan(e->target,
-											 &e->target->leaves[leafno],
-											 "count(1)", NULL, 0);
-		MemoryContextSwitchTo(old);
-	}
-	return e->leaf_plans[leafno];
+	return sb_scan_plan(e->target, &e->target->leaves[ref->leaf], "count(1)",
+						NULL, 0);
 }
 
 /* One timed executor scan of a stretch; returns its rate. */
 static double
-scan_stretch(SbEfficiency *e, SbStretchRef *ref, SbSegment *seg,
-			 SbScanResult *sr)
+scan_stretch(SbScanPlan *plan, SbSegment *seg, SbScanResult *sr)
 {
 	memset(sr, 0, sizeof(SbScanResult));
-	sb_scan_run(leaf_plan(e, ref->leaf), seg, sr);
+	sb_scan_run(plan, seg, sr);
 	return rate_mb_s(seg->bytes, sr->timing.seconds);
 }
 
@@ -305,12 +300,12 @@ scan_stretch(SbEfficiency *e, SbStretchRef *ref, SbSegment *seg,
  * a warm scan would be.
  */
 static double
-ceiling_of(SbEfficiency *e, SbStretchRef *ref, SbSegment *seg)
+ceiling_of(SbScanPlan *plan, SbSegment *seg)
 {
 	SbScanResult sr;
 
-	(void) scan_stretch(e, ref, seg, &sr);
-	return scan_stretch(e, ref, seg, &sr);
+	(void) scan_stretch(plan, seg, &sr);
+	return scan_stretch(plan, seg, &sr);
 }
 
 /* The O_DIRECT rate of a stretch, or NaN where O_DIRECT is refused. */
@@ -339,6 +334,7 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 {
 	SbLeaf	   *leaf = &e->target->leaves[ref->leaf];
 	SbSegment	seg = stretch_segment(e, ref);
+	SbScanPlan *plan = plan_leaf(e, ref);
 	double		direct = NAN;
 	double		read_rate = NAN;
 	double		scan_rate = NAN;
@@ -376,9 +372,9 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 			SbResidency res;
 
 			if (e->cache == SB_CACHE_WARM)
-				(void) scan_stretch(e, ref, &seg, &sr);
+				(void) scan_stretch(plan, &seg, &sr);
 			sb_stretch_residency(leaf, &seg, &res);
-			scan_rate = scan_stretch(e, ref, &seg, &sr);
+			scan_rate = scan_stretch(plan, &seg, &sr);
 			e->scan_s += sr.timing.seconds;
 			e->scan_cached_max = Max(e->scan_cached_max,
 									 sb_pct(res.any_blocks, res.blocks));
@@ -387,7 +383,7 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	}
 
 	/* A warm scan is its own ceiling. */
-	ceiling = (e->cache == SB_CACHE_WARM) ? scan_rate : ceiling_of(e, ref, &seg);
+	ceiling = (e->cache == SB_CACHE_WARM) ? scan_rate : ceiling_of(plan, &seg);
 
 	e->blocks_covered += ref->nblocks;
 	push(&e->read_mb_s, read_rate);
@@ -529,7 +525,7 @@ measure_whole(SbEfficiency *e)
 		old = MemoryContextSwitchTo(e->passcxt);
 		if (e->cache == SB_CACHE_COLD)
 			push(&e->direct_mb_s, direct_of(e, &seg));
-		push(&e->ceiling_mb_s, ceiling_of(e, &refs[i], &seg));
+		push(&e->ceiling_mb_s, ceiling_of(plan_leaf(e, &refs[i]), &seg));
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(e->passcxt);
 	}
@@ -669,7 +665,6 @@ scan_efficiency(PG_FUNCTION_ARGS)
 				 errhint("method => 'whole' reads the whole relation; leave sample at 1, or use method => 'pairs'.")));
 	tupdesc = sb_result_tupdesc(fcinfo);
 
-	e.callcxt = CurrentMemoryContext;
 	e.passcxt = AllocSetContextCreate(CurrentMemoryContext, "scanbench pass",
 									  ALLOCSET_DEFAULT_SIZES);
 	samples_init(&e.ratio);
@@ -688,7 +683,6 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	e.buf = sb_aligned_buffer(e.block_size);
 	e.dbuf = sb_aligned_buffer(SB_DIRECT_BLOCK);
 	e.direct_ok = true;
-	e.leaf_plans = palloc0(sizeof(SbScanPlan *) * Max(e.target->nleaves, 1));
 
 	nestlevel = sb_scan_settings_begin(0);
 
