@@ -90,6 +90,13 @@ typedef struct SbTarget
 	uint64		bytes;			/* nblocks * BLCKSZ */
 } SbTarget;
 
+/* Memory to read through to empty the CPU caches (cache.c). */
+typedef struct SbScrub
+{
+	char	   *buf;
+	size_t		size;
+} SbScrub;
+
 /* Wall clock and this backend's CPU time over one interval. */
 typedef struct SbClock
 {
@@ -201,6 +208,8 @@ extern uint64 sb_segment_os_blocks(SbSegment *seg);
 extern void sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch);
 extern void sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch,
 								 SbResidency *res);
+extern SbScrub *sb_scrub_alloc(void);
+extern void sb_scrub_cpu_caches(SbScrub *scrub);
 
 /* rawread.c */
 extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,

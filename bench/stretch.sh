@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Does a stretch cost the same per byte as the whole relation?  scan_efficiency
+# measures 8 MB stretches and stands for the whole relation only if it does.
+# Warm, on one lineitem, alternately, in one run:
+#
+#   whole   method => 'whole': one pass over the relation, each side
+#   pairs   method => 'pairs', target_pct => 0: every stretch, each side
+#
+# and, for each side (executor scan, raw read), the seconds of the pairs
+# summed over every stretch against the seconds of the whole pass: the same
+# bytes, so the ratio is the cost per byte of a stretch against the whole.
+#
+#   bench/stretch.sh [--scale SF] [--rounds N] [--here]
+#
+# Root, default SF 1 and 7 rounds; --here uses the server PGHOST/PGPORT
+# name, where scanbench and lineitem are already installed, instead of a
+# throwaway cluster.
+set -uo pipefail
+. "$(dirname "$0")/../tools/common.sh"
+trap 'sb_cleanup' EXIT
+
+scale=1
+rounds=7
+here=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--scale) scale=$2; shift 2 ;;
+		--rounds) rounds=$2; shift 2 ;;
+		--here) here=1; shift ;;
+		*) sb_die "usage: bench/stretch.sh [--scale SF] [--rounds N] [--here]" ;;
+	esac
+done
+
+pgbin=$(sb_pgbin)
+if [ $here -eq 0 ]; then
+	[ "$(id -u)" = 0 ] || sb_die "run as root, or with --here against a running server"
+	sb_install_packages
+	sb_build_install
+	dir=$(mktemp -d /tmp/scanbench-bench.XXXXXX)
+	sb_on_exit "rm -rf '$dir'"
+	sb_start_cluster "$dir" "$(sb_free_port 54332)"
+	"$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
+	"$pgbin/psql" -X -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" || sb_die "CREATE EXTENSION failed"
+fi
+q() { PGOPTIONS="-c client_min_messages=warning" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+whole="SELECT scan_s, read_s FROM scan_efficiency('lineitem', 'warm', method => 'whole')"
+pairs="SELECT scan_s, read_s, pairs FROM scan_efficiency('lineitem', 'warm', target_pct => 0, max_seconds => 3600)"
+
+echo "lineitem: $(q "SELECT pg_size_pretty(pg_relation_size('lineitem'))"), warm; $rounds rounds, the side going first alternating"
+q "$whole" >/dev/null	# untimed: both start from the same warm cache
+scan_ratios="" read_ratios=""
+for i in $(seq 1 "$rounds"); do
+	if [ $((i % 2)) -eq 1 ]; then
+		w=$(q "$whole"); p=$(q "$pairs")
+	else
+		p=$(q "$pairs"); w=$(q "$whole")
+	fi
+	IFS='|' read -r ws wr <<<"$w"
+	IFS='|' read -r ps pr np <<<"$p"
+	sr=$(awk -v a="$ps" -v b="$ws" 'BEGIN { printf "%.3f", a / b }')
+	rr=$(awk -v a="$pr" -v b="$wr" 'BEGIN { printf "%.3f", a / b }')
+	printf 'round %d: scan %s s whole, %s s in %s stretches (%s) | raw read %s s whole, %s s in stretches (%s)\n' \
+		"$i" "$ws" "$ps" "$np" "$sr" "$wr" "$pr" "$rr"
+	scan_ratios+=" $sr" read_ratios+=" $rr"
+done
+echo
+printf 'executor scan, stretches / whole, seconds per byte: median %s (want 0.97-1.03)\n' \
+	"$(tr ' ' '\n' <<<"$scan_ratios" | grep . | median)"
+printf 'raw read,      stretches / whole, seconds per byte: median %s\n' \
+	"$(tr ' ' '\n' <<<"$read_ratios" | grep . | median)"
