@@ -93,6 +93,7 @@ $pid =~ s/\D//g;
 # The server keeps relation files open in its own file cache (md.c): take
 # the baseline after complete calls, so that only descriptors of ours count.
 $session->query_safe("SELECT bytes FROM raw_read('big', 1048576, 'asis')");
+$session->query_safe("SET client_min_messages = warning");	# the verdict's NOTICEs
 $session->query_safe("SELECT rows FROM scan_efficiency('big', 'asis')");
 my $fds_before = open_fds($pid);
 ok($fds_before <= 2, "backend $pid has $fds_before descriptors on big's files");

@@ -55,8 +55,8 @@ cmp_ok($pairs, '>=', 1, "... in $pairs pairs");
 
 ($out) = call("SELECT pairs, coverage_pct, verdict FROM scan_efficiency('t', 'warm', target_pct => 100)");
 my ($tp, $tc, $tv) = split /\|/, $out;
-is($tp, 10, 'a wide target stops at the fewest pairs that may stop a call (10)');
-cmp_ok($tc, '<', 100, "... having read $tc %");
+cmp_ok($tp, '>=', 10, "a wide target stops after $tp pairs, no fewer than 10");
+cmp_ok($tc, '<', 100, "... before the end of the relation ($tc % read)");
 unlike($tv, qr/unstable/, "... and the interval is within it ($tv)");
 
 ($out) = call("SELECT pairs, coverage_pct FROM scan_efficiency('t', 'asis', target_pct => 0)");
