@@ -516,33 +516,31 @@ sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch, SbResidency *res)
 /* ---- CPU caches ---- */
 
 /*
- * A scratch buffer twice the size of the last-level cache, for
- * sb_scrub_cpu_caches(); freed with the caller's memory context.
+ * A scratch buffer for sb_scrub_cpu_caches(), freed with the caller's
+ * memory context: 64 MB, twice the last-level cache a core sees on most
+ * servers (32 MB per CCX on AMD EPYC, up to about that on one Intel die).
+ * The size the system reports is not used: virtual machines report the
+ * sum over sockets or more (320 MB on the 32 MB EPYC this was written on).
  */
+#define SB_SCRUB_BYTES	(64 * 1024 * 1024)
+
 SbScrub *
 sb_scrub_alloc(void)
 {
 	SbScrub    *scrub = palloc(sizeof(SbScrub));
-	long		l3 = -1;
 
-#ifdef _SC_LEVEL3_CACHE_SIZE
-	l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-	if (l3 <= 0)
-		l3 = 32 * 1024 * 1024;	/* unknown: assume a large one */
-	scrub->size = Min(Max((size_t) l3 * 2, (size_t) 32 * 1024 * 1024),
-					  (size_t) 256 * 1024 * 1024);
-	scrub->buf = palloc_extended(scrub->size, MCXT_ALLOC_HUGE);
+	scrub->size = SB_SCRUB_BYTES;
+	scrub->buf = palloc(scrub->size);
 	memset(scrub->buf, 1, scrub->size);
 	return scrub;
 }
 
 /*
  * Push a just-read stretch out of the CPU caches by reading the scratch
- * buffer.  A warm whole-relation pass reads memory that left the CPU
- * caches long ago; a stretch read right after another pass over the same
- * 8 MB would find it in a 32 MB L3 and run faster per byte than any whole
- * pass can.  Costs a few milliseconds.
+ * buffer, a byte a cache line.  A warm whole-relation pass reads memory
+ * that left the CPU caches long ago; a stretch read right after another
+ * pass over the same 8 MB would find it in a 32 MB L3 and run faster per
+ * byte than any whole pass can.  Costs a few milliseconds.
  */
 void
 sb_scrub_cpu_caches(SbScrub *scrub)

@@ -333,18 +333,29 @@ direct_of(SbEfficiency *e, SbSegment *seg)
  * relation's caches.  Outside 'cold', the CPU caches are scrubbed before
  * each timed side, so that it does not find the 8 MB the pass before it
  * just read still in them (cold reads bring fresh data from the device).
+ *
+ * A pair that the budget runs out in is abandoned, unrecorded, before its
+ * next step: the call overruns max_seconds by one step at most.  Returns
+ * whether the pair was recorded.
  */
-static void
+static bool
 measure_pair(SbEfficiency *e, SbStretchRef *ref)
 {
 	SbLeaf	   *leaf = &e->target->leaves[ref->leaf];
 	SbSegment	seg = stretch_segment(e, ref);
 	SbScanPlan *plan = plan_leaf(e, ref);
+	SbReadResult rr;
+	SbScanResult sr;
+	SbResidency res;
 	double		direct = NAN;
 	double		read_rate = NAN;
 	double		scan_rate = NAN;
 	double		ceiling;
 	int			side;
+
+	memset(&rr, 0, sizeof(rr));
+	memset(&sr, 0, sizeof(sr));
+	memset(&res, 0, sizeof(res));
 
 	/*
 	 * First, so that the two sides find the blocks equally placed in any
@@ -357,43 +368,45 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	{
 		bool		raw_side = ((side + e->ratio.n) % 2 == 0);
 
+		if (elapsed_s(e) > e->max_seconds)
+			return false;
 		if (e->cache == SB_CACHE_COLD)
 			sb_evict_stretch(leaf, &seg);
 
 		if (raw_side)
 		{
-			SbReadResult rr;
-
 			if (e->cache == SB_CACHE_WARM)
 				(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
 			if (e->cache != SB_CACHE_COLD)
 				sb_scrub_cpu_caches(e->scrub);
 			(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
 			read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
-			e->read_s += rr.timing.seconds;
-			e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
 		}
 		else
 		{
-			SbScanResult sr;
-			SbResidency res;
-
 			if (e->cache == SB_CACHE_WARM)
 				(void) scan_stretch(plan, &seg, &sr);
 			sb_stretch_residency(leaf, &seg, &res);
 			if (e->cache != SB_CACHE_COLD)
 				sb_scrub_cpu_caches(e->scrub);
 			scan_rate = scan_stretch(plan, &seg, &sr);
-			e->scan_s += sr.timing.seconds;
-			e->scan_cached_max = Max(e->scan_cached_max,
-									 sb_pct(res.any_blocks, res.blocks));
-			e->rows += sr.rows;
 		}
 	}
 
 	/* A warm scan is its own ceiling. */
-	ceiling = (e->cache == SB_CACHE_WARM) ? scan_rate : ceiling_of(e, plan, &seg);
+	if (e->cache == SB_CACHE_WARM)
+		ceiling = scan_rate;
+	else if (elapsed_s(e) > e->max_seconds)
+		return false;
+	else
+		ceiling = ceiling_of(e, plan, &seg);
 
+	e->read_s += rr.timing.seconds;
+	e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
+	e->scan_s += sr.timing.seconds;
+	e->scan_cached_max = Max(e->scan_cached_max,
+							 sb_pct(res.any_blocks, res.blocks));
+	e->rows += sr.rows;
 	e->blocks_covered += ref->nblocks;
 	push(&e->read_mb_s, read_rate);
 	push(&e->scan_mb_s, scan_rate);
@@ -409,6 +422,7 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 		push(&e->ratio_sorted, r);	/* makes room; then put it in order */
 		sb_sorted_insert(e->ratio_sorted.v, e->ratio_sorted.n - 1, r);
 	}
+	return true;
 }
 
 /* Whether the interval of the median pair ratio is as narrow as asked. */
@@ -428,13 +442,19 @@ precise_enough(SbEfficiency *e)
 	return sb_halfwidth_pct(med, lo, hi) <= e->target_pct;
 }
 
-/* The longest of the last few pairs: what the next one may take. */
+/*
+ * What the next pair may take: the median of the last few, so that one
+ * pair slowed by a neighbour does not end the call early.  A pair that
+ * does overrun is cut short (measure_pair).
+ */
 static double
 next_pair_s(SbEfficiency *e)
 {
 	int			from = Max(0, e->pair_s.n - SB_BUDGET_LOOKBACK);
+	double		recent[SB_BUDGET_LOOKBACK];
 
-	return sb_max(&e->pair_s.v[from], e->pair_s.n - from);
+	memcpy(recent, &e->pair_s.v[from], sizeof(double) * (e->pair_s.n - from));
+	return sb_median(recent, e->pair_s.n - from);
 }
 
 static void
@@ -449,6 +469,7 @@ measure_pairs(SbEfficiency *e)
 	{
 		MemoryContext old;
 		double		t0;
+		bool		recorded;
 
 		CHECK_FOR_INTERRUPTS();
 		if (precise_enough(e))
@@ -463,9 +484,11 @@ measure_pairs(SbEfficiency *e)
 
 		t0 = elapsed_s(e);
 		old = MemoryContextSwitchTo(e->passcxt);
-		measure_pair(e, &refs[i]);
+		recorded = measure_pair(e, &refs[i]);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(e->passcxt);
+		if (!recorded)
+			break;				/* the budget ran out in it */
 		push(&e->pair_s, elapsed_s(e) - t0);
 	}
 }
