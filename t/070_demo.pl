@@ -66,6 +66,8 @@ is($node->safe_psql('postgres', "SELECT 'lineitem'::regclass::oid || ' ' || stri
 ($rc, $out, $err) = demo(@quick, '--table', 'demo_li');
 is($rc, 0, 'a new table name: loaded and measured') or diag($err);
 like($out, qr/scan_pct.*scan_pct/s, 'scan_efficiency printed cold and warm');
+like($out, qr/^cold: scan_pct [\d.]+ %, 95 % interval \S+ to \S+, \d+ pairs, verdict [a-z_,]+\n.*^warm: scan_pct /ms,
+	'each with a line of its figure, interval and verdict');
 like($err, qr/socket directory \Q$sockdir\E, port ${\ $node->port}/,
 	"the demo connected through the cluster's own socket directory and port");
 is($node->safe_psql('postgres', "SELECT count(*) > 50000 FROM demo_li"), 't', 'demo_li has the rows of scale 0.01');

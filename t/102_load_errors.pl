@@ -223,7 +223,8 @@ SKIP:
 
 	($rc, $out, $err) = load('-s', '0.01', '-t', 'chk', '--check');
 	is($rc, 0, "--check with extension $version: exit 0") or diag($err);
-	like($out, qr/^scan_efficiency\("chk"\)\n(  \S+ +\| .*\n)+$/, '--check prints scan_efficiency, a line a column');
+	like($out, qr/^scan_efficiency\("chk"\)\n(  \S+ +\| .*\n)+scan_pct [\d.]+ %, 95 % interval \S+ to \S+, \d+ pairs, verdict [a-z_,]+\n$/,
+		'--check prints scan_efficiency, a line a column, then the figure, its interval and its verdict');
 	ok(exists_table('chk'), '--check with extension 0.1: table loaded');
 }
 

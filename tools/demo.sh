@@ -53,7 +53,9 @@ OPTIONS
         disk). 0.01 is a quick try.
 
     --runs N
-        Runs per scan_efficiency() call (default 3).
+        Measure with N whole-relation passes of each side
+        (scan_efficiency's method => 'whole') instead of its default,
+        sampled pairs of 8 MB stretches.
 
     --table NAME
         Name of the table to load and measure (default lineitem).
@@ -96,7 +98,7 @@ USAGE
 }
 
 scale=1
-runs=3
+runs=""
 table=lineitem
 replace=0
 build=1
@@ -125,7 +127,7 @@ while [ $# -gt 0 ]; do
 	*) sb_log "unknown option: $1 (see --help)"; exit 2 ;;
 	esac
 done
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { sb_log "--runs: not a positive integer: $runs"; exit 2; }
+[ -z "$runs" ] || [[ $runs =~ ^[1-9][0-9]*$ ]] || { sb_log "--runs: not a positive integer: $runs"; exit 2; }
 [[ $scale =~ ^[0-9]+(\.[0-9]+)?$ ]] || { sb_log "--scale: not a number: $scale"; exit 2; }
 [ -z "$port" ] || [[ $port =~ ^[0-9]+$ ]] || { sb_log "--port: not a port number: $port"; exit 2; }
 [ -n "$pgdata" ] && [ $conn -eq 1 ] &&
@@ -229,10 +231,19 @@ SELECT format('COMMENT ON TABLE %I IS %L', :'t', :'m') \gexec
 SQL
 
 "${psql[@]}" -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" || sb_die "CREATE EXTENSION failed"
+whole=${runs:+, runs => $runs, method => 'whole'}
 for cache in cold warm; do
 	echo
-	echo "SELECT * FROM scan_efficiency('$table', '$cache', runs => $runs);"
-	sql -x -v c="$cache" -v r="$runs" <<'SQL' || sb_die "scan_efficiency failed"
-SELECT * FROM scan_efficiency(quote_ident(:'t')::regclass, :'c', runs => :r);
+	echo "SELECT * FROM scan_efficiency('$table', '$cache'$whole);"
+	out=$(sql -x -v c="$cache" -v r="${runs:-1}" -v m="${runs:+whole}" <<'SQL'
+SELECT * FROM scan_efficiency(quote_ident(:'t')::regclass, :'c', runs => :r,
+							  method => coalesce(nullif(:'m', ''), 'pairs'));
 SQL
+	) || sb_die "scan_efficiency failed"
+	echo "$out"
+	# The figure, how sure it is, and whether to believe it, in one line.
+	awk -F ' *[|] *' '{ v[$1] = $2 }
+		END { printf "%s: scan_pct %s %%, 95 %% interval %s to %s, %s pairs, verdict %s\n",
+				  v["cache"], v["scan_pct"], v["scan_pct_lo"] == "" ? "none" : v["scan_pct_lo"],
+				  v["scan_pct_hi"] == "" ? "none" : v["scan_pct_hi"], v["pairs"], v["verdict"] }' <<<"$out"
 done

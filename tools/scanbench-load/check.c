@@ -37,7 +37,31 @@ check_extension(PGconn *conn)
 	return ok;
 }
 
-/* scan_efficiency(table), printed one column a line like psql's \x. */
+/* A column of the first row by name, "none" where NULL or absent. */
+static const char *
+value_of(PGresult *res, const char *name)
+{
+	int			c = PQfnumber(res, name);
+
+	if (c < 0 || PQntuples(res) == 0 || PQgetisnull(res, 0, c))
+		return "none";
+	return PQgetvalue(res, 0, c);
+}
+
+/* The figure, how sure it is and whether to believe it, in one line. */
+static void
+print_verdict(PGresult *res)
+{
+	printf("scan_pct %s %%, 95 %% interval %s to %s, %s pairs, verdict %s\n",
+		   value_of(res, "scan_pct"), value_of(res, "scan_pct_lo"),
+		   value_of(res, "scan_pct_hi"), value_of(res, "pairs"),
+		   value_of(res, "verdict"));
+}
+
+/*
+ * scan_efficiency(table), printed one column a line like psql's \x, then
+ * the verdict line.
+ */
 bool
 run_check(PGconn *conn, const char *qname)
 {
@@ -62,6 +86,7 @@ run_check(PGconn *conn, const char *qname)
 		for (int c = 0; c < PQnfields(res); c++)
 			printf("  %-*s | %s\n", width, PQfname(res, c),
 				   PQgetisnull(res, r, c) ? "" : PQgetvalue(res, r, c));
+	print_verdict(res);
 	PQclear(res);
 	return true;
 }
