@@ -10,11 +10,11 @@
 # summed over every stretch against the seconds of the whole pass: the same
 # bytes, so the ratio is the cost per byte of a stretch against the whole.
 #
-#   bench/stretch.sh [--scale SF] [--rounds N] [--here]
+#   bench/stretch.sh [--scale SF] [--rounds N] [--table NAME] [--here]
 #
 # Root, default SF 1 and 7 rounds; --here uses the server PGHOST/PGPORT
-# name, where scanbench and lineitem are already installed, instead of a
-# throwaway cluster.
+# name, where scanbench and the table (--table, default lineitem) are
+# already installed, instead of a throwaway cluster.
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 trap 'sb_cleanup' EXIT
@@ -22,12 +22,14 @@ trap 'sb_cleanup' EXIT
 scale=1
 rounds=7
 here=0
+table=lineitem
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--scale) scale=$2; shift 2 ;;
 		--rounds) rounds=$2; shift 2 ;;
+		--table) table=$2; shift 2 ;;
 		--here) here=1; shift ;;
-		*) sb_die "usage: bench/stretch.sh [--scale SF] [--rounds N] [--here]" ;;
+		*) sb_die "usage: bench/stretch.sh [--scale SF] [--rounds N] [--table NAME] [--here]" ;;
 	esac
 done
 
@@ -39,17 +41,17 @@ if [ $here -eq 0 ]; then
 	dir=$(mktemp -d /tmp/scanbench-bench.XXXXXX)
 	sb_on_exit "rm -rf '$dir'"
 	sb_start_cluster "$dir" "$(sb_free_port 54332)"
-	"$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
+	"$pgbin/scanbench-load" --scale "$scale" --table "$table" --drop --quiet || sb_die "scanbench-load failed"
 	"$pgbin/psql" -X -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" || sb_die "CREATE EXTENSION failed"
 fi
 q() { PGOPTIONS="-c client_min_messages=warning" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-whole="SELECT scan_s, read_s FROM scan_efficiency('lineitem', 'warm', method => 'whole')"
-pairs="SELECT scan_s, read_s, pairs FROM scan_efficiency('lineitem', 'warm', target_pct => 0, max_seconds => 3600)"
+whole="SELECT scan_s, read_s FROM scan_efficiency('$table', 'warm', method => 'whole')"
+pairs="SELECT scan_s, read_s, pairs FROM scan_efficiency('$table', 'warm', target_pct => 0, max_seconds => 3600)"
 
-echo "lineitem: $(q "SELECT pg_size_pretty(pg_relation_size('lineitem'))"), warm; $rounds rounds, the side going first alternating"
+echo "$table: $(q "SELECT pg_size_pretty(pg_relation_size('$table'))"), warm; $rounds rounds, the side going first alternating"
 q "$whole" >/dev/null	# untimed: both start from the same warm cache
 scan_ratios="" read_ratios=""
 for i in $(seq 1 "$rounds"); do

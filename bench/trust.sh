@@ -12,12 +12,12 @@
 #            full figure, and the time the sampled call took in % of the
 #            full one's.
 #
-#   bench/trust.sh [--scale SF] [--calls N] [--rounds N] [--only repeat|sample] [--here]
+#   bench/trust.sh [--scale SF] [--calls N] [--rounds N] [--only repeat|sample] [--table NAME] [--here]
 #
 # Root, default SF 1, 5 calls and 3 rounds; the sample comparison is meant
 # for SF 10 (about 9.5 GB).  --here uses the server PGHOST/PGPORT name,
-# where scanbench and lineitem are already installed, instead of a
-# throwaway cluster.
+# where scanbench and the table (--table, default lineitem) are already
+# installed, instead of a throwaway cluster.
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 trap 'sb_cleanup' EXIT
@@ -27,14 +27,16 @@ calls=5
 rounds=3
 only=""
 here=0
+table=lineitem
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--scale) scale=$2; shift 2 ;;
 		--calls) calls=$2; shift 2 ;;
 		--rounds) rounds=$2; shift 2 ;;
 		--only) only=$2; shift 2 ;;
+		--table) table=$2; shift 2 ;;
 		--here) here=1; shift ;;
-		*) sb_die "usage: bench/trust.sh [--scale SF] [--calls N] [--rounds N] [--only repeat|sample] [--here]" ;;
+		*) sb_die "usage: bench/trust.sh [--scale SF] [--calls N] [--rounds N] [--only repeat|sample] [--table NAME] [--here]" ;;
 	esac
 done
 
@@ -46,22 +48,22 @@ if [ $here -eq 0 ]; then
 	dir=$(mktemp -d /tmp/scanbench-bench.XXXXXX)
 	sb_on_exit "rm -rf '$dir'"
 	sb_start_cluster "$dir" "$(sb_free_port 54333)"
-	"$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
+	"$pgbin/scanbench-load" --scale "$scale" --table "$table" --drop --quiet || sb_die "scanbench-load failed"
 	"$pgbin/psql" -X -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" || sb_die "CREATE EXTENSION failed"
 fi
 # The verdict's messages go to the server log; the row carries the verdict.
 q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "lineitem: $(q "SELECT pg_size_pretty(pg_relation_size('lineitem'))") (SF $scale)"
+echo "$table: $(q "SELECT pg_size_pretty(pg_relation_size('$table'))") (SF $scale)"
 
 if [ "$only" != sample ]; then
 	echo
-	echo "$calls consecutive default calls: SELECT * FROM scan_efficiency('lineitem')"
+	echo "$calls consecutive default calls: SELECT * FROM scan_efficiency('$table')"
 	printf '%-5s %9s %19s %6s %9s %8s  %s\n' call scan_pct '95 % interval' pairs coverage seconds verdict
 	figs="" verdicts=""
 	for i in $(seq 1 "$calls"); do
-		IFS='|' read -r pct lo hi pairs cov secs verdict < <(q "SELECT scan_pct, scan_pct_lo, scan_pct_hi, pairs, coverage_pct, elapsed_s, verdict FROM scan_efficiency('lineitem')")
+		IFS='|' read -r pct lo hi pairs cov secs verdict < <(q "SELECT scan_pct, scan_pct_lo, scan_pct_hi, pairs, coverage_pct, elapsed_s, verdict FROM scan_efficiency('$table')")
 		printf '%-5s %9s %9s – %-7s %6s %8s%% %8s  %s\n' "$i" "$pct" "${lo:-none}" "${hi:-none}" "$pairs" "$cov" "$secs" "$verdict"
 		figs+=" $pct" verdicts+=" $verdict"
 	done
@@ -77,9 +79,9 @@ fi
 if [ "$only" != repeat ]; then
 	echo
 	echo "warm, sampled (sample => 0.1) against full coverage (target_pct => 0), $rounds rounds alternating"
-	sampled="SELECT scan_pct, elapsed_s, coverage_pct, pairs, verdict FROM scan_efficiency('lineitem', 'warm', sample => 0.1)"
-	full="SELECT scan_pct, elapsed_s, coverage_pct, pairs, verdict FROM scan_efficiency('lineitem', 'warm', target_pct => 0, max_seconds => 3600)"
-	q "SELECT mb_s FROM raw_read('lineitem', 1048576, 'warm')" >/dev/null	# the page cache holds it from here on
+	sampled="SELECT scan_pct, elapsed_s, coverage_pct, pairs, verdict FROM scan_efficiency('$table', 'warm', sample => 0.1)"
+	full="SELECT scan_pct, elapsed_s, coverage_pct, pairs, verdict FROM scan_efficiency('$table', 'warm', target_pct => 0, max_seconds => 3600)"
+	q "SELECT mb_s FROM raw_read('$table', 1048576, 'warm')" >/dev/null	# the page cache holds it from here on
 	diffs="" times=""
 	for i in $(seq 1 "$rounds"); do
 		if [ $((i % 2)) -eq 1 ]; then s=$(q "$sampled"); f=$(q "$full"); else f=$(q "$full"); s=$(q "$sampled"); fi

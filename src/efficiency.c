@@ -624,9 +624,13 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 					 host > SB_HOST_CACHE_RATIO);
 	if (v->host_cache)
 		ereport(WARNING,
-				(errmsg("cold reads ran %.1f times as fast as O_DIRECT reads of the same blocks (%.1f against %.1f MB/s)",
-						host, median_of(&e->read_mb_s), median_of(&e->direct_mb_s)),
-				 errdetail("Blocks evicted from this system's caches were served from a cache below it, such as a hypervisor's memory: \"cold\" is not the storage here."),
+				(errmsg("cold reads ran %.1f times as fast as O_DIRECT reads of the same blocks",
+						host),
+				 errdetail("%s Blocks evicted from this system's caches were served from a cache below it, such as a hypervisor's memory: \"cold\" is not the storage here.",
+						   e->method == SB_METHOD_PAIRS ?
+						   "Each pair read its stretch with 1 MB O_DIRECT reads too; that is the median pair's ratio." :
+						   psprintf("Median raw read %.1f MB/s, O_DIRECT 1 MB reads of 8 stretches %.1f MB/s.",
+									median_of(&e->read_mb_s), median_of(&e->direct_mb_s))),
 				 errhint("Compare with raw_read(rel, 1048576, 'direct'), or measure on the host or on bare metal.")));
 
 	v->storage_not_limiting = (!isnan(ceiling) && ceiling >= SB_CEILING_RATIO) ||
