@@ -55,7 +55,7 @@ fi
 q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "$table: $(q "SELECT pg_size_pretty(pg_relation_size('$table'))") (SF $scale)"
+echo "$table: $(q "SELECT pg_size_pretty(pg_relation_size('$table'))")"
 
 if [ "$only" != sample ]; then
 	echo

@@ -3,7 +3,9 @@
 --
 -- A run records with the device's queue settings, kernel, version and
 -- I/O settings; the relation by OID, schema and name.
+SET client_min_messages = warning;	-- the verdict's NOTICEs carry this host's figures
 SELECT scan_history_record(r) > 0 AS recorded FROM scan_efficiency('sb_t', 'asis') r;
+RESET client_min_messages;
 SELECT relschema, relname, cache, relid = 'sb_t'::regclass::oid AS same_oid,
        scan_pct > 0 AS measured, server_version = current_setting('server_version') AS version,
        settings ? 'shared_buffers' AS has_settings, kernel <> '' AS has_kernel,

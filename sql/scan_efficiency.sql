@@ -5,7 +5,9 @@
 -- tested in t/010_trust.pl.  Here only what holds on any machine.
 SET client_min_messages = error;
 
--- The default method: pairs of 8 MB stretches (sb_t is one stretch).
+-- The default method: pairs of 8 MB stretches.  sb_t is one stretch: a
+-- relation of fewer than 10 is read in rounds until it has 10 pairs, its
+-- rows and coverage counted once.
 SELECT relation, bytes = pg_relation_size('sb_t') AS all_bytes, rows, cache,
        block_size, runs, read_mb_s > 0 AS read_ok, scan_mb_s > 0 AS scan_ok,
        scan_pct BETWEEN scan_pct_p10 AND scan_pct_p90 AS pct_in_spread,
@@ -19,9 +21,11 @@ SELECT relation, bytes = pg_relation_size('sb_t') AS all_bytes, rows, cache,
        settings ? 'shared_buffers' AS has_settings
 FROM scan_efficiency('sb_t');
 
--- One pair is too few for an interval: NULL ends, and unstable.
-SELECT pairs, scan_pct_lo, scan_pct_hi, verdict LIKE 'unstable%' AS unstable
+SELECT pairs, rows, coverage_pct, scan_pct BETWEEN scan_pct_lo AND scan_pct_hi AS pct_in_interval
 FROM scan_efficiency('sb_t', 'asis');
+-- A sample is not read twice: one pair is too few for an interval.
+SELECT pairs, scan_pct_lo, scan_pct_hi, verdict LIKE 'unstable%' AS unstable
+FROM scan_efficiency('sb_t', 'asis', sample => 0.5);
 
 -- Whole passes: six runs are the fewest that give a 95 % interval.
 SELECT method, runs, pairs, coverage_pct, rows,

@@ -145,7 +145,8 @@ typedef struct SbEfficiency
 	double		read_cached_max;
 	double		scan_cached_max;
 	uint64		rows;
-	uint64		blocks_covered;
+	uint64		blocks_covered;	/* by the first round */
+	uint64		pair_rows;		/* rows of the last pair's scan */
 } SbEfficiency;
 
 /* Allocated in the call's context; repalloc keeps them there. */
@@ -406,8 +407,7 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	e->scan_s += sr.timing.seconds;
 	e->scan_cached_max = Max(e->scan_cached_max,
 							 sb_pct(res.any_blocks, res.blocks));
-	e->rows += sr.rows;
-	e->blocks_covered += ref->nblocks;
+	e->pair_rows = sr.rows;
 	push(&e->read_mb_s, read_rate);
 	push(&e->scan_mb_s, scan_rate);
 	push(&e->direct_mb_s, direct);
@@ -457,39 +457,63 @@ next_pair_s(SbEfficiency *e)
 	return sb_median(recent, e->pair_s.n - from);
 }
 
+/*
+ * Pairs on stretches in random order until a stopping rule holds.  A
+ * relation of fewer than SB_MIN_PAIRS stretches, once covered, is read
+ * again in new random orders (each round without replacement) until it has
+ * that many pairs, so that a small table too gets an interval: repeated
+ * pairs on the same blocks measure the noise, as whole runs do.
+ */
 static void
 measure_pairs(SbEfficiency *e)
 {
 	int			nrefs;
 	SbStretchRef *refs = draw_stretches(e->target, &nrefs);
 	double		most = ceil(e->sample * e->target->nblocks);
+	int			round;
 	int			i;
 
-	for (i = 0; i < nrefs; i++)
+	for (round = 0; nrefs > 0; round++)
 	{
-		MemoryContext old;
-		double		t0;
-		bool		recorded;
-
-		CHECK_FOR_INTERRUPTS();
-		if (precise_enough(e))
-			break;
-		if (i > 0)
+		if (round > 0)
 		{
-			if (e->blocks_covered + refs[i].nblocks > most)
-				break;
-			if (elapsed_s(e) + next_pair_s(e) > e->max_seconds)
-				break;
+			/* Covered: go round again only for a small relation. */
+			if (e->sample < 1 || e->ratio.n >= SB_MIN_PAIRS)
+				return;
+			pfree(refs);
+			refs = draw_stretches(e->target, &nrefs);
 		}
+		for (i = 0; i < nrefs; i++)
+		{
+			MemoryContext old;
+			double		t0;
+			bool		recorded;
 
-		t0 = elapsed_s(e);
-		old = MemoryContextSwitchTo(e->passcxt);
-		recorded = measure_pair(e, &refs[i]);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(e->passcxt);
-		if (!recorded)
-			break;				/* the budget ran out in it */
-		push(&e->pair_s, elapsed_s(e) - t0);
+			CHECK_FOR_INTERRUPTS();
+			if (precise_enough(e))
+				return;
+			if (e->pair_s.n > 0)
+			{
+				if (round == 0 && e->blocks_covered + refs[i].nblocks > most)
+					return;
+				if (elapsed_s(e) + next_pair_s(e) > e->max_seconds)
+					return;
+			}
+
+			t0 = elapsed_s(e);
+			old = MemoryContextSwitchTo(e->passcxt);
+			recorded = measure_pair(e, &refs[i]);
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(e->passcxt);
+			if (!recorded)
+				return;			/* the budget ran out in it */
+			push(&e->pair_s, elapsed_s(e) - t0);
+			if (round == 0)
+			{
+				e->blocks_covered += refs[i].nblocks;
+				e->rows += e->pair_rows;
+			}
+		}
 	}
 }
 
