@@ -122,8 +122,12 @@ $before = sql(sprintf($rows_digest, 'monitoring'));
 sql("ALTER EXTENSION scanbench UPDATE TO '0.3'");
 is(sql("SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), '0.3', 'updated to a later release');
 is(sql(sprintf($rows_digest, 'monitoring')), $before, 'every run is still there, unchanged');
+# The last run is judged unless its own measurement could not be (unstable
+# or cached on a busy machine).
+my $last_judgeable = sql("SELECT monitoring.scan_history_marks(verdict) IS NOT NULL FROM monitoring.scan_history ORDER BY id DESC LIMIT 1");
 like(sql("SELECT status FROM monitoring.scan_history_judge((SELECT max(id) FROM monitoring.scan_history))"),
-	qr/^(ok|warning|regression)$/, 'and can still be judged');
+	$last_judgeable eq 't' ? qr/^(ok|warning|regression)$/ : qr/^not_judged$/,
+	'and can still be judged');
 
 # The history blocks nothing: DROP EXTENSION needs no CASCADE.
 $r = $node->psql('postgres', 'DROP EXTENSION scanbench', stderr => \$err);
