@@ -409,8 +409,7 @@ sb_residency(SbTarget *target, SbResidency *res)
  * Evict one stretch from both caches, as sb_evict_buffers() and
  * sb_evict_page_cache() evict a whole target, with the same guarantees.
  * The leaf's dirty buffers are written out whole (the buffer manager has
- * no narrower call), its buffers in the stretch are dropped (on 18, all of
- * its unpinned buffers: the server's call is per relation), and the page
+ * no narrower call), its buffers in the stretch are dropped, and the page
  * cache drops the stretch's byte range only, so that each pair costs in
  * proportion to the stretch rather than to the relation.
  */
@@ -427,7 +426,7 @@ sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch)
 	FlushRelationBuffers(leaf->rel);
 	if (leaf->local)
 		evict_local_buffers(leaf);
-	else if (!sb_evict_relation_buffers(leaf->rel))
+	else
 	{
 		for (i = 0; i < NBuffers; i++)
 		{

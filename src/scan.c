@@ -184,7 +184,8 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 											  get_rel_name(relid)),
 				   where ? " WHERE " : "", where ? where : "");
-	from_pos = strlen("SELECT ") + strlen(query) + strlen(" FROM ");
+	from_pos = strlen("SELECT ") + strlen(query) + strlen(" FROM ") +
+		(leaf ? strlen("ONLY ") : 0);	/* where the relation's name begins */
 
 	errcallback.callback = query_error_callback;
 	errcallback.arg = sql;
