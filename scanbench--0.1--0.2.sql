@@ -8,10 +8,11 @@
 -- scan_rate's result; scan_breakdown, scan_shapes and scan_sweep.
 --
 
+-- CASCADE: history tables made OF the type gain the columns too.
 ALTER TYPE scan_rate_result
-	ADD ATTRIBUTE io_worker_user_s float8,
-	ADD ATTRIBUTE io_worker_sys_s float8,
-	ADD ATTRIBUTE settings jsonb;
+	ADD ATTRIBUTE io_worker_user_s float8 CASCADE,
+	ADD ATTRIBUTE io_worker_sys_s float8 CASCADE,
+	ADD ATTRIBUTE settings jsonb CASCADE;
 
 COMMENT ON COLUMN scan_rate_result.io_worker_user_s IS
 'user CPU seconds of the I/O worker processes over the timed scan (io_method = worker, PostgreSQL 18 and later; NULL otherwise); includes reads they did for other sessions meanwhile';
