@@ -1,0 +1,165 @@
+# Upgrades: installing an old version and running ALTER EXTENSION scanbench
+# UPDATE gives exactly what a fresh CREATE EXTENSION of the current version
+# gives, from every old version that has an update path.  Compared: the
+# member objects, function definitions (arguments with defaults, result,
+# volatility, strictness, parallel safety, cost, language, symbol), result
+# types' columns and their types, every comment, ACLs and initial
+# privileges, and the configuration tables pg_dump would dump.  Nothing
+# here names an object, so it holds as the upgrade scripts grow.
+#
+# Users keep result rows in tables made OF a result type (the README's
+# history table) or with a column of one: the update must go through with
+# such tables in place and keep their rows.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('upgrade');
+$node->init;
+$node->start;
+
+sub sql { my ($db, $q) = @_; return $node->safe_psql($db, $q); }
+
+my $ext = "(SELECT oid FROM pg_extension WHERE extname = 'scanbench')";
+my $members = "SELECT classid, objid, objsubid FROM pg_depend
+	WHERE refclassid = 'pg_extension'::regclass AND refobjid = $ext AND deptype = 'e'";
+
+# What is compared, one query a kind, each giving text in a stable order.
+my %snapshot = (
+	'member objects' => qq{
+		SELECT pg_describe_object(classid, objid, objsubid) FROM ($members) m ORDER BY 1},
+	'functions' => qq{
+		SELECT p.oid::regprocedure::text || E'\\n' ||
+			CASE WHEN p.prokind IN ('f', 'p') THEN pg_get_functiondef(p.oid) ELSE p.prokind::text END ||
+			E'\\nreturns set: ' || p.proretset || ', cost ' || p.procost || ', rows ' || p.prorows ||
+			E'\\nvolatility ' || p.provolatile::text || ', parallel ' || p.proparallel::text ||
+			', strict ' || p.proisstrict || ', security definer ' || p.prosecdef ||
+			E'\\nsymbol ' || p.prosrc || ' in ' || coalesce(p.probin, '') ||
+			E'\\nACL ' || coalesce(p.proacl::text, 'default')
+		FROM ($members) m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
+		ORDER BY p.oid::regprocedure::text},
+	'types' => qq{
+		SELECT format_type(t.oid, NULL) || ' (' || t.typtype::text || ') ACL ' || coalesce(t.typacl::text, 'default') ||
+			coalesce(E'\\n' || (SELECT string_agg('  ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+									|| CASE WHEN a.attnotnull THEN ' not null' ELSE '' END,
+									E'\\n' ORDER BY a.attnum)
+							   FROM pg_attribute a
+							   WHERE a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped), '') ||
+			coalesce(E'\\n  enum ' || (SELECT string_agg(e.enumlabel, ', ' ORDER BY e.enumsortorder)
+									  FROM pg_enum e WHERE e.enumtypid = t.oid), '') ||
+			CASE WHEN t.typtype = 'd' THEN E'\\n  domain over ' || format_type(t.typbasetype, t.typtypmod) ||
+				coalesce(' ' || (SELECT string_agg(pg_get_constraintdef(c.oid), ' ' ORDER BY c.conname)
+								 FROM pg_constraint c WHERE c.contypid = t.oid), '')
+			ELSE '' END
+		FROM ($members) m JOIN pg_type t ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
+		ORDER BY 1},
+	'relations' => qq{
+		SELECT c.oid::regclass || ' (' || c.relkind::text || ') ACL ' || coalesce(c.relacl::text, 'default') ||
+			coalesce(E'\\n' || (SELECT string_agg('  ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod),
+									E'\\n' ORDER BY a.attnum)
+							   FROM pg_attribute a
+							   WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '') ||
+			CASE WHEN c.relkind IN ('v', 'm') THEN E'\\n' || pg_get_viewdef(c.oid) ELSE '' END
+		FROM ($members) m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+		ORDER BY 1},
+	# Comments on the members and on their columns (a composite type's
+	# columns are those of its pg_class entry).
+	'comments' => qq{
+		SELECT pg_describe_object(d.classoid, d.objoid, d.objsubid) || ': ' || d.description
+		FROM pg_description d
+		WHERE (d.classoid, d.objoid) IN (SELECT classid, objid FROM ($members) m)
+		   OR (d.classoid = 'pg_class'::regclass AND d.objoid IN
+				(SELECT t.typrelid FROM ($members) m JOIN pg_type t
+				 ON m.classid = 'pg_type'::regclass AND t.oid = m.objid))
+		ORDER BY 1},
+	'initial privileges' => qq{
+		SELECT pg_describe_object(i.classoid, i.objoid, i.objsubid) || ' ' || i.privtype::text || ' ' || i.initprivs::text
+		FROM pg_init_privs i
+		WHERE (i.classoid, i.objoid) IN (SELECT classid, objid FROM ($members) m)
+		ORDER BY 1},
+	'configuration tables' => qq{
+		SELECT coalesce(string_agg(cfg::regclass || ' ' || coalesce(cond, ''), E'\\n' ORDER BY cfg::regclass::text), 'none')
+		FROM pg_extension e, unnest(e.extconfig, e.extcondition) AS u(cfg, cond)
+		WHERE e.extname = 'scanbench'},
+	'extension' => qq{
+		SELECT extversion || ' relocatable ' || extrelocatable || ' in ' || extnamespace::regnamespace
+		FROM pg_extension WHERE extname = 'scanbench'},
+);
+
+sub snapshot
+{
+	my $db = shift;
+	return { map { $_ => sql($db, $snapshot{$_}) } keys %snapshot };
+}
+
+sql('postgres', 'CREATE DATABASE fresh');
+sql('fresh', 'CREATE EXTENSION scanbench');
+my $current = sql('fresh', "SELECT extversion FROM pg_extension WHERE extname = 'scanbench'");
+is($current, sql('postgres', "SELECT default_version FROM pg_available_extensions WHERE name = 'scanbench'"),
+	"a fresh install is the default version $current");
+my $fresh = snapshot('fresh');
+like($fresh->{'member objects'}, qr/^function scan_efficiency\(/m, 'the snapshot sees the members');
+like($fresh->{'types'}, qr/^scan_efficiency_result \(c\).*\n  relation regclass/m,
+	'the snapshot sees the result types\' columns');
+
+my @old = split /\n/, sql('postgres', qq{
+	SELECT source FROM pg_extension_update_paths('scanbench')
+	WHERE target = '$current' AND path IS NOT NULL AND source <> '$current'
+	ORDER BY string_to_array(source, '.')::int[]});
+ok(scalar(@old) >= 1, 'old versions with an update path: ' . join(', ', @old));
+is(sql('postgres', qq{SELECT count(*) FROM pg_available_extension_versions
+	WHERE name = 'scanbench' AND version <> '$current'}), scalar(@old),
+	'every old version can be updated to the current one');
+
+for my $v (@old)
+{
+	my $db = "from_" . ($v =~ s/\W/_/gr);
+	sql('postgres', "CREATE DATABASE $db");
+	sql($db, "CREATE EXTENSION scanbench VERSION '$v'");
+	sql($db, 'ALTER EXTENSION scanbench UPDATE');
+	is(sql($db, "SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), $current,
+		"$v: updated to $current");
+	my $up = snapshot($db);
+	for my $kind (sort keys %snapshot)
+	{
+		is($up->{$kind}, $fresh->{$kind}, "$v updated and $current installed: same $kind");
+	}
+}
+
+# A history table OF each result type and a table with a column of it, each
+# holding a row, as users keep results: the update goes through, the rows
+# stay, and a history table gains the type's new columns.
+for my $v (@old)
+{
+	my $db = "kept_" . ($v =~ s/\W/_/gr);
+	sql('postgres', "CREATE DATABASE $db");
+	sql($db, "CREATE EXTENSION scanbench VERSION '$v'");
+	my @types = split /\n/, sql($db, qq{
+		SELECT t.typname FROM ($members) m JOIN pg_type t
+		ON m.classid = 'pg_type'::regclass AND t.oid = m.objid WHERE t.typtype = 'c' ORDER BY 1});
+	for my $t (@types)
+	{
+		sql($db, "CREATE TABLE hist_$t OF $t; INSERT INTO hist_$t DEFAULT VALUES;
+				  CREATE TABLE col_$t (id int, r $t);
+				  INSERT INTO col_$t VALUES (1, NULL), (2, jsonb_populate_record(NULL::$t, '{}'));");
+	}
+
+	my ($rc, $out, $err) = $node->psql($db, 'ALTER EXTENSION scanbench UPDATE');
+	is($rc, 0, "$v: ALTER EXTENSION scanbench UPDATE goes through with tables of its result types")
+	  or diag($err);
+	for my $t (@types)
+	{
+		is(sql($db, "SELECT count(*) FROM hist_$t") . ' ' . sql($db, "SELECT count(*) FROM col_$t"),
+			'1 2', "$v: rows of tables of $t are kept");
+		my $cols = q{
+			SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+			FROM pg_attribute WHERE attrelid = '%s'::regclass AND attnum > 0 AND NOT attisdropped};
+		is(sql($db, sprintf($cols, "hist_$t")), sql($db, sprintf($cols, $t)),
+			"$v: the history table OF $t has the type's columns");
+	}
+}
+
+$node->stop;
+done_testing();
