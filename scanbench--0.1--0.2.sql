@@ -236,13 +236,14 @@ CREATE FUNCTION scan_efficiency(rel regclass,
 								sample float8 DEFAULT 1.0,
 								max_seconds float8 DEFAULT 60,
 								target_pct float8 DEFAULT 5,
-								method text DEFAULT 'pairs')
+								method text DEFAULT 'pairs',
+								record boolean DEFAULT false)
 RETURNS scan_efficiency_result
 AS 'MODULE_PATHNAME', 'scan_efficiency'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text) IS
-'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes. cache: cold, warm or asis';
+COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean) IS
+'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes. cache: cold, warm or asis; record => true adds the run to scan_history';
 
 COMMENT ON COLUMN scan_efficiency_result.bytes IS 'bytes of the relation when the call began (blocks x BLCKSZ); both sides read only those blocks';
 COMMENT ON COLUMN scan_efficiency_result.rows IS 'rows the scans returned: over the sampled stretches (pairs) or in the last run (whole)';
@@ -265,7 +266,7 @@ COMMENT ON COLUMN scan_efficiency_result.elapsed_s IS 'wall-clock seconds the wh
 COMMENT ON COLUMN scan_efficiency_result.verdict IS 'ok, or a comma-separated list of: unstable, cached, host_cache, storage_not_limiting; NULL when nothing was measured';
 COMMENT ON COLUMN scan_efficiency_result.settings IS 'the server''s I/O settings during the call (io_method, io_combine_limit, effective_io_concurrency, ...)';
 
-REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean) FROM PUBLIC;
 
 --
 -- Storage: what lies under the data (storage_info), how the storage
@@ -625,17 +626,23 @@ COMMENT ON FUNCTION scan_history_record(scan_efficiency_result) IS
 -- efficiency_check's measurement.  Its own messages say what the verdict
 -- means for the check, so scan_efficiency's notices and warnings about
 -- the same verdict stay in the server log.
-CREATE FUNCTION scan_history_measure(rel regclass, cache text, runs integer)
+CREATE FUNCTION scan_history_measure(rel regclass, cache text, runs integer,
+									 sample float8, max_seconds float8,
+									 target_pct float8, method text)
 RETURNS bigint
 LANGUAGE sql VOLATILE
 SET client_min_messages = error
 BEGIN ATOMIC
 	SELECT scan_history_record(r)
 	FROM scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
-						 runs => scan_history_measure.runs) AS r;
+						 runs => scan_history_measure.runs,
+						 sample => scan_history_measure.sample,
+						 max_seconds => scan_history_measure.max_seconds,
+						 target_pct => scan_history_measure.target_pct,
+						 method => scan_history_measure.method) AS r;
 END;
 
-COMMENT ON FUNCTION scan_history_measure(regclass, text, integer) IS
+COMMENT ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) IS
 'measure with scan_efficiency and record the run; returns the run number';
 
 CREATE FUNCTION scan_history_check_limits(min_pct float8, max_drop_pct float8,
@@ -896,6 +903,10 @@ CREATE PROCEDURE efficiency_check(rel regclass,
 								  warn_pct float8 DEFAULT NULL,
 								  warn_drop_pct float8 DEFAULT 10,
 								  window_days integer DEFAULT 30,
+								  max_seconds float8 DEFAULT 60,
+								  target_pct float8 DEFAULT NULL,
+								  sample float8 DEFAULT 1.0,
+								  method text DEFAULT 'pairs',
 								  runs integer DEFAULT 1)
 LANGUAGE plpgsql
 AS $$
@@ -904,8 +915,9 @@ DECLARE
 	run bigint;
 	j record;
 BEGIN
-	IF rel IS NULL OR cache IS NULL OR runs IS NULL THEN
-		RAISE EXCEPTION 'efficiency_check needs a relation, a cache mode and runs'
+	IF rel IS NULL OR cache IS NULL OR runs IS NULL OR max_seconds IS NULL
+	   OR sample IS NULL OR method IS NULL THEN
+		RAISE EXCEPTION 'efficiency_check needs a relation, cache, max_seconds, sample, method and runs'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 	SELECT quote_ident(n.nspname) INTO s
@@ -916,8 +928,11 @@ BEGIN
 
 	PERFORM pg_catalog.pg_advisory_xact_lock(
 		(pg_catalog.hashtext('scanbench.efficiency_check')::bigint << 32) | rel::oid::bigint);
-	EXECUTE format('SELECT %s.scan_history_measure($1, $2, $3)', s)
-		INTO run USING rel, cache, runs;
+	-- The precision the check needs: a drop of max_drop_pct is told from
+	-- noise when the interval is within half of it.
+	EXECUTE format('SELECT %s.scan_history_measure($1, $2, $3, $4, $5, $6, $7)', s)
+		INTO run USING rel, cache, runs, sample, max_seconds,
+					   coalesce(target_pct, max_drop_pct / 2), method;
 	COMMIT;
 
 	EXECUTE format('SELECT * FROM %s.scan_history_judge($1, $2, $3, $4, $5, $6)', s)
@@ -933,8 +948,8 @@ BEGIN
 END
 $$;
 
-COMMENT ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, integer) IS
-'measure, record and judge a relation''s scan efficiency (CALL it outside a transaction block); ERROR with SQLSTATE SB001 when under min_pct (%) or more than max_drop_pct (%) below the median of window_days; WARNING near a limit or when the run cannot be judged';
+COMMENT ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, float8, float8, float8, text, integer) IS
+'measure (max_seconds s, interval within target_pct %, by default half of max_drop_pct), record and judge a relation''s scan efficiency (CALL it outside a transaction block); ERROR with SQLSTATE SB001 when under min_pct (%) or more than max_drop_pct (%) below the median of window_days; WARNING near a limit or when the run cannot be judged';
 
 --
 -- Per relation and cache mode.  The median, min and max are over runs
@@ -1410,8 +1425,8 @@ COMMENT ON FUNCTION scan_history_svg(regclass, text, integer, float8, float8) IS
 REVOKE ALL ON TABLE scan_history FROM PUBLIC;
 REVOKE ALL ON SEQUENCE scan_history_id_seq FROM PUBLIC;
 REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result) FROM PUBLIC;
-REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, float8, float8, float8, text, integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;

@@ -1,11 +1,17 @@
 --
 -- Run history: recording, judging recorded runs, trend, metrics, errors.
 --
+-- scan_efficiency's notices about its verdict carry this host's figures.
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
 -- A run records with the device's queue settings, kernel, version and
 -- I/O settings; the relation by OID, schema and name.
-SET client_min_messages = warning;	-- the verdict's NOTICEs carry this host's figures
 SELECT scan_history_record(r) > 0 AS recorded FROM scan_efficiency('sb_t', 'asis') r;
-RESET client_min_messages;
+-- scan_efficiency records when asked to, and only then.
+SELECT relation, rows FROM scan_efficiency('sb_t', 'asis', record => true);
+SELECT relation, rows FROM scan_efficiency('sb_t', 'asis');
+SELECT count(*) AS recorded_runs, count(DISTINCT relid) AS relations FROM scan_history;
+DELETE FROM scan_history WHERE id > (SELECT min(id) FROM scan_history);
 SELECT relschema, relname, cache, relid = 'sb_t'::regclass::oid AS same_oid,
        scan_pct > 0 AS measured, server_version = current_setting('server_version') AS version,
        settings ? 'shared_buffers' AS has_settings, kernel <> '' AS has_kernel,
@@ -98,6 +104,7 @@ CALL efficiency_check('sb_t', min_pct => -1);
 CALL efficiency_check(NULL);
 CALL efficiency_check('sb_view');
 CALL efficiency_check('sb_t', 'lukewarm');
+CALL efficiency_check('sb_t', max_seconds => -1);
 SELECT count(*) = :runs_before AS nothing_recorded FROM scan_history;
 SELECT scan_history_prune('1 hour');
 SELECT scan_history_svg(days => 0);
@@ -136,3 +143,4 @@ CALL efficiency_check('sb_t', 'asis');
 ROLLBACK;
 DROP FUNCTION sb_seed;
 TRUNCATE scan_history;
+RESET client_min_messages;

@@ -702,6 +702,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	char	   *fstype;
 	char	   *device;
 	SbRow		row = {0};
+	bool		record;
+	Datum		result;
 
 	memset(&e, 0, sizeof(e));
 	INSTR_TIME_SET_CURRENT(e.start);
@@ -712,6 +714,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	e.max_seconds = PG_GETARG_FLOAT8(5);
 	e.target_pct = PG_GETARG_FLOAT8(6);
 	e.method = sb_parse_method(PG_GETARG_TEXT_PP(7));
+	/* record is the last argument, whatever others come before it */
+	record = PG_GETARG_BOOL(PG_NARGS() - 1);
 
 	sb_check_block_size(e.block_size);
 	sb_check_runs(e.runs);
@@ -806,5 +810,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	MemoryContextDelete(e.passcxt);
 	pfree(e.scrub->buf);		/* tens of MB: give them back now */
 
-	PG_RETURN_DATUM(sb_row_result(tupdesc, &row));
+	result = sb_row_result(tupdesc, &row);
+	if (record)
+		sb_history_record(fcinfo, result, tupdesc);
+	PG_RETURN_DATUM(result);
 }

@@ -43,8 +43,10 @@ sql(q{
 });
 
 # The recipe's schedule, every minute here (pg_cron's finest before 1.5).
+# A test-sized table on a noisy machine rarely gets an interval within
+# +-10 %: whole passes and a loose target let the run be judged.
 my $job = sql(q{SELECT cron.schedule('scanbench-lineitem', '* * * * *',
-	$$CALL efficiency_check('lineitem')$$)});
+	$$CALL efficiency_check('lineitem', method => 'whole', runs => 15, target_pct => 100)$$)});
 ok($job > 0, "scheduled as job $job");
 
 my ($status, $message) = ('', '');
