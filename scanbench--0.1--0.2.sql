@@ -556,6 +556,13 @@ LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION scan_history_kernel() IS
 'release of the running kernel (uname -r)';
 
+CREATE FUNCTION scan_history_outside_block() RETURNS void
+AS 'MODULE_PATHNAME', 'scan_history_outside_block'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION scan_history_outside_block() IS
+'error when called inside a transaction block, where efficiency_check could not commit its run';
+
 -- The marks a run is compared under: NULL when it cannot be judged
 -- (unstable or cached), else '' or the marks that make its figure a
 -- different quantity (host_cache, storage_not_limiting), in verdict order.
@@ -925,6 +932,7 @@ BEGIN
 	WHERE e.extname = 'scanbench';
 	EXECUTE format('SELECT %s.scan_history_check_limits($1, $2, $3, $4, $5)', s)
 		USING min_pct, max_drop_pct, warn_pct, warn_drop_pct, window_days;
+	EXECUTE format('SELECT %s.scan_history_outside_block()', s);
 
 	PERFORM pg_catalog.pg_advisory_xact_lock(
 		(pg_catalog.hashtext('scanbench.efficiency_check')::bigint << 32) | rel::oid::bigint);

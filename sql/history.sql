@@ -137,7 +137,8 @@ DROP ROLE regress_watcher;
 DROP OWNED BY regress_checker;
 DROP ROLE regress_checker;
 
--- Inside a transaction block the run cannot be committed first.
+-- Inside a transaction block the run cannot be committed first: refused
+-- before anything is measured.
 BEGIN;
 CALL efficiency_check('sb_t', 'asis');
 ROLLBACK;

@@ -17,6 +17,7 @@
 
 #include <sys/utsname.h>
 
+#include "access/xact.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -25,6 +26,7 @@
 #include "measure.h"
 
 PG_FUNCTION_INFO_V1(scan_history_kernel);
+PG_FUNCTION_INFO_V1(scan_history_outside_block);
 
 /* scan_history_kernel() -> text: uname -r, or NULL where it fails. */
 Datum
@@ -35,6 +37,25 @@ scan_history_kernel(PG_FUNCTION_ARGS)
 	if (uname(&u) != 0)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(u.release));
+}
+
+/*
+ * scan_history_outside_block() -> void: efficiency_check commits the run it
+ * recorded before it judges it, so that an alarm does not roll the run
+ * back; inside a transaction block that COMMIT would fail after the whole
+ * measurement with "invalid transaction termination".  Say it first, and
+ * plainly.
+ */
+Datum
+scan_history_outside_block(PG_FUNCTION_ARGS)
+{
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("efficiency_check cannot run inside a transaction block"),
+				 errdetail("It commits the run it recorded before judging it, so that an alarm does not undo the record."),
+				 errhint("CALL it on its own, as psql -c and pg_cron do.")));
+	PG_RETURN_VOID();
 }
 
 /*
