@@ -248,11 +248,11 @@ COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, fl
 COMMENT ON COLUMN scan_efficiency_result.bytes IS 'bytes of the relation when the call began (blocks x BLCKSZ); both sides read only those blocks';
 COMMENT ON COLUMN scan_efficiency_result.rows IS 'rows the scans returned: over the sampled stretches (pairs) or in the last run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.runs IS 'whole-relation passes of each side asked for (method whole; not used by pairs)';
-COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes)';
-COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes), time waiting for a CPU left out';
+COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes), time waiting for a CPU left out';
 COMMENT ON COLUMN scan_efficiency_result.scan_pct IS 'median over pairs (or runs) of 100 x scan rate / read rate, %';
-COMMENT ON COLUMN scan_efficiency_result.read_s IS 'seconds of raw reading: summed over pairs, or the median run (whole)';
-COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'seconds of scanning: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.read_s IS 'seconds of raw reading, net of waits for a CPU: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'seconds of scanning, net of waits for a CPU: summed over pairs, or the median run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.read_cached_pct IS 'highest % of the blocks in the page cache just before a raw read';
 COMMENT ON COLUMN scan_efficiency_result.scan_cached_pct IS 'highest % of the blocks in either cache just before a scan';
 COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled 8 MB stretches) or whole (whole-relation passes)';

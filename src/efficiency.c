@@ -142,6 +142,8 @@ typedef struct SbEfficiency
 	SbSamples	run_scan_s;
 	double		read_s;
 	double		scan_s;
+	double		cpu_wait_s;		/* of the timed sides, left out of them */
+	double		timed_s;		/* the timed sides, wall clock */
 	double		read_cached_max;
 	double		scan_cached_max;
 	uint64		rows;
@@ -196,6 +198,18 @@ elapsed_s(SbEfficiency *e)
 	INSTR_TIME_SET_CURRENT(now);
 	INSTR_TIME_SUBTRACT(now, e->start);
 	return INSTR_TIME_GET_DOUBLE(now);
+}
+
+/*
+ * A timed pass's seconds without the time the backend waited for a CPU:
+ * other processes' load falls mostly on the CPU-bound side (the scan), and
+ * would make the executor look slower than it is by whatever else the
+ * machine runs.  What remains is the pass's own work and its I/O waits.
+ */
+static double
+net_s(SbTiming *t)
+{
+	return t->seconds - t->cpu_wait_s;
 }
 
 static double
@@ -294,7 +308,7 @@ scan_stretch(SbScanPlan *plan, SbSegment *seg, SbScanResult *sr)
 {
 	memset(sr, 0, sizeof(SbScanResult));
 	sb_scan_run(plan, seg, sr);
-	return rate_mb_s(seg->bytes, sr->timing.seconds);
+	return rate_mb_s(seg->bytes, net_s(&sr->timing));
 }
 
 /*
@@ -324,7 +338,7 @@ direct_of(SbEfficiency *e, SbSegment *seg)
 		e->direct_ok = false;
 		return NAN;
 	}
-	return rate_mb_s(dr.bytes, dr.timing.seconds);
+	return rate_mb_s(dr.bytes, net_s(&dr.timing));
 }
 
 /*
@@ -381,7 +395,7 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 			if (e->cache != SB_CACHE_COLD)
 				sb_scrub_cpu_caches(e->scrub);
 			(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
-			read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
+			read_rate = rate_mb_s(rr.bytes, net_s(&rr.timing));
 		}
 		else
 		{
@@ -402,9 +416,11 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	else
 		ceiling = ceiling_of(e, plan, &seg);
 
-	e->read_s += rr.timing.seconds;
+	e->read_s += net_s(&rr.timing);
+	e->cpu_wait_s += rr.timing.cpu_wait_s + sr.timing.cpu_wait_s;
+	e->timed_s += rr.timing.seconds + sr.timing.seconds;
 	e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
-	e->scan_s += sr.timing.seconds;
+	e->scan_s += net_s(&sr.timing);
 	e->scan_cached_max = Max(e->scan_cached_max,
 							 sb_pct(res.any_blocks, res.blocks));
 	e->pair_rows = sr.rows;
@@ -552,12 +568,14 @@ measure_whole(SbEfficiency *e)
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(e->passcxt);
 
-		read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
-		scan_rate = rate_mb_s(e->target->bytes, sr.timing.seconds);
+		read_rate = rate_mb_s(rr.bytes, net_s(&rr.timing));
+		scan_rate = rate_mb_s(e->target->bytes, net_s(&sr.timing));
+		e->cpu_wait_s += rr.timing.cpu_wait_s + sr.timing.cpu_wait_s;
+		e->timed_s += rr.timing.seconds + sr.timing.seconds;
 		push(&e->read_mb_s, read_rate);
 		push(&e->scan_mb_s, scan_rate);
-		push(&e->run_read_s, rr.timing.seconds);
-		push(&e->run_scan_s, sr.timing.seconds);
+		push(&e->run_read_s, net_s(&rr.timing));
+		push(&e->run_scan_s, net_s(&sr.timing));
 		e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
 		e->scan_cached_max = Max(e->scan_cached_max, sr.cached_pct_before);
 		e->rows = sr.rows;
@@ -619,6 +637,14 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 	const char *unit1 = e->method == SB_METHOD_PAIRS ? "pair" : "run";
 
 	memset(v, 0, sizeof(SbVerdict));
+
+	/* Not a verdict: the figures are net of it.  But say how much. */
+	if (e->timed_s > 0 && e->cpu_wait_s > 0.1 * e->timed_s)
+		ereport(NOTICE,
+				(errmsg("this backend waited for a CPU during %.0f %% of the timed passes",
+						100 * e->cpu_wait_s / e->timed_s),
+				 errdetail("Other processes kept the CPUs busy.  That time (%.3f s, from /proc/self/schedstat) is left out of the rates and of scan_pct.",
+						   e->cpu_wait_s)));
 
 	v->unstable = isnan(halfwidth) || halfwidth > limit;
 	if (v->unstable && isnan(halfwidth))

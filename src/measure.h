@@ -102,6 +102,7 @@ typedef struct SbClock
 {
 	instr_time	start;
 	struct rusage ru_start;
+	double		run_delay_start;	/* /proc/self/schedstat, s; NaN if none */
 } SbClock;
 
 typedef struct SbTiming
@@ -109,6 +110,7 @@ typedef struct SbTiming
 	double		seconds;
 	double		user_s;
 	double		sys_s;
+	double		cpu_wait_s;		/* runnable but waiting for a CPU; 0 if unknown */
 } SbTiming;
 
 /* Share of a target's blocks resident in each cache. */
