@@ -53,12 +53,17 @@ run_delay_s(void)
 	return (double) waited / 1e9;
 }
 
+/*
+ * The run queue delay is read inside the wall-clock interval, after its
+ * start and before its end, so that a wait it counts cannot lie outside
+ * the interval (a read costs a few microseconds).
+ */
 void
 sb_clock_start(SbClock *clock)
 {
-	clock->run_delay_start = run_delay_s();
 	getrusage(RUSAGE_SELF, &clock->ru_start);
 	INSTR_TIME_SET_CURRENT(clock->start);
+	clock->run_delay_start = run_delay_s();
 }
 
 void
@@ -66,6 +71,7 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 {
 	instr_time	end;
 	struct rusage ru;
+	double		run_delay_end = run_delay_s();
 
 	INSTR_TIME_SET_CURRENT(end);
 	getrusage(RUSAGE_SELF, &ru);
@@ -74,9 +80,8 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 	timing->seconds = INSTR_TIME_GET_DOUBLE(end);
 	timing->user_s = tv_seconds(&ru.ru_utime) - tv_seconds(&clock->ru_start.ru_utime);
 	timing->sys_s = tv_seconds(&ru.ru_stime) - tv_seconds(&clock->ru_start.ru_stime);
-	timing->cpu_wait_s = run_delay_s() - clock->run_delay_start;
+	timing->cpu_wait_s = run_delay_end - clock->run_delay_start;
 	if (isnan(timing->cpu_wait_s) || timing->cpu_wait_s < 0)
 		timing->cpu_wait_s = 0;
-	/* Counted in ticks, it may exceed a short interval by a fraction. */
 	timing->cpu_wait_s = Min(timing->cpu_wait_s, timing->seconds);
 }
