@@ -551,3 +551,66 @@ sb_scrub_cpu_caches(SbScrub *scrub)
 		sink += scrub->buf[i];
 	(void) sink;
 }
+
+/*
+ * Evict one stretch's data from the CPU caches before a timed warm pass,
+ * and nothing else: its page-cache pages (mapped read-only, never written)
+ * and the shared buffers that hold its blocks, a cache line at a time.  A
+ * warm whole-relation pass reads memory that left the CPU caches long ago;
+ * a stretch read right after another pass over the same 8 MB would find it
+ * in a 32 MB L3 and run faster per byte than any whole pass can.  Emptying
+ * every cache instead (sb_scrub_cpu_caches, the fallback where no flush
+ * instruction is known) also evicts the executor's own code and the TLB,
+ * which a whole pass keeps warm, and made stretches 5 to 10 % slower.
+ */
+void
+sb_flush_stretch(SbLeaf *leaf, SbSegment *stretch, SbScrub *scrub)
+{
+#ifdef SB_HAVE_FLUSH_LINE
+	BlockNumber lo = stretch->first_block;
+	BlockNumber hi = lo + stretch->bytes / BLCKSZ;
+	char	   *map;
+	off_t		i;
+	int			b;
+	int			fd;
+
+	if (stretch->bytes == 0)
+		return;
+	fd = open_segment(stretch->path);
+	/* Populated at once: a fault per page would cost more than the flush. */
+	map = mmap(NULL, stretch->bytes, PROT_READ, MAP_SHARED | MAP_POPULATE,
+			   fd, stretch->offset);
+	CloseTransientFile(fd);
+	if (map != MAP_FAILED)
+	{
+		for (i = 0; i < stretch->bytes; i += 64)
+			sb_flush_line(map + i);
+		munmap(map, stretch->bytes);
+	}
+
+	for (b = 0; b < (leaf->local ? NLocBuffer : NBuffers); b++)
+	{
+		BufferDesc *desc = leaf->local ? GetLocalBufferDescriptor(b) :
+			GetBufferDescriptor(b);
+		BufferTag	tag = desc->tag;	/* unlocked: a stale look flushes
+										 * another page, which is harmless */
+		char	   *page;
+		int			off;
+
+		if (b % SB_INTERRUPT_EVERY == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (!sb_buftag_matches(tag, leaf->fileid) ||
+			tag.blockNum < lo || tag.blockNum >= hi)
+			continue;
+		page = leaf->local ? (char *) LocalBufferBlockPointers[b] :
+			BufferBlocks + (Size) b * BLCKSZ;
+		if (page == NULL)
+			continue;
+		for (off = 0; off < BLCKSZ; off += 64)
+			sb_flush_line(page + off);
+	}
+	sb_flush_fence();
+#else
+	sb_scrub_cpu_caches(scrub);
+#endif
+}

@@ -294,4 +294,21 @@ typedef struct SbPrng
 	((lo) + Min((uint64) (pg_erand48((s)->xseed) * ((hi) - (lo) + 1)), (hi) - (lo)))
 #endif
 
+/*
+ * Writing back and evicting one cache line from every CPU cache, from user
+ * space: CLFLUSH on x86 (SSE2, every x86-64), DC CIVAC on 64-bit ARM
+ * (Linux lets user space issue it).  Elsewhere cache.c falls back to
+ * reading a buffer larger than the caches.
+ */
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
+#include <emmintrin.h>
+#define SB_HAVE_FLUSH_LINE 1
+#define sb_flush_line(p)		_mm_clflush(p)
+#define sb_flush_fence()		_mm_mfence()
+#elif defined(__aarch64__)
+#define SB_HAVE_FLUSH_LINE 1
+#define sb_flush_line(p)		__asm__ __volatile__("dc civac, %0" : : "r" (p) : "memory")
+#define sb_flush_fence()		__asm__ __volatile__("dsb sy" : : : "memory")
+#endif
+
 #endif							/* SCANBENCH_COMPAT_H */

@@ -124,7 +124,7 @@ typedef struct SbEfficiency
 	MemoryContext passcxt;		/* reset after every pair or run */
 	char	   *buf;			/* block_size, for buffered reads */
 	char	   *dbuf;			/* SB_DIRECT_BLOCK, for O_DIRECT reads */
-	SbScrub    *scrub;			/* to empty the CPU caches between passes */
+	SbScrub    *scrub;			/* where no cache-line flush is known */
 	bool		direct_ok;		/* the filesystem takes O_DIRECT */
 	SbScanPlan *whole_plan;
 
@@ -316,12 +316,12 @@ scan_stretch(SbScanPlan *plan, SbSegment *seg, SbScanResult *sr)
  * a warm scan would be.
  */
 static double
-ceiling_of(SbEfficiency *e, SbScanPlan *plan, SbSegment *seg)
+ceiling_of(SbEfficiency *e, SbLeaf *leaf, SbScanPlan *plan, SbSegment *seg)
 {
 	SbScanResult sr;
 
 	(void) scan_stretch(plan, seg, &sr);
-	sb_scrub_cpu_caches(e->scrub);
+	sb_flush_stretch(leaf, seg, e->scrub);
 	return scan_stretch(plan, seg, &sr);
 }
 
@@ -345,9 +345,10 @@ direct_of(SbEfficiency *e, SbSegment *seg)
  * One pair on one stretch.  With 'cold', the stretch is evicted from both
  * caches before each side and its residency checked; with 'warm', each
  * side runs once untimed first; with 'asis', nothing is done to the
- * relation's caches.  Outside 'cold', the CPU caches are scrubbed before
- * each timed side, so that it does not find the 8 MB the pass before it
- * just read still in them (cold reads bring fresh data from the device).
+ * relation's caches.  With 'warm', the stretch is flushed from the CPU
+ * caches before each timed side, so that it does not find the 8 MB the
+ * pass before it just read still there (cold reads bring fresh data from
+ * the device; 'asis' touches nothing).
  *
  * A pair that the budget runs out in is abandoned, unrecorded, before its
  * next step: the call overruns max_seconds by one step at most.  Returns
@@ -391,9 +392,10 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 		if (raw_side)
 		{
 			if (e->cache == SB_CACHE_WARM)
+			{
 				(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
-			if (e->cache != SB_CACHE_COLD)
-				sb_scrub_cpu_caches(e->scrub);
+				sb_flush_stretch(leaf, &seg, e->scrub);
+			}
 			(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
 			read_rate = rate_mb_s(rr.bytes, net_s(&rr.timing));
 		}
@@ -402,8 +404,8 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 			if (e->cache == SB_CACHE_WARM)
 				(void) scan_stretch(plan, &seg, &sr);
 			sb_stretch_residency(leaf, &seg, &res);
-			if (e->cache != SB_CACHE_COLD)
-				sb_scrub_cpu_caches(e->scrub);
+			if (e->cache == SB_CACHE_WARM)
+				sb_flush_stretch(leaf, &seg, e->scrub);
 			scan_rate = scan_stretch(plan, &seg, &sr);
 		}
 	}
@@ -414,7 +416,7 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	else if (elapsed_s(e) > e->max_seconds)
 		return false;
 	else
-		ceiling = ceiling_of(e, plan, &seg);
+		ceiling = ceiling_of(e, leaf, plan, &seg);
 
 	e->read_s += net_s(&rr.timing);
 	e->cpu_wait_s += rr.timing.cpu_wait_s + sr.timing.cpu_wait_s;
@@ -599,7 +601,7 @@ measure_whole(SbEfficiency *e)
 		old = MemoryContextSwitchTo(e->passcxt);
 		if (e->cache == SB_CACHE_COLD)
 			push(&e->direct_mb_s, direct_of(e, &seg));
-		push(&e->ceiling_mb_s, ceiling_of(e, plan_leaf(e, &refs[i]), &seg));
+		push(&e->ceiling_mb_s, ceiling_of(e, &e->target->leaves[refs[i].leaf], plan_leaf(e, &refs[i]), &seg));
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(e->passcxt);
 	}
@@ -772,7 +774,9 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	e.target = sb_target_open(relid, SB_TARGET_SCAN);
 	e.buf = sb_aligned_buffer(e.block_size);
 	e.dbuf = sb_aligned_buffer(SB_DIRECT_BLOCK);
+#ifndef SB_HAVE_FLUSH_LINE
 	e.scrub = sb_scrub_alloc();
+#endif
 	e.direct_ok = true;
 
 	nestlevel = sb_scan_settings_begin(0);
@@ -834,7 +838,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 
 	sb_target_close(e.target);
 	MemoryContextDelete(e.passcxt);
-	pfree(e.scrub->buf);		/* tens of MB: give them back now */
+	if (e.scrub)
+		pfree(e.scrub->buf);	/* tens of MB: give them back now */
 
 	result = sb_row_result(tupdesc, &row);
 	if (record)

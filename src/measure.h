@@ -212,6 +212,7 @@ extern void sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch,
 								 SbResidency *res);
 extern SbScrub *sb_scrub_alloc(void);
 extern void sb_scrub_cpu_caches(SbScrub *scrub);
+extern void sb_flush_stretch(SbLeaf *leaf, SbSegment *stretch, SbScrub *scrub);
 
 /* rawread.c */
 extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
