@@ -73,7 +73,9 @@ if [ "$only" != sample ]; then
 		awk -v m="$med" '
 			$2 == "ok" { n++; d = 100 * ($1 - m) / m; bad += (d > 10 || d < -10)
 						 printf "call %d: ok, %+.1f %% from the median%s\n", NR, d, (d > 10 || d < -10) ? "  OUTSIDE +-10 %" : "" }
-			END { printf "%d of %d calls ok; %d of them outside +-10 %% of the median\n", n, NR, bad }'
+			{ d = 100 * ($1 - m) / m; if (d < 0) d = -d; if (d > worst) worst = d }
+			END { printf "%d of %d calls ok; %d of them outside +-10 %% of the median\n", n, NR, bad
+				  printf "every call, whatever its verdict, within +-%.1f %% of the median\n", worst }'
 fi
 
 if [ "$only" != repeat ]; then
