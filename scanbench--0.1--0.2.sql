@@ -237,13 +237,14 @@ CREATE FUNCTION scan_efficiency(rel regclass,
 								max_seconds float8 DEFAULT 60,
 								target_pct float8 DEFAULT 5,
 								method text DEFAULT 'pairs',
+								with_write boolean DEFAULT false,
 								record boolean DEFAULT false)
 RETURNS scan_efficiency_result
 AS 'MODULE_PATHNAME', 'scan_efficiency'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean) IS
-'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes. cache: cold, warm or asis; record => true adds the run to scan_history';
+COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean) IS
+'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes. cache: cold, warm or asis; with_write => true adds a sequential write in the relation''s tablespace (write_mb_s); record => true adds the run to scan_history';
 
 COMMENT ON COLUMN scan_efficiency_result.bytes IS 'bytes of the relation when the call began (blocks x BLCKSZ); both sides read only those blocks';
 COMMENT ON COLUMN scan_efficiency_result.rows IS 'rows the scans returned: over the sampled stretches (pairs) or in the last run (whole)';
@@ -266,7 +267,7 @@ COMMENT ON COLUMN scan_efficiency_result.elapsed_s IS 'wall-clock seconds the wh
 COMMENT ON COLUMN scan_efficiency_result.verdict IS 'ok, or a comma-separated list of: unstable, cached, host_cache, storage_not_limiting; NULL when nothing was measured';
 COMMENT ON COLUMN scan_efficiency_result.settings IS 'the server''s I/O settings during the call (io_method, io_combine_limit, effective_io_concurrency, ...)';
 
-REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean) FROM PUBLIC;
 
 --
 -- Storage: what lies under the data (storage_info), how the storage
@@ -437,6 +438,15 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION random_read(regclass, integer, integer, text) IS
 'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, queue depth 1; cache: cold, warm, direct or asis';
+
+-- scan_efficiency(with_write => true): the write rate beside the read and
+-- scan rates, as lmdd's Write / Read / Scan tables put them.
+ALTER TYPE scan_efficiency_result
+	ADD ATTRIBUTE write_mb_s float8
+	CASCADE;
+
+COMMENT ON COLUMN scan_efficiency_result.write_mb_s IS
+'with_write: sequential write then fdatasync in the relation''s tablespace, as lmdd sync=1, of as many bytes as the relation (fewer if free space is short), MB/s (10^6 bytes); NULL without with_write';
 
 -- These read /proc and /sys, read server files or write scratch files:
 -- superuser only unless granted (see the README).

@@ -6,7 +6,7 @@ CREATE ROLE sb_monitor;
 GRANT EXECUTE ON FUNCTION raw_read(regclass, integer, text),
 	raw_read_segments(regclass, integer, text),
 	scan_rate(regclass, text, text, integer),
-	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean) TO sb_monitor;
+	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean) TO sb_monitor;
 
 SET ROLE sb_nobody;
 SELECT * FROM raw_read('sb_t');

@@ -48,6 +48,7 @@
 #include "utils/timestamp.h"
 
 #include "measure.h"
+#include "storage.h"
 
 PG_FUNCTION_INFO_V1(scan_efficiency);
 
@@ -729,6 +730,9 @@ scan_efficiency(PG_FUNCTION_ARGS)
 				hi;
 	char	   *fstype;
 	char	   *device;
+	bool		with_write;
+	Oid			write_spc = InvalidOid;
+	double		write_mb_s = NAN;
 	SbRow		row = {0};
 	bool		record;
 	Datum		result;
@@ -742,6 +746,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	e.max_seconds = PG_GETARG_FLOAT8(5);
 	e.target_pct = PG_GETARG_FLOAT8(6);
 	e.method = sb_parse_method(PG_GETARG_TEXT_PP(7));
+	with_write = PG_GETARG_BOOL(8);
 	/* record is the last argument, whatever others come before it */
 	record = PG_GETARG_BOOL(PG_NARGS() - 1);
 
@@ -772,6 +777,9 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	samples_init(&e.run_scan_s);
 
 	e.target = sb_target_open(relid, SB_TARGET_SCAN);
+	/* with_write writes a scratch file there: refuse before measuring. */
+	if (with_write)
+		write_spc = sb_check_write_tablespace(sb_target_tablespace(e.target));
 	e.buf = sb_aligned_buffer(e.block_size);
 	e.dbuf = sb_aligned_buffer(SB_DIRECT_BLOCK);
 #ifndef SB_HAVE_FLUSH_LINE
@@ -794,6 +802,15 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	else
 		measure_whole(&e);
 	sb_scan_settings_end(nestlevel);
+
+	/*
+	 * The Write column of lmdd's Write / Read / Scan tables: lmdd sync=1 in
+	 * the relation's tablespace, as large as the relation and no larger
+	 * than free space allows.  Last, so that its dirty pages cannot slow
+	 * the reads measured above.
+	 */
+	if (with_write)
+		write_mb_s = sb_write_mb_s(write_spc, e.target->bytes, e.block_size);
 
 	median = sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.5);
 	(void) sb_median_ci(e.ratio_sorted.v, e.ratio_sorted.n, SB_CONFIDENCE,
@@ -835,6 +852,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 		sb_row_text(&row, verdict_text(&v));
 	}
 	sb_row_datum(&row, sb_io_settings());
+	sb_row_float(&row, write_mb_s, 1);
 
 	sb_target_close(e.target);
 	MemoryContextDelete(e.passcxt);
