@@ -4,8 +4,15 @@
 # alternately in one run:
 #
 #   A  seq_write          vs  dd if=/dev/zero bs=8k conv=fdatasync
-#   B  seq_read (cold)    vs  dd bs=8k after the same eviction
-#   C  random_read IOPS   vs  fio --rw=randread --bs=8k --iodepth=1 on a cold file
+#   B  rewrite (cold)     vs  dd if=F of=F bs=8k conv=notrunc,fdatasync after
+#                             the same eviction (each block read, then written
+#                             back in place)
+#   C  seq_read (cold)    vs  dd bs=8k after the same eviction
+#   D  random_read IOPS   vs  fio --rw=randread --bs=8k --iodepth=1 on a cold file
+#
+# Both sides run the same steps in the same order on a fresh file, so that
+# each read finds the storage below in the same state (a host still writing
+# back what the guest just wrote slows the reads that follow).
 #
 #   bench/storage.sh [--size-mb MB] [--random-ops N] [--pairs N]
 #                    (root; default 512 MB, 10000 reads, 5 pairs)
@@ -69,22 +76,33 @@ sb_side()
 {
 	q "SELECT string_agg(coalesce(CASE WHEN test = 'random_read' THEN iops ELSE mb_s END::text, 'NULL'), ' ' ORDER BY test)
 	   FROM storage_profile(size_mb => $size_mb, block_size => $bs, random_ops => $random_ops)
-	   WHERE test IN ('seq_write', 'seq_read', 'random_read')"
+	   WHERE test IN ('seq_write', 'rewrite', 'seq_read', 'random_read')"
+}
+
+# The eviction storage_profile does: write back, then POSIX_FADV_DONTNEED.
+evict()
+{
+	sync -d "$ref"
+	dd if="$ref" iflag=nocache count=0 status=none
 }
 
 # The tools' side, on a fresh file each time as storage_profile's is.
 ref_side()
 {
-	local t0 t1 w r iops out
+	local t0 t1 w rw r iops out
 	rm -f "$ref"
 	t0=$(now)
 	dd if=/dev/zero of="$ref" bs=$bs count=$count conv=fdatasync status=none || sb_die "dd failed"
 	t1=$(now)
 	w=$(rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
-	# The eviction storage_profile does: write back, then POSIX_FADV_DONTNEED.
-	sync -d "$ref"
-	dd if="$ref" iflag=nocache count=0 status=none
+	evict
+	t0=$(now)
+	dd if="$ref" of="$ref" bs=$bs conv=notrunc,fdatasync status=none || sb_die "dd failed"
+	t1=$(now)
+	rw=$(rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+
+	evict
 	t0=$(now)
 	dd if="$ref" of=/dev/null bs=$bs status=none
 	t1=$(now)
@@ -96,8 +114,8 @@ ref_side()
 		--iodepth=1 --ioengine=psync --invalidate=1 --size="$bytes" \
 		--number_ios="$random_ops" --output-format=json 2>/dev/null) || sb_die "fio failed"
 	iops=$(python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["read"]; print("%.0f" % (j["total_ios"] / (j["runtime"] / 1000.0)) if j["runtime"] else j["iops"])' <<<"$out")
-	# rows in the order storage_profile's string_agg gives: random_read, seq_read, seq_write
-	echo "$iops $r $w"
+	# in the order of storage_profile's string_agg: random_read, rewrite, seq_read, seq_write
+	echo "$iops $rw $r $w"
 }
 
 # An untimed round first: file system metadata, the cluster's first temp
@@ -105,22 +123,24 @@ ref_side()
 sb_side >/dev/null
 ref_side >/dev/null
 
-A_sb="" A_ref="" B_sb="" B_ref="" C_sb="" C_ref=""
+A_sb="" A_ref="" B_sb="" B_ref="" C_sb="" C_ref="" D_sb="" D_ref=""
 for ((i = 1; i <= pairs; i++)); do
 	if ((i % 2)); then
 		s=$(sb_side); r=$(ref_side)
 	else
 		r=$(ref_side); s=$(sb_side)
 	fi
-	read -r s_rr s_sr s_sw <<<"$s"
-	read -r r_rr r_sr r_sw <<<"$r"
-	printf 'pair %d: seq_write %s vs dd %s MB/s | seq_read %s vs dd %s MB/s | random_read %s vs fio %s IOPS\n' \
-		"$i" "$s_sw" "$r_sw" "$s_sr" "$r_sr" "$s_rr" "$r_rr"
-	A_sb+=" $s_sw" A_ref+=" $r_sw" B_sb+=" $s_sr" B_ref+=" $r_sr" C_sb+=" $s_rr" C_ref+=" $r_rr"
+	read -r s_rr s_rw s_sr s_sw <<<"$s"
+	read -r r_rr r_rw r_sr r_sw <<<"$r"
+	printf 'pair %d: seq_write %s vs dd %s MB/s | rewrite %s vs dd %s MB/s | seq_read %s vs dd %s MB/s | random_read %s vs fio %s IOPS\n' \
+		"$i" "$s_sw" "$r_sw" "$s_rw" "$r_rw" "$s_sr" "$r_sr" "$s_rr" "$r_rr"
+	A_sb+=" $s_sw" A_ref+=" $r_sw" B_sb+=" $s_rw" B_ref+=" $r_rw"
+	C_sb+=" $s_sr" C_ref+=" $r_sr" D_sb+=" $s_rr" D_ref+=" $r_rr"
 done
 
 echo
 printf '%-44s %10s %10s\n' '' 'scanbench' 'tool'
 summary 'seq_write vs dd conv=fdatasync (MB/s)' "$A_sb" "$A_ref" 'want >= 0.95'
-summary 'seq_read cold vs dd after eviction (MB/s)' "$B_sb" "$B_ref" 'want >= 0.95'
-summary 'random_read cold vs fio randread qd1 (IOPS)' "$C_sb" "$C_ref" 'want >= 0.95'
+summary 'rewrite vs dd of=same conv=notrunc (MB/s)' "$B_sb" "$B_ref" 'for reference'
+summary 'seq_read cold vs dd after eviction (MB/s)' "$C_sb" "$C_ref" 'want >= 0.95'
+summary 'random_read cold vs fio randread qd1 (IOPS)' "$D_sb" "$D_ref" 'want >= 0.95'
