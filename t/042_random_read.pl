@@ -56,6 +56,21 @@ my ($preads, $pmax) = split /\|/, $node->safe_psql('postgres',
 is($preads, 200, 'partitioned: 200 reads');
 cmp_ok($pmax + 8192, '<=', $psize, 'partitioned: inside the members');
 
+# O_DIRECT: the reads asked for, or a clear refusal where the filesystem
+# has none.
+{
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SELECT reads, cache FROM random_read('r', 100, 8192, 'direct')");
+	if ($ret == 0)
+	{
+		is($out, '100|direct', 'direct: 100 reads with O_DIRECT');
+	}
+	else
+	{
+		like($err, qr/refuses O_DIRECT/, 'direct: a clear refusal on this filesystem');
+	}
+}
+
 # Read-only: the relation's files are unchanged.
 my $sum = $node->safe_psql('postgres', "SELECT md5(string_agg(v, '' ORDER BY g)) FROM r");
 $node->safe_psql('postgres', "SELECT * FROM random_read('r', 1000, 8192, 'asis')");
