@@ -86,7 +86,7 @@ SKIP:
 	# fillfactor 10: about 150 MB on a 256 MB tmpfs.
 	$node->safe_psql('postgres', qq{
 		CREATE TABLESPACE wbig LOCATION '$loc';
-		CREATE TABLE big TABLESPACE wbig WITH (fillfactor = 10) AS
+		CREATE TABLE big WITH (fillfactor = 10) TABLESPACE wbig AS
 			SELECT g FROM generate_series(1, 400000) g;
 		VACUUM (FREEZE, ANALYZE) big;
 	});
