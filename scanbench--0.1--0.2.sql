@@ -216,18 +216,18 @@ DROP FUNCTION scan_efficiency(regclass, text, integer, integer);
 
 -- CASCADE: a history table made with CREATE TABLE ... OF the type gains
 -- the columns too, so INSERT ... SELECT * FROM scan_efficiency() goes on.
+-- It applies to one subcommand only, hence one per attribute.
 ALTER TYPE scan_efficiency_result
-	ADD ATTRIBUTE method text,
-	ADD ATTRIBUTE pairs integer,
-	ADD ATTRIBUTE coverage_pct float8,
-	ADD ATTRIBUTE scan_pct_lo float8,
-	ADD ATTRIBUTE scan_pct_hi float8,
-	ADD ATTRIBUTE scan_pct_p10 float8,
-	ADD ATTRIBUTE scan_pct_p90 float8,
-	ADD ATTRIBUTE elapsed_s float8,
-	ADD ATTRIBUTE verdict text,
-	ADD ATTRIBUTE settings jsonb
-	CASCADE;
+	ADD ATTRIBUTE method text CASCADE,
+	ADD ATTRIBUTE pairs integer CASCADE,
+	ADD ATTRIBUTE coverage_pct float8 CASCADE,
+	ADD ATTRIBUTE scan_pct_lo float8 CASCADE,
+	ADD ATTRIBUTE scan_pct_hi float8 CASCADE,
+	ADD ATTRIBUTE scan_pct_p10 float8 CASCADE,
+	ADD ATTRIBUTE scan_pct_p90 float8 CASCADE,
+	ADD ATTRIBUTE elapsed_s float8 CASCADE,
+	ADD ATTRIBUTE verdict text CASCADE,
+	ADD ATTRIBUTE settings jsonb CASCADE;
 
 CREATE FUNCTION scan_efficiency(rel regclass,
 								cache text DEFAULT 'cold',
