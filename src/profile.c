@@ -246,14 +246,23 @@ evict_scratch(SbScratch *s)
 	return sb_pct(sb_segment_os_blocks(&seg), s->bytes / BLCKSZ);
 }
 
+/*
+ * A failed or short read or write of the scratch file.  A short write means
+ * the filesystem filled up meanwhile; a short read cannot happen to a file
+ * only this backend knows, but is never taken for success.
+ */
 static void
-io_error(SbScratch *s, const char *what, ssize_t done)
+io_error(SbScratch *s, bool write, ssize_t done)
 {
 	if (done >= 0)
-		errno = (*what == 'w') ? ENOSPC : EIO;	/* a short transfer */
+		errno = write ? ENOSPC : EIO;
+	if (write)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write file \"%s\": %m", FilePathName(s->file))));
 	ereport(ERROR,
 			(errcode_for_file_access(),
-			 errmsg("could not %s file \"%s\": %m", what, FilePathName(s->file))));
+			 errmsg("could not read file \"%s\": %m", FilePathName(s->file))));
 }
 
 /* seq_write: lmdd of=file bs=block_size sync=1. */
@@ -272,7 +281,7 @@ test_seq_write(SbScratch *s, SbTestResult *r)
 		done = FileWrite(s->file, s->buf, s->block_size, off,
 						 WAIT_EVENT_BUFFILE_WRITE);
 		if (done != s->block_size)
-			io_error(s, "write", done);
+			io_error(s, true, done);
 		r->ops++;
 	}
 	sync_scratch(s);
@@ -303,11 +312,11 @@ test_rewrite(SbScratch *s, SbTestResult *r)
 		CHECK_FOR_INTERRUPTS();
 		done = pg_pread(fd, s->buf, s->block_size, off);
 		if (done != s->block_size)
-			io_error(s, "read", done);
+			io_error(s, false, done);
 		s->buf[0]++;
 		done = pg_pwrite(fd, s->buf, s->block_size, off);
 		if (done != s->block_size)
-			io_error(s, "write", done);
+			io_error(s, true, done);
 		r->ops++;
 	}
 	sync_scratch(s);
@@ -334,7 +343,7 @@ test_seq_read(SbScratch *s, SbTestResult *r)
 		CHECK_FOR_INTERRUPTS();
 		done = pg_pread(fd, s->buf, s->block_size, off);
 		if (done != s->block_size)
-			io_error(s, "read", done);
+			io_error(s, false, done);
 		r->ops++;
 	}
 	sb_clock_stop(&clock, &r->timing);
