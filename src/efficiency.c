@@ -737,6 +737,10 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	bool		record;
 	Datum		result;
 
+	/* A Citus table is measured on its nodes (citus.c). */
+	if (sb_citus_table(relid))
+		return sb_citus_scan_efficiency(fcinfo);
+
 	memset(&e, 0, sizeof(e));
 	INSTR_TIME_SET_CURRENT(e.start);
 	e.cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);

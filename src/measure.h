@@ -270,6 +270,11 @@ extern bool sb_median_ci(const double *sorted, int n, double confidence,
 						 double *lo, double *hi);
 extern double sb_halfwidth_pct(double median, double lo, double hi);
 
+/* citus.c: Citus tables, measured on the nodes where their rows live */
+extern bool sb_citus_table(Oid relid);
+extern void sb_citus_refuse(Oid relid, const char *function);
+extern Datum sb_citus_scan_efficiency(FunctionCallInfo fcinfo);
+
 /* args.c: argument checks, run at the top of each SQL function */
 extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);
 extern const char *sb_cache_name(SbCacheMode cache);
