@@ -1002,7 +1002,8 @@ scan_efficiency_node(PG_FUNCTION_ARGS)
 	ArrayType  *names_arr = PG_GETARG_ARRAYTYPE_P(4);
 	Datum	   *ids,
 			   *names;
-	bool	   *nulls;
+	bool	   *id_nulls,
+			   *name_nulls;
 	int			nids,
 				nnames;
 	SbTarget  **targets;
@@ -1023,13 +1024,18 @@ scan_efficiency_node(PG_FUNCTION_ARGS)
 				 errhint("Valid steps are \"read\", \"scan\" and \"prepare\".")));
 	sb_check_block_size(block_size);
 	deconstruct_array(ids_arr, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
-					  &ids, &nulls, &nids);
+					  &ids, &id_nulls, &nids);
 	deconstruct_array(names_arr, TEXTOID, -1, false, TYPALIGN_INT,
-					  &names, &nulls, &nnames);
+					  &names, &name_nulls, &nnames);
 	if (nids != nnames)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("shardids and shards must have the same length")));
+	for (i = 0; i < nids; i++)
+		if (id_nulls[i] || name_nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("shardids and shards must not contain NULL")));
 
 	targets = palloc0(sizeof(SbTarget *) * Max(nids, 1));
 	reads = palloc0(sizeof(SbReadResult) * Max(nids, 1));

@@ -270,6 +270,18 @@ cat "$regress_log"
 count "$(grep -cE '^(ok [0-9]+ |test .* \.\.\. ok| +[a-z_0-9]+ +\.\.\. ok)' "$regress_log")" \
 	"$(grep -cE '(\.\.\. FAILED|^not ok [0-9]+ )' "$regress_log")" $regress_rc
 
+# Citus, for the t/06x tests on a three-node cluster: built once per server
+# from ../shared/vendor by tools/citus-build.sh.  Where it cannot be had
+# (no tarball, a major Citus does not support) those tests skip.
+if [ "$SB_PGMAJOR" -ge 16 ]; then
+	"$SB_TOP/tools/citus-build.sh" "$(sb_pgbin)/pg_config" >/dev/null
+	case $? in
+	0) sb_log "Citus installed for PostgreSQL $SB_PGMAJOR" ;;
+	77) sb_log "Citus not available: the Citus tests skip" ;;
+	*) echo "not ok - Citus build for PostgreSQL $SB_PGMAJOR"; count 0 1 ;;
+	esac
+fi
+
 sb_log "TAP tests"
 # The TAP modules' paths are given here for every major: PGXS sets
 # TESTDIR only until 16, and the tests do not rely on it.

@@ -60,13 +60,55 @@ static const char *table_columns =
 "    l_comment       varchar(44) NOT NULL\n"
 ")";
 
+/*
+ * Citus: the empty table becomes distributed before any row is sent, so
+ * that the coordinator's COPY routes every row to its shard and nothing
+ * stays in the coordinator's own (shell) table.
+ */
+static bool
+distribute_table(Load *ld, PGconn *conn)
+{
+	const Options *opt = ld->opt;
+	char	   *table = PQescapeLiteral(conn, ld->qname, strlen(ld->qname));
+	char	   *column = PQescapeLiteral(conn, opt->distribute, strlen(opt->distribute));
+	char		shards[64] = "";
+	bool		ok;
+
+	if (table == NULL || column == NULL)
+	{
+		log_error("could not quote the table or column name: %s", chomp(PQerrorMessage(conn)));
+		ok = false;
+	}
+	else
+	{
+		if (opt->shard_count > 0)
+			snprintf(shards, sizeof(shards), ", shard_count => %d", opt->shard_count);
+		ok = run_sql(conn, sqlf("SELECT pg_catalog.create_distributed_table(%s, %s%s)",
+								table, column, shards), "create_distributed_table");
+	}
+	PQfreemem(table);
+	PQfreemem(column);
+	return ok;
+}
+
 static bool
 create_table(Load *ld, PGconn *conn)
 {
-	if (ld->exists && !run_sql(conn, sqlf("DROP TABLE %s", ld->qname), "DROP TABLE"))
+	bool		distribute = ld->opt->distribute != NULL;
+
+	/* A distribution that fails (a wrong column) must leave no table. */
+	if (distribute && !run_sql(conn, "BEGIN", "BEGIN"))
 		return false;
-	return run_sql(conn, sqlf("CREATE %sTABLE %s %s", ld->opt->unlogged ? "UNLOGGED " : "",
-							  ld->qname, table_columns), "CREATE TABLE");
+	if ((ld->exists && !run_sql(conn, sqlf("DROP TABLE %s", ld->qname), "DROP TABLE")) ||
+		!run_sql(conn, sqlf("CREATE %sTABLE %s %s", ld->opt->unlogged ? "UNLOGGED " : "",
+							ld->qname, table_columns), "CREATE TABLE") ||
+		(distribute && !distribute_table(ld, conn)))
+	{
+		if (distribute)
+			run_sql(conn, "ROLLBACK", NULL);
+		return false;
+	}
+	return !distribute || run_sql(conn, "COMMIT", "COMMIT");
 }
 
 /*
@@ -119,6 +161,21 @@ open_control(Load *ld)
 		log_error("table %s does not exist\nhint: leave out --append to create it", ld->qname);
 		return false;
 	}
+	if (opt->distribute)
+	{
+		val = query_value(ld->ctl, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension "
+						  "WHERE extname = 'citus')", NULL);
+		if (val == NULL)
+			return false;
+		if (val[0] != 't')
+		{
+			log_error("--distribute needs the citus extension, which is not installed in database \"%s\"\n"
+					  "hint: connect to a Citus coordinator, or leave out --distribute", PQdb(ld->ctl));
+			free(val);
+			return false;
+		}
+		free(val);
+	}
 	return true;
 }
 
@@ -151,7 +208,8 @@ begin_load(Load *ld)
 {
 	const Options *opt = ld->opt;
 
-	ld->freeze_by_copy = opt->jobs == 1 && !opt->append;
+	/* Citus routes COPY to the shards, where FREEZE cannot follow. */
+	ld->freeze_by_copy = opt->jobs == 1 && !opt->append && !opt->distribute;
 	ld->pg->start = now_s();
 	if (ld->freeze_by_copy)
 	{
@@ -296,30 +354,64 @@ make_ready(Load *ld)
 	return interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE_LOAD;
 }
 
+/*
+ * The table's pages and, for a Citus table, its shards.  A Citus table's
+ * rows live in its shard placements, and its own file on the coordinator
+ * is an empty shell: citus_relation_size() sums the shards.  Citus is
+ * looked up first, so the statement names its catalogs only where they
+ * exist.
+ */
+static int64_t
+table_pages(Load *ld, int64_t *shards)
+{
+	int64_t		pages = 0;
+	char	   *val;
+	bool		citus = false;
+
+	*shards = 0;
+	val = query_value(ld->ctl, "SELECT pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL",
+					  NULL);
+	if (val && val[0] == 't')
+	{
+		free(val);
+		val = query_value(ld->ctl, "SELECT count(*) FROM pg_catalog.pg_dist_shard "
+						  "WHERE logicalrelid = $1::regclass", ld->qname);
+		if (val)
+			*shards = strtoll(val, NULL, 10);
+		citus = *shards > 0;
+	}
+	free(val);
+	val = query_value(ld->ctl, citus ?
+					  "SELECT pg_catalog.citus_relation_size($1::regclass) / "
+					  "pg_catalog.current_setting('block_size')::integer" :
+					  "SELECT pg_catalog.pg_relation_size($1::regclass) / "
+					  "pg_catalog.current_setting('block_size')::integer", ld->qname);
+	if (val)
+		pages = strtoll(val, NULL, 10);
+	free(val);
+	return pages;
+}
+
 static void
 print_summary(Load *ld)
 {
 	const Options *opt = ld->opt;
-	int64_t		pages = 0;
-	char	   *val;
+	int64_t		shards;
+	int64_t		pages = table_pages(ld, &shards);
+	char		where[64] = "";
 
-	val = query_value(ld->ctl, "SELECT pg_catalog.pg_relation_size($1::regclass) / "
-					  "pg_catalog.current_setting('block_size')::integer", ld->qname);
-	if (val)
-	{
-		pages = strtoll(val, NULL, 10);
-		free(val);
-	}
 	if (opt->quiet)
 		return;
+	if (shards > 0)
+		snprintf(where, sizeof(where), " in %" PRId64 " shard%s", shards, shards > 1 ? "s" : "");
 	fprintf(stderr, LOADER_NAME ": loaded %" PRId64 " rows into %s (SF %g, seed %" PRIu64
 			", %d job%s, %s) in %.2f s: %s %.2f s at %.0f MB/s and %.0f rows/s, "
-			"then %s %.2f s; %" PRId64 " pages, %.1f bytes/row; peak RSS %ld MB\n",
+			"then %s %.2f s; %" PRId64 " pages%s, %.1f bytes/row; peak RSS %ld MB\n",
 			ld->rows, ld->qname, opt->scale, opt->seed, opt->jobs, opt->jobs > 1 ? "s" : "",
 			dbt3_format_name(opt->format), ld->copy_s + ld->post_s,
 			ld->freeze_by_copy ? "COPY FREEZE" : "COPY", ld->copy_s,
 			ld->bytes / ld->copy_s / 1e6, ld->rows / ld->copy_s, ld->post_what, ld->post_s,
-			pages, ld->rows > 0 ? pages * 8192.0 / ld->rows : 0.0, peak_rss_mb());
+			pages, where, ld->rows > 0 ? pages * 8192.0 / ld->rows : 0.0, peak_rss_mb());
 }
 
 int

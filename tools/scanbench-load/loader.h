@@ -58,6 +58,8 @@ typedef struct
 	bool		drop;
 	bool		append;
 	bool		unlogged;
+	const char *distribute;		/* Citus distribution column, or NULL */
+	int			shard_count;	/* 0: Citus' default */
 	int			jobs;
 	Dbt3Format	format;
 	bool		to_stdout;

@@ -23,7 +23,9 @@ enum
 	OPT_DROP,
 	OPT_APPEND,
 	OPT_UNLOGGED,
-	OPT_CHECK
+	OPT_CHECK,
+	OPT_DISTRIBUTE,
+	OPT_SHARD_COUNT
 };
 
 static const struct option long_options[] = {
@@ -35,6 +37,8 @@ static const struct option long_options[] = {
 	{"drop", no_argument, NULL, OPT_DROP},
 	{"append", no_argument, NULL, OPT_APPEND},
 	{"unlogged", no_argument, NULL, OPT_UNLOGGED},
+	{"distribute", required_argument, NULL, OPT_DISTRIBUTE},
+	{"shard-count", required_argument, NULL, OPT_SHARD_COUNT},
 	{"jobs", required_argument, NULL, 'j'},
 	{"check", no_argument, NULL, OPT_CHECK},
 	{"progress", required_argument, NULL, 'P'},
@@ -80,6 +84,11 @@ usage(void)
 		   "      --drop               drop the table first if it exists\n"
 		   "      --append             add the rows to an existing table\n"
 		   "      --unlogged           create the table UNLOGGED\n"
+		   "      --distribute=COLUMN  on a Citus coordinator: create the table distributed\n"
+		   "                           by COLUMN (e.g. l_orderkey); the rows go to the\n"
+		   "                           shards through the coordinator's COPY\n"
+		   "      --shard-count=N      shards of the distributed table (default: Citus'\n"
+		   "                           citus.shard_count)\n"
 		   "  -j, --jobs=N             load with N connections, each COPYing its own range\n"
 		   "                           of orders in its own transaction (default 1)\n"
 		   "      --check              after loading, print scan_efficiency() for the table;\n"
@@ -103,9 +112,11 @@ usage(void)
 		   "How the table is made ready to measure:\n"
 		   "  With one job and a new table, the table is created and filled in one\n"
 		   "  transaction with COPY FREEZE, then analyzed: rows are written frozen and\n"
-		   "  all-visible, so the first scan does not set hint bits.  With --jobs > 1 or\n"
-		   "  --append, each job COPYs in its own transaction, all commit only when all\n"
-		   "  succeeded, then VACUUM (FREEZE, ANALYZE) runs.  The summary line says which.\n"
+		   "  all-visible, so the first scan does not set hint bits.  With --jobs > 1,\n"
+		   "  --append or --distribute, each job COPYs in its own transaction, all commit\n"
+		   "  only when all succeeded, then VACUUM (FREEZE, ANALYZE) runs (on a Citus\n"
+		   "  table, on every shard).  The summary line says which, and gives the pages\n"
+		   "  of all the shards for a Citus table.\n"
 		   "\n"
 		   "Failures:\n"
 		   "  If any job fails or the load is interrupted, every job rolls back and a table\n"
@@ -205,6 +216,14 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 		case OPT_UNLOGGED:
 			opt->unlogged = true;
 			return true;
+		case OPT_DISTRIBUTE:
+			if (arg[0] == '\0')
+				usage_error("the distribution column must not be empty");
+			opt->distribute = arg;
+			return true;
+		case OPT_SHARD_COUNT:
+			opt->shard_count = (int) parse_int(arg, "shard count", 1, 64000);
+			return true;
 		case 'j':
 			opt->jobs = (int) parse_int(arg, "number of jobs", 1, MAX_JOBS);
 			return true;
@@ -260,6 +279,10 @@ check_options(Options *opt, int argc, char **argv)
 	if (opt->to_stdout && (opt->jobs > 1 || opt->check || opt->drop || opt->append || opt->unlogged))
 		usage_error("--stdout writes rows with one thread and no connection: "
 					"--jobs, --check, --drop, --append and --unlogged do not apply");
+	if (opt->shard_count > 0 && opt->distribute == NULL)
+		usage_error("--shard-count applies to a table created with --distribute");
+	if (opt->distribute && (opt->append || opt->to_stdout))
+		usage_error("--distribute creates the table: --append and --stdout do not apply");
 	if ((int64_t) opt->jobs > dbt3_orders(opt->scale))
 		usage_error("more jobs than orders");
 }

@@ -1,0 +1,61 @@
+# A node made slower stands out: one worker's placements cold while the
+# other's are warm, scan_efficiency_shards(..., 'asis') gives the cold
+# node the lower read rate, and the other way round when the roles swap.
+# Timing-sensitive: runs only with scanbench_slow in PG_TEST_EXTRA.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbCitus;
+
+plan skip_all => 'timing-sensitive: set PG_TEST_EXTRA=scanbench_slow'
+  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
+SbCitus::require_citus();
+my ($coord, $w1, $w2) = SbCitus::start_cluster('slow');
+
+# About 45 MB per worker: large enough that reading it takes a while.
+$coord->safe_psql('postgres', q{
+	CREATE TABLE t (id bigint, pad text);
+	SELECT create_distributed_table('t', 'id', shard_count => 4);
+	INSERT INTO t SELECT g, repeat(md5(g::text), 3) FROM generate_series(1, 640000) g;
+	VACUUM (FREEZE, ANALYZE) t;
+});
+
+# Each worker's placements, as arguments of scan_efficiency_node().
+my %args;
+for my $w ($w1, $w2)
+{
+	$args{ $w->port } = $coord->safe_psql('postgres', qq{
+		SELECT quote_literal(array_agg(s.shardid ORDER BY s.shardid)::text) || ', ' ||
+		       quote_literal(array_agg(shard_name(s.logicalrelid, s.shardid) ORDER BY s.shardid)::text)
+		FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
+		JOIN pg_dist_node n USING (groupid)
+		WHERE s.logicalrelid = 't'::regclass AND n.nodeport = @{[ $w->port ]}});
+}
+
+for my $case ([ $w1, $w2 ], [ $w2, $w1 ])
+{
+	my ($warm, $cold) = @$case;
+	my ($wname, $cname) = map { $_->name } ($warm, $cold);
+
+	$warm->safe_psql('postgres',
+		"SELECT scan_efficiency_node('read', 'warm', 8192, $args{ $warm->port })");
+	$cold->safe_psql('postgres',
+		"SELECT scan_efficiency_node('prepare', 'cold', 8192, $args{ $cold->port })");
+
+	my $row = $coord->safe_psql('postgres', q{
+		SELECT string_agg(node || '=' || read_mb_s || '/' || read_cached_pct, ' ' ORDER BY node)
+		FROM scan_efficiency_shards('t', 'asis') WHERE level = 'node'});
+	my %by = map { my ($n, $v) = split /=/; $n => [ split m{/}, $v ] } split / /, $row;
+	my ($wr, $wc) = @{ $by{ 'localhost:' . $warm->port } };
+	my ($cr, $cc) = @{ $by{ 'localhost:' . $cold->port } };
+	cmp_ok($wc, '>', 95, "$wname warm before the read ($wc % cached)");
+	cmp_ok($cc, '<', 5, "$cname cold before the read ($cc % cached)");
+	cmp_ok($cr, '<', $wr, "cold $cname reads slower ($cr MB/s) than warm $wname ($wr MB/s)");
+}
+
+$_->stop for ($coord, $w1, $w2);
+done_testing();
