@@ -52,6 +52,7 @@ raw_read(PG_FUNCTION_ARGS)
 	SbRow		row = {0};
 
 	sb_check_block_size(block_size);
+	sb_citus_refuse(relid, "raw_read");
 	tupdesc = sb_result_tupdesc(fcinfo);
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
@@ -79,6 +80,7 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	int			i;
 
 	sb_check_block_size(block_size);
+	sb_citus_refuse(relid, "raw_read_segments");
 	sb_init_srf(fcinfo);
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
@@ -118,6 +120,7 @@ scan_rate(PG_FUNCTION_ARGS)
 
 	sb_check_query(query);
 	sb_check_workers(workers);
+	sb_citus_refuse(relid, "scan_rate");
 	tupdesc = sb_result_tupdesc(fcinfo);
 
 	target = sb_target_open(relid, SB_TARGET_SCAN);

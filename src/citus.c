@@ -541,7 +541,7 @@ verdict_of(SbCacheMode cache, double cached_pct, double median, double lo,
 					 errhint("Use runs => 6 or more, or allow more time (max_seconds).")));
 		else if (what)
 			ereport(NOTICE,
-					(errmsg("the cluster figure of \"%s\" is unstable: its 95 %% confidence interval is %.1f to %.1f, +-%.1f %% of the median after %d pairs, wider than +-%.1f %%",
+					(errmsg("the cluster figure of \"%s\" is unstable: its 95 %% confidence interval is %.1f to %.1f, +-%.1f %% of the median after %d pairs, wider than +-%g %%",
 							what, lo, hi, halfwidth, pairs, limit),
 					 errhint("Allow more time (max_seconds), or measure when the nodes are quieter.")));
 	}
@@ -659,6 +659,7 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	char	   *count_sql;
 	char	   *verdict;
 	Datum		result;
+	MemoryContext old;
 
 	sb_check_block_size(block_size);
 	sb_check_runs(runs);
@@ -789,6 +790,8 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	verdict = verdict_of(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
 						 med, lo, hi, pairs, target_pct, ct->relname);
 
+	/* The row outlives SPI's memory, which SPI_finish() releases. */
+	old = MemoryContextSwitchTo(outer);
 	named_init(&row, tupdesc);
 	named_set(&row, "relation", ObjectIdGetDatum(relid));
 	named_set(&row, "bytes", Int64GetDatum(bytes));
@@ -819,9 +822,10 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	if (verdict)
 		named_set(&row, "verdict", CStringGetTextDatum(verdict));
 	named_set(&row, "settings", sb_io_settings());
+	result = HeapTupleGetDatum(heap_form_tuple(tupdesc, row.values, row.nulls));
+	MemoryContextSwitchTo(old);
 	SPI_finish();
 
-	result = HeapTupleGetDatum(heap_form_tuple(tupdesc, row.values, row.nulls));
 	if (record)
 		sb_history_record(fcinfo, result, tupdesc);
 	PG_RETURN_DATUM(result);

@@ -16,6 +16,7 @@ use SbCitus;
 
 SbCitus::require_citus();
 my ($coord, $w1, $w2) = SbCitus::start_cluster('figures');
+my ($ret, $out, $err);
 
 # Local rows first, then distributed: the coordinator keeps the old rows
 # on disk, invisible, until they are truncated.
@@ -34,7 +35,7 @@ sub check_figures
 {
 	my ($when) = @_;
 	my ($bytes, $rows, $pct) = split /\|/, $coord->safe_psql('postgres',
-		"SELECT bytes, rows, scan_pct FROM scan_efficiency('t', runs => 2)");
+		"SELECT bytes, rows, scan_pct FROM scan_efficiency('t', runs => 2, method => 'whole')");
 	is($bytes, $cluster, "$when: cluster figure's bytes are citus_relation_size");
 	is($rows, $count, "$when: cluster figure's rows are count(*)");
 	cmp_ok($pct, '>', 0, "$when: the cluster figure is a figure ($pct %)");
@@ -61,6 +62,22 @@ is($coord->safe_psql('postgres', "SELECT pg_relation_size('t')"), '0',
 	'local data truncated');
 check_figures('after truncating local data');
 
+# The cluster figure carries the single-server figure's interval and
+# verdict: six pairs give an interval around the median.
+my ($method, $pairs, $lo, $pct, $hi, $verdict, $coverage) = split /\|/, $coord->safe_psql('postgres',
+	"SELECT method, pairs, scan_pct_lo, scan_pct, scan_pct_hi, verdict, coverage_pct
+	 FROM scan_efficiency('t', 'warm', runs => 6, method => 'whole')");
+is("$method|$pairs|$coverage", 'cluster|6|100', 'six pairs of whole-cluster passes');
+ok($lo ne '' && $lo <= $pct && $pct <= $hi, "interval $lo <= $pct <= $hi");
+like($verdict, qr/^(ok|unstable|storage_not_limiting|unstable,storage_not_limiting)$/,
+	"a warm verdict ($verdict)");
+# Sampling to a target stops within the time budget.
+my ($elapsed, $npairs) = split /\|/, $coord->safe_psql('postgres',
+	"SELECT elapsed_s, pairs FROM scan_efficiency('t', max_seconds => 2, target_pct => 0.01)");
+cmp_ok($elapsed, '<=', 2.5, "the budget is honoured ($elapsed s, $npairs pairs)");
+($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM scan_efficiency('t', sample => 0.5)");
+like($err, qr/sample is not supported for a Citus table/, 'a sample of the cluster is refused');
+
 # Each placement row names the node and shard that Citus names, with that
 # placement's size there.
 my $sizes = $coord->safe_psql('postgres', q{
@@ -78,7 +95,7 @@ is($slowest, 't', 'node rows name their slowest placement and have rates');
 # The single-server functions refuse the shell with a pointer to these.
 for my $f ("raw_read('t')", "raw_read_segments('t')", "scan_rate('t')")
 {
-	my ($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM $f");
+	($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM $f");
 	like($err, qr/cannot measure "t": it is a Citus distributed table.*HINT:.*scan_efficiency_shards/s,
 		"$f refuses the coordinator's shell table");
 }
@@ -86,9 +103,9 @@ for my $f ("raw_read('t')", "raw_read_segments('t')", "scan_rate('t')")
 # A plain table on the same coordinator is measured here, as without Citus.
 $coord->safe_psql('postgres',
 	'CREATE TABLE plain AS SELECT g AS id FROM generate_series(1, 10000) g');
-is($coord->safe_psql('postgres', "SELECT rows FROM scan_efficiency('plain')"),
+is($coord->safe_psql('postgres', "SELECT rows FROM scan_efficiency('plain', method => 'whole')"),
 	'10000', 'a plain table on a Citus coordinator is measured locally');
-my ($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM scan_efficiency_shards('plain')");
+($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM scan_efficiency_shards('plain')");
 like($err, qr/"plain" is not a Citus table/, 'scan_efficiency_shards refuses a plain table');
 
 # Columnar (its own extension in recent Citus): refused by name, by both
@@ -133,7 +150,7 @@ $coord->safe_psql('postgres', q{
 	SELECT citus_add_local_table_to_metadata('loc');
 });
 my ($lbytes, $lrows) = split /\|/,
-  $coord->safe_psql('postgres', "SELECT bytes, rows FROM scan_efficiency('loc')");
+  $coord->safe_psql('postgres', "SELECT bytes, rows FROM scan_efficiency('loc', method => 'whole')");
 is($lrows, '7000', 'Citus local table: the rows of its placement');
 is($lbytes, $coord->safe_psql('postgres', "SELECT citus_relation_size('loc')"),
 	'Citus local table: the bytes of its placement');

@@ -12,7 +12,7 @@ NAME
 
 SYNOPSIS
     tools/demo.sh [--pg MAJOR] [--scale SF] [--runs N] [--table NAME]
-                  [--port PORT] [--tmpdir DIR] [--no-build]
+                  [--port PORT] [--tmpdir DIR] [--no-build] [--citus]
     tools/demo.sh --pgdata DIR [--replace] [other options]
     tools/demo.sh -h HOST -p PORT -U USER -d DB [--replace] [other options]
 
@@ -83,6 +83,15 @@ OPTIONS
         Use the scanbench already installed for the major instead of
         building and installing it.
 
+    --citus
+        The same on a Citus cluster: builds Citus from ../shared/vendor
+        for the major (16 to 18; default 18) with tools/citus-build.sh,
+        starts a coordinator and two workers on loopback ports (PORT,
+        PORT+1, PORT+2), loads lineitem distributed by l_orderkey in 8
+        shards through the coordinator, and prints the cluster's figure
+        (scan_efficiency) and a row per shard placement and per node
+        (scan_efficiency_shards), cold. Throwaway clusters only.
+
     --help
         Print this help.
 
@@ -90,6 +99,7 @@ EXAMPLES
     tools/demo.sh                          throwaway cluster on 15, scale 1
     tools/demo.sh --pg 18 --scale 0.1      the same on 18, a smaller table
     tools/demo.sh --pgdata /etc/postgresql/15/main --table li_demo
+    tools/demo.sh --citus --scale 0.2      a three-node Citus cluster on 18
 
 EXIT STATUS
     0 on success; 1 on failure, including a table the demo will not
@@ -107,6 +117,7 @@ port=""
 conn=0
 pg_given=""
 tmpbase=${TMPDIR:-/tmp}
+citus=0
 need_arg() { [ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }; }
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -119,6 +130,7 @@ while [ $# -gt 0 ]; do
 	--pgdata) need_arg "$@"; pgdata=$2; shift 2 ;;
 	--tmpdir) need_arg "$@"; tmpbase=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
+	--citus) citus=1; shift ;;
 	-h) need_arg "$@"; export PGHOST=$2; conn=1; shift 2 ;;
 	-p) need_arg "$@"; export PGPORT=$2; conn=1; shift 2 ;;
 	-U) need_arg "$@"; export PGUSER=$2; conn=1; shift 2 ;;
@@ -134,6 +146,13 @@ done
 	{ sb_log "--pgdata and -h/-p/-U/-d do not go together: the cluster says where to connect"; exit 2; }
 [ -d "$tmpbase" ] || { sb_log "--tmpdir: no such directory: $tmpbase"; exit 2; }
 [ -n "$pg_given" ] && { (sb_check_major "$pg_given") || exit 2; }
+if [ $citus -eq 1 ]; then
+	[ -n "$pgdata" ] || [ $conn -eq 1 ] &&
+		{ sb_log "--citus starts a throwaway cluster of its own: --pgdata and -h/-p/-U/-d do not apply"; exit 2; }
+	pg_given=${pg_given:-18}
+	[ "$pg_given" -ge 16 ] && [ "$pg_given" -le 18 ] ||
+		{ sb_log "--citus: Citus supports PostgreSQL 16 to 18, not $pg_given"; exit 2; }
+fi
 
 # --pgdata: the data directory, the cluster's major and whether it runs.
 if [ -n "$pgdata" ]; then
@@ -166,6 +185,11 @@ else
 		sb_die "--no-build: scanbench is not installed for PostgreSQL $SB_PGMAJOR ($pgbin)"
 fi
 [ -x "$pgbin/scanbench-load" ] || sb_die "no scanbench-load in $pgbin"
+if [ $citus -eq 1 ]; then
+	. "$SB_TOP/tools/citus-common.sh"
+	"$SB_TOP/tools/citus-build.sh" "$pgbin/pg_config" >/dev/null ||
+		sb_die "Citus is not available for PostgreSQL $SB_PGMAJOR (see the reason above)"
+fi
 
 # Clients run as the cluster's OS user for the clusters the demo runs or
 # finds (peer authentication on their socket), as the caller otherwise.
@@ -194,6 +218,9 @@ if [ -n "$pgdata" ]; then
 	fi
 	cluster_conn
 	sb_log "using the cluster in $pgdata: socket directory $PGHOST, port $PGPORT"
+elif [ $citus -eq 1 ]; then
+	sb_citus_start "$pgbin" "$work/cluster" "${port:-$(sb_free_port 54330)}"
+	sb_log "Citus cluster: coordinator on port $PGPORT, workers on $((PGPORT + 1)) and $((PGPORT + 2))"
 elif [ $conn -eq 0 ]; then
 	sb_start_cluster "$work/cluster" "${port:-$(sb_free_port 54330)}"
 else
@@ -223,8 +250,10 @@ if [ "$found" != none ]; then
 	drop=(--drop)
 fi
 
+distribute=()
+[ $citus -eq 1 ] && distribute=(--distribute l_orderkey --shard-count 8)
 sb_log "loading DBT-3 lineitem at scale $scale into $table"
-"${as_client[@]}" "$pgbin/scanbench-load" --scale "$scale" --table "$table" "${drop[@]}" ||
+"${as_client[@]}" "$pgbin/scanbench-load" --scale "$scale" --table "$table" "${drop[@]}" "${distribute[@]}" ||
 	sb_die "scanbench-load failed"
 sql -q -v m="$mark" <<'SQL' || sb_die "could not mark table $table as the demo's"
 SELECT format('COMMENT ON TABLE %I IS %L', :'t', :'m') \gexec
@@ -232,6 +261,23 @@ SQL
 
 "${psql[@]}" -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" || sb_die "CREATE EXTENSION failed"
 whole=${runs:+, runs => $runs, method => 'whole'}
+if [ $citus -eq 1 ]; then
+	echo
+	echo "SELECT * FROM scan_efficiency('$table'$whole);"
+	sql -x -v r="${runs:-1}" -v m="${runs:+whole}" <<'SQL' || sb_die "scan_efficiency failed"
+SELECT * FROM scan_efficiency(quote_ident(:'t')::regclass, runs => :r,
+							  method => coalesce(nullif(:'m', ''), 'pairs'));
+SQL
+	echo
+	echo "SELECT level, node, shard, bytes, rows, read_mb_s, scan_mb_s, scan_pct, verdict, slowest_shard"
+	echo "FROM scan_efficiency_shards('$table', runs => ${runs:-1}) ORDER BY node, level DESC, shardid;"
+	sql -v r="${runs:-1}" <<'SQL' || sb_die "scan_efficiency_shards failed"
+SELECT level, node, shard, bytes, rows, read_mb_s, scan_mb_s, scan_pct, verdict, slowest_shard
+FROM scan_efficiency_shards(quote_ident(:'t')::regclass, runs => :r)
+ORDER BY node, level DESC, shardid;
+SQL
+	exit 0
+fi
 for cache in cold warm; do
 	echo
 	echo "SELECT * FROM scan_efficiency('$table', '$cache'$whole);"
