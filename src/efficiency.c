@@ -21,7 +21,12 @@
  * as the interval is narrow enough (target_pct), the time budget would be
  * overrun (max_seconds), or the fraction asked for is covered (sample).
  * A nightly check on a terabyte table thus reads what it needs for the
- * precision asked for, not the terabyte twice.
+ * precision asked for, not the terabyte twice.  A relation of fewer than
+ * ten stretches is read in rounds until it has ten pairs.
+ *
+ * Every timed pass leaves out the time this backend waited for a CPU
+ * (clock.c): on a busy machine that wait lands on the CPU-bound scan and
+ * would be counted as the executor's cost.
  *
  * method => 'whole' keeps the original measurement: runs alternated
  * passes over the whole relation, now with the same statistics over runs.
@@ -67,7 +72,7 @@ PG_FUNCTION_INFO_V1(scan_efficiency);
  * - A power of two that divides a 1 GB segment, so that a stretch never
  *   spans two files (and stretches are cut at segment ends anyway).
  */
-#ifndef SB_STRETCH_BYTES
+#ifndef SB_STRETCH_BYTES		/* make COPT=-DSB_STRETCH_BYTES=... to try others */
 #define SB_STRETCH_BYTES	(8 * 1024 * 1024)
 #endif
 #define SB_STRETCH_BLOCKS	Max(SB_STRETCH_BYTES / BLCKSZ, 1)
