@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# scan_breakdown's figures against the server's own, for the same cold
+# count(1) on one lineitem, side by side and alternately:
+#
+#   A  backend CPU (backend_user_s + backend_sys_s)  vs  /proc/PID/stat utime + stime
+#      of the backend while psql runs the statement
+#   B  read wait (io_read_s)                          vs  EXPLAIN (ANALYZE, BUFFERS)
+#      I/O read time under track_io_timing
+#
+# then prints scan_breakdown (cold), scan_shapes (warm) and scan_sweep
+# (cold) on the same table, the figures the README's "Why is the scan
+# slower than the disk?" shows.
+#
+#   bench/breakdown.sh [--pg MAJOR] [--io-method M[,M...]|all] [--scale SF] [--pairs N]
+#
+# --io-method (18 and later) restarts the cluster with each method in turn.
+# Run as root: the psql side evicts the files from the page cache itself.
+set -uo pipefail
+. "$(dirname "$0")/../tools/common.sh"
+trap 'sb_cleanup' EXIT
+
+scale=1
+pairs=5
+methods=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--pg) SB_PGMAJOR=$2; shift 2 ;;
+		--io-method) methods=$2; shift 2 ;;
+		--scale) scale=$2; shift 2 ;;
+		--pairs) pairs=$2; shift 2 ;;
+		*) sb_die "usage: bench/breakdown.sh [--pg MAJOR] [--io-method M[,M...]|all] [--scale SF] [--pairs N]" ;;
+	esac
+done
+[ "$(id -u)" = 0 ] || sb_die "run as root: the psql side drops the files from the page cache"
+sb_check_major "$SB_PGMAJOR"
+if [ -n "$methods" ] && [ "$SB_PGMAJOR" -lt 18 ]; then
+	sb_die "--io-method needs PostgreSQL 18 or later"
+fi
+[ "$methods" = all ] && methods="sync,worker,io_uring"
+
+sb_install_packages
+sb_use_pg || sb_die "PostgreSQL $SB_PGMAJOR is not available"
+sb_build_install
+dir=$(mktemp -d /tmp/scanbench-breakdown.XXXXXX)
+chmod 755 "$dir"
+sb_on_exit "rm -rf '$dir'"
+sb_start_cluster "$dir" "$(sb_free_port 54341)"
+pgbin=$(sb_pgbin)
+q() { "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
+table() { "$pgbin/psql" -X -v ON_ERROR_STOP=1 -P footer=off -c "$1"; }
+
+"$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
+q "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
+mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 8192, 'asis') ORDER BY segno")
+tick=$(getconf CLK_TCK)
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+summary()
+{
+	local left=$2 right=$3
+	local ml mr pr
+	ml=$(tr ' ' '\n' <<<"$left" | grep . | median)
+	mr=$(tr ' ' '\n' <<<"$right" | grep . | median)
+	pr=$(paste <(tr ' ' '\n' <<<"$left" | grep .) <(tr ' ' '\n' <<<"$right" | grep .) |
+		awk '$2 > 0 { print $1 / $2 }' | median)
+	NAME=$1 awk -v l="$ml" -v r="$mr" -v p="$pr" \
+		'BEGIN { printf "%-58s %8.3f %8.3f   ratio %.3f   pairs %.3f   (within 5 %%: %s)\n",
+				 ENVIRON["NAME"], l, r, l / r, p, (l / r >= 0.95 && l / r <= 1.05) ? "yes" : "no" }'
+}
+
+# The steps scan_breakdown takes before its cold scan: a raw read of the
+# files (on a VM, memory just freed is cheaper to fill again than memory
+# given back to the host, so the step before matters to the CPU a cold
+# read costs), then the same eviction: write back, POSIX_FADV_DONTNEED
+# (dd's iflag=nocache).  lineitem is scanned through a ring buffer, so at
+# most a ring's worth of it stays in shared_buffers.
+evict()
+{
+	local f
+	q "SELECT 1 FROM raw_read('lineitem')" >/dev/null
+	for f in "${files[@]}"; do
+		sync -d "$f"
+		dd if="$f" iflag=nocache count=0 status=none
+	done
+}
+
+# psql's statements run with the settings scanbench gives the measured one.
+scan_options="-c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -c enable_indexscan=off -c enable_indexonlyscan=off -c enable_bitmapscan=off -c track_io_timing=on"
+
+# psql's side of A: the backend's own CPU counters around the statement.
+# The session plans it once first, as scan_breakdown's has by the time its
+# clock starts, so that loading the catalog caches is on neither side.
+psql_cpu()
+{
+	[ "$1" = cold ] && evict
+	PGOPTIONS=$scan_options "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL || sb_die "psql failed"
+EXPLAIN SELECT count(1) FROM lineitem;
+SELECT pg_backend_pid() AS pid \gset
+\setenv SB_PID :pid
+\! cat /proc/\$SB_PID/stat > $dir/stat.before
+SELECT count(1) FROM lineitem;
+\! cat /proc/\$SB_PID/stat > $dir/stat.after
+SQL
+	# Fields 14 and 15 (utime, stime) after the command name, which ends
+	# with the last ')'.
+	awk -v t="$tick" 'FNR == 1 { sub(/.*\) /, ""); split($0, f, " "); cpu[FILENAME] = f[12] + f[13] }
+		END { printf "%.3f\n", (cpu[ARGV[2]] - cpu[ARGV[1]]) / t }' "$dir/stat.before" "$dir/stat.after"
+}
+
+# EXPLAIN's side of B: the plan's read time (renamed "Shared I/O Read
+# Time" in 17), in seconds.
+explain_read_wait()
+{
+	[ "$1" = cold ] && evict
+	PGOPTIONS=$scan_options "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 <<SQL | python3 -c '
+import json, sys
+p = json.loads(sys.stdin.read())[0]["Plan"]
+print("%.3f" % (p.get("Shared I/O Read Time", p.get("I/O Read Time", 0)) / 1000.0))' || sb_die "EXPLAIN failed"
+EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) SELECT count(1) FROM lineitem;
+SQL
+}
+
+# One side's figures: scan_breakdown's backend CPU and read wait.
+breakdown()
+{
+	q "SELECT round((backend_user_s + backend_sys_s)::numeric, 3), io_read_s FROM scan_breakdown('lineitem', '$1')"
+}
+
+# compare CACHE: pairs of scan_breakdown against psql and EXPLAIN, the
+# order of the sides alternating from one pair to the next.
+compare()
+{
+	local cache=$1 i bd a_cpu="" b_cpu="" a_wait="" b_wait="" cpu wait pc ew
+	echo "$cache: pair  breakdown cpu_s  psql /proc cpu_s  breakdown io_read_s  EXPLAIN read_s"
+	# One untimed round first: the first read after a load is unlike the
+	# rest on a VM.
+	breakdown "$cache" >/dev/null
+	for i in $(seq 1 "$pairs"); do
+		if [ $((i % 2)) = 1 ]; then
+			bd=$(breakdown "$cache")
+			pc=$(psql_cpu "$cache")
+			ew=$(explain_read_wait "$cache")
+		else
+			ew=$(explain_read_wait "$cache")
+			pc=$(psql_cpu "$cache")
+			bd=$(breakdown "$cache")
+		fi
+		cpu=${bd%|*} wait=${bd#*|}
+		printf '%10d  %15s  %16s  %19s  %14s\n' "$i" "$cpu" "$pc" "$wait" "$ew"
+		a_cpu+=" $cpu" b_cpu+=" $pc" a_wait+=" $wait" b_wait+=" $ew"
+	done
+	summary "A  $cache CPU s: scan_breakdown vs /proc around psql" "$a_cpu" "$b_cpu"
+	[ "$cache" = cold ] &&
+		summary "B  $cache read wait s: scan_breakdown vs EXPLAIN" "$a_wait" "$b_wait"
+}
+
+report()
+{
+	echo
+	table "SELECT seconds, t_read_s, t_cpu_s, scan_pct, no_overlap_pct, perfect_overlap_pct, overlap_pct,
+		user_s, sys_s, backend_user_s + backend_sys_s AS backend_cpu_s,
+		io_worker_user_s + io_worker_sys_s AS io_worker_cpu_s, io_read_s,
+		round(storage_read_bytes / 1e6) AS storage_mb, round(page_cache_bytes / 1e6) AS page_cache_mb,
+		cpu_ns_per_row, bottleneck, cpu_pct, cpu_wait_pct, io_wait_pct, other_pct
+		FROM scan_breakdown('lineitem')" | sed 's/^/    /'
+	table "SELECT shape, query, seconds, mb_s, ns_per_row, read_pct FROM scan_shapes('lineitem')" | sed 's/^/    /'
+	local sweep="SELECT setting, value, workers_launched, seconds, mb_s, speedup, read_pct FROM scan_sweep('lineitem', "
+	table "$sweep 'parallel_workers', '{0,1,2}', runs => 3)" | sed 's/^/    /'
+	if [ "$SB_PGMAJOR" -ge 18 ]; then
+		table "$sweep 'io_combine_limit', '{8kB,32kB,128kB}', runs => 3)" | sed 's/^/    /'
+		table "$sweep 'effective_io_concurrency', '{1,16,64}', runs => 3)" | sed 's/^/    /'
+	fi
+}
+
+bytes=$(q "SELECT pg_relation_size('lineitem')")
+echo "PostgreSQL $(sb_pgversion), lineitem SF $scale: $bytes bytes; $pairs pairs, sides alternating; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
+if [ -z "$methods" ]; then
+	[ "$SB_PGMAJOR" -ge 18 ] && echo "io_method = $(q 'SHOW io_method')"
+	compare cold
+	compare warm
+	report
+else
+	for m in ${methods//,/ }; do
+		sb_restart_cluster "$dir" "io_method = $m"
+		echo
+		echo "== io_method = $(q 'SHOW io_method')"
+		compare cold
+		compare warm
+		report
+	done
+fi
