@@ -158,8 +158,8 @@ report()
 {
 	echo
 	table "SELECT seconds, t_read_s, t_cpu_s, scan_pct, no_overlap_pct, perfect_overlap_pct, overlap_pct,
-		user_s, sys_s, backend_user_s + backend_sys_s AS backend_cpu_s,
-		io_worker_user_s + io_worker_sys_s AS io_worker_cpu_s, io_read_s,
+		user_s, sys_s, round((backend_user_s + backend_sys_s)::numeric, 3) AS backend_cpu_s,
+		round((io_worker_user_s + io_worker_sys_s)::numeric, 3) AS io_worker_cpu_s, io_read_s,
 		round(storage_read_bytes / 1e6) AS storage_mb, round(page_cache_bytes / 1e6) AS page_cache_mb,
 		cpu_ns_per_row, bottleneck, cpu_pct, cpu_wait_pct, io_wait_pct, other_pct
 		FROM scan_breakdown('lineitem')" | sed 's/^/    /'
