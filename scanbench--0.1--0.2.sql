@@ -65,6 +65,8 @@ CREATE TYPE scan_breakdown_result AS (
 
 COMMENT ON TYPE scan_breakdown_result IS
 'one scan taken apart: its time against a raw read (t_read) and a warm scan (t_cpu) of the same blocks, CPU by process, read wait, bytes by source, and shares of wall time';
+COMMENT ON COLUMN scan_breakdown_result.relation IS 'the relation measured (a partitioned table as all its members)';
+COMMENT ON COLUMN scan_breakdown_result.query IS 'the select list scanned: SELECT <query> FROM relation';
 COMMENT ON COLUMN scan_breakdown_result.cache IS 'cache state of the measured scan and of the raw read: cold, warm or asis';
 COMMENT ON COLUMN scan_breakdown_result.workers_launched IS 'parallel workers the measured scan really started';
 COMMENT ON COLUMN scan_breakdown_result.rows IS 'tuples the measured scan read';
@@ -135,6 +137,7 @@ CREATE TYPE scan_shape_result AS (
 
 COMMENT ON TYPE scan_shape_result IS
 'one statement shape of scan_shapes: its scan rate against the raw read rate of the same files measured in the same call';
+COMMENT ON COLUMN scan_shape_result.relation IS 'the relation measured';
 COMMENT ON COLUMN scan_shape_result.shape IS 'count(1), count(*), count(last column), sum(number column) or "filter, no row passes"';
 COMMENT ON COLUMN scan_shape_result.query IS 'what ran between SELECT and FROM, and the WHERE clause if any';
 COMMENT ON COLUMN scan_shape_result.cache IS 'cache state asked for: cold, warm or asis';
@@ -179,6 +182,7 @@ CREATE TYPE scan_sweep_result AS (
 
 COMMENT ON TYPE scan_sweep_result IS
 'the count(1) scan under one value of the swept setting';
+COMMENT ON COLUMN scan_sweep_result.relation IS 'the relation measured';
 COMMENT ON COLUMN scan_sweep_result.setting IS 'the setting swept, or parallel_workers (the scan''s own argument)';
 COMMENT ON COLUMN scan_sweep_result.value IS 'its value for this row, as given';
 COMMENT ON COLUMN scan_sweep_result.cache IS 'cache state of every scan and raw read: cold, warm or asis';

@@ -82,6 +82,7 @@ SELECT * FROM scan_sweep('sb_t', 'wal_level', '{logical}');
 SELECT * FROM scan_sweep('sb_t', 'no_such_setting', '{1}');
 SELECT * FROM scan_sweep('sb_t', 'max_parallel_workers_per_gather', '{1}');
 SELECT * FROM scan_sweep('sb_t', 'track_io_timing', '{off}');
+SELECT * FROM scan_sweep('sb_t', 'role', '{none}');
 SELECT * FROM scan_sweep('sb_t', 'effective_io_concurrency', '{1,-5}');
 SELECT * FROM scan_sweep('sb_t', 'parallel_workers', '{0,two}');
 SELECT * FROM scan_sweep('sb_t', 'parallel_workers', '{0,-1}');
@@ -96,6 +97,14 @@ SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
 	('SELECT scan_sweep(''sb_t'', ''no_such_setting'', ''{1}'')'),
 	('SELECT scan_breakdown(''sb_t'', ''asis'', ''random()'')'),
 	('SELECT scan_shapes(''sb_view'')')) v(stmt);
+
+-- Every column of the new result types has a comment.
+SELECT t.typname, a.attname FROM pg_type t JOIN pg_attribute a ON a.attrelid = t.typrelid
+WHERE (t.typname IN ('scan_breakdown_result', 'scan_shape_result', 'scan_sweep_result')
+       OR (t.typname = 'scan_rate_result' AND a.attname IN ('io_worker_user_s', 'io_worker_sys_s', 'settings')))
+  AND a.attnum > 0 AND col_description(t.typrelid, a.attnum) IS NULL;
+SELECT p.proname FROM pg_proc p
+WHERE p.proname IN ('scan_breakdown', 'scan_shapes', 'scan_sweep') AND obj_description(p.oid, 'pg_proc') IS NULL;
 
 -- Nobody may run them until granted; granted, SELECT on the table is needed.
 CREATE ROLE sb_bd_monitor;

@@ -79,6 +79,13 @@ check_setting(const char *setting)
 						   (guc->context == PGC_BACKEND || guc->context == PGC_SU_BACKEND) ?
 						   "when a session starts" : "when the server starts"),
 				 errhint("%s", sweep_hint)));
+	/* Who runs the scan is not a setting of the scan. */
+	if (guc->flags & GUC_NOT_WHILE_SEC_REST)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("setting \"%s\" cannot be swept", setting),
+				 errdetail("It changes the identity the scan runs as."),
+				 errhint("%s", sweep_hint)));
 	if (sb_scan_sets(setting))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
