@@ -68,20 +68,22 @@ summary()
 				 ENVIRON["NAME"], l, r, l / r, p, (l / r >= 0.95 && l / r <= 1.05) ? "yes" : "no" }'
 }
 
-# The steps scan_breakdown takes before its cold scan: a raw read of the
-# files (on a VM, memory just freed is cheaper to fill again than memory
-# given back to the host, so the step before matters to the CPU a cold
-# read costs), then the same eviction: write back, POSIX_FADV_DONTNEED
-# (dd's iflag=nocache).  lineitem is scanned through a ring buffer, so at
-# most a ring's worth of it stays in shared_buffers.
-evict()
+# The steps scan_breakdown takes before its cold scan, in the same
+# session as the statement: a raw read of the files (on a VM, memory just
+# freed is cheaper to fill again than memory given back to the host, so
+# the step before matters to what a cold read costs), then the same
+# eviction: write back, POSIX_FADV_DONTNEED (dd's iflag=nocache).
+# lineitem is scanned through a ring buffer, so at most a ring's worth of
+# it stays in shared_buffers.
+for f in "${files[@]}"; do
+	printf 'sync -d %q; dd if=%q iflag=nocache count=0 status=none\n' "$f" "$f"
+done >"$dir/evict.sh"
+before_statement()
 {
-	local f
-	q "SELECT 1 FROM raw_read('lineitem')" >/dev/null
-	for f in "${files[@]}"; do
-		sync -d "$f"
-		dd if="$f" iflag=nocache count=0 status=none
-	done
+	if [ "$1" = cold ]; then
+		echo "SELECT 1 FROM raw_read('lineitem') \\g /dev/null"
+		echo "\\! sh $dir/evict.sh"
+	fi
 }
 
 # psql's statements run with the settings scanbench gives the measured one.
@@ -92,9 +94,9 @@ scan_options="-c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -
 # clock starts, so that loading the catalog caches is on neither side.
 psql_cpu()
 {
-	[ "$1" = cold ] && evict
 	PGOPTIONS=$scan_options "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL || sb_die "psql failed"
 EXPLAIN SELECT count(1) FROM lineitem;
+$(before_statement "$1")
 SELECT pg_backend_pid() AS pid \gset
 \setenv SB_PID :pid
 \! cat /proc/\$SB_PID/stat > $dir/stat.before
@@ -111,11 +113,11 @@ SQL
 # Time" in 17), in seconds.
 explain_read_wait()
 {
-	[ "$1" = cold ] && evict
 	PGOPTIONS=$scan_options "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 <<SQL | python3 -c '
 import json, sys
 p = json.loads(sys.stdin.read())[0]["Plan"]
 print("%.3f" % (p.get("Shared I/O Read Time", p.get("I/O Read Time", 0)) / 1000.0))' || sb_die "EXPLAIN failed"
+$(before_statement "$1")
 EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) SELECT count(1) FROM lineitem;
 SQL
 }
