@@ -123,6 +123,7 @@ CREATE TYPE scan_shape_result AS (
 	shape				text,
 	query				text,
 	cache				text,
+	runs				integer,
 	cached_pct_before	float8,
 	rows				bigint,
 	seconds				float8,
@@ -141,27 +142,29 @@ COMMENT ON COLUMN scan_shape_result.relation IS 'the relation measured';
 COMMENT ON COLUMN scan_shape_result.shape IS 'count(1), count(*), count(last column), sum(number column) or "filter, no row passes"';
 COMMENT ON COLUMN scan_shape_result.query IS 'what ran between SELECT and FROM, and the WHERE clause if any';
 COMMENT ON COLUMN scan_shape_result.cache IS 'cache state asked for: cold, warm or asis';
-COMMENT ON COLUMN scan_shape_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache just before the scan';
+COMMENT ON COLUMN scan_shape_result.runs IS 'rounds; each scans every shape once, in alternating order';
+COMMENT ON COLUMN scan_shape_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache just before the scan, the most over the rounds';
 COMMENT ON COLUMN scan_shape_result.rows IS 'rows of the relation, as count(1) read them';
-COMMENT ON COLUMN scan_shape_result.seconds IS 'wall seconds of the scan, ExecutorStart to ExecutorEnd';
+COMMENT ON COLUMN scan_shape_result.seconds IS 'wall seconds of the scan, ExecutorStart to ExecutorEnd, median over the rounds';
 COMMENT ON COLUMN scan_shape_result.mb_s IS 'relation bytes / seconds, in MB/s (10^6 bytes)';
 COMMENT ON COLUMN scan_shape_result.rows_s IS 'rows / seconds';
 COMMENT ON COLUMN scan_shape_result.ns_per_row IS 'wall nanoseconds per row';
-COMMENT ON COLUMN scan_shape_result.read_mb_s IS 'raw read rate of the same files in 8 kB reads, same cache state, measured once in the same call, in MB/s';
+COMMENT ON COLUMN scan_shape_result.read_mb_s IS 'raw read rate of the same files in 8 kB reads, same cache state, a read at the start of each round, median, in MB/s';
 COMMENT ON COLUMN scan_shape_result.read_pct IS 'mb_s as a percentage of read_mb_s';
-COMMENT ON COLUMN scan_shape_result.user_s IS 'user CPU seconds of this backend during the scan';
-COMMENT ON COLUMN scan_shape_result.sys_s IS 'system CPU seconds of this backend during the scan';
+COMMENT ON COLUMN scan_shape_result.user_s IS 'user CPU seconds of this backend during the scan, median over the rounds';
+COMMENT ON COLUMN scan_shape_result.sys_s IS 'system CPU seconds of this backend during the scan, median over the rounds';
 
 CREATE FUNCTION scan_shapes(rel regclass,
-							cache text DEFAULT 'warm')
+							cache text DEFAULT 'warm',
+							runs integer DEFAULT 1)
 RETURNS SETOF scan_shape_result
 AS 'MODULE_PATHNAME', 'scan_shapes'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION scan_shapes(regclass, text) IS
-'the relation scanned as count(1), count(*), count(last column), sum(number column) and a filter no row passes, each against the raw read rate measured in the same call';
+COMMENT ON FUNCTION scan_shapes(regclass, text, integer) IS
+'the relation scanned as count(1), count(*), count(last column), sum(number column) and a filter no row passes, shapes interleaved over runs rounds, each against the raw read rate measured in the same call';
 
-REVOKE ALL ON FUNCTION scan_shapes(regclass, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_shapes(regclass, text, integer) FROM PUBLIC;
 
 CREATE TYPE scan_sweep_result AS (
 	relation			regclass,

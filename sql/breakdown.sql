@@ -47,7 +47,7 @@ SELECT * FROM scan_breakdown('sb_view');
 --
 -- scan_shapes
 --
-SELECT shape, query, cache, rows, seconds > 0 AS seconds_ok, mb_s > 0 AS rate_ok,
+SELECT shape, query, cache, runs, rows, seconds > 0 AS seconds_ok, mb_s > 0 AS rate_ok,
        rows_s > 0 AS rows_s_ok, ns_per_row > 0 AS ns_ok, read_mb_s > 0 AS read_ok,
        abs(read_pct - 100 * mb_s / read_mb_s) < 0.2 AS pct_ok
 FROM scan_shapes('sb_t');
@@ -55,7 +55,8 @@ FROM scan_shapes('sb_t');
 CREATE TABLE sb_words (w text, dropme integer, v text);
 INSERT INTO sb_words SELECT g::text, g, md5(g::text) FROM generate_series(1, 1000) g;
 ALTER TABLE sb_words DROP COLUMN dropme;
-SELECT shape, query, rows FROM scan_shapes('sb_words', 'cold');
+SELECT shape, query, runs, rows FROM scan_shapes('sb_words', 'cold', 2);
+SELECT * FROM scan_shapes('sb_words', 'warm', 0);
 DROP TABLE sb_words;
 -- The user's query path still refuses a WHERE clause.
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM sb_t WHERE NOT (pad = pad) --');
@@ -114,7 +115,7 @@ SELECT * FROM scan_shapes('sb_t');
 SELECT * FROM scan_sweep('sb_t', 'jit', '{on}');
 RESET ROLE;
 GRANT EXECUTE ON FUNCTION scan_breakdown(regclass, text, text, integer),
-	scan_shapes(regclass, text),
+	scan_shapes(regclass, text, integer),
 	scan_sweep(regclass, text, text[], text, integer) TO sb_bd_monitor;
 SET ROLE sb_bd_monitor;
 SELECT * FROM scan_breakdown('sb_t');

@@ -30,6 +30,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/relation.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -123,64 +125,98 @@ scan_shapes(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	int32		runs = PG_GETARG_INT32(2);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SbTarget   *target;
 	SbShape		shapes[SB_MAX_SHAPES];
-	SbScanResult results[SB_MAX_SHAPES];
-	SbReadResult rr;
-	double		read_mb_s;
+	SbScanResult last[SB_MAX_SHAPES];
+	double	   *seconds[SB_MAX_SHAPES];
+	double	   *user_s[SB_MAX_SHAPES];
+	double	   *sys_s[SB_MAX_SHAPES];
+	double		cached_pct[SB_MAX_SHAPES];
+	double	   *read_mb_s;
+	double		med_read;
 	uint64		rows;
 	int			nshapes;
-	int			i;
+	int			i,
+				round;
 
+	sb_check_runs(runs);
 	sb_init_srf(fcinfo);
 
 	target = sb_target_open(relid, SB_TARGET_SCAN);
 	nshapes = build_shapes(relid, shapes);
-
-	sb_raw_read(target, BLCKSZ, cache, &rr, NULL);
-	read_mb_s = sb_rate(rr.bytes / SB_MB, rr.timing.seconds);
-
-	/*
-	 * Warm: the first shape warms the caches with an untimed pass; every
-	 * timed pass leaves them as warm as that, so the others need none.
-	 */
 	for (i = 0; i < nshapes; i++)
 	{
-		SbCacheMode mode = cache;
-
-		if (cache == SB_CACHE_WARM && i > 0)
-			mode = SB_CACHE_ASIS;
-		sb_scan_where(target, shapes[i].query, shapes[i].where, 0, mode,
-					  &results[i]);
+		seconds[i] = palloc(sizeof(double) * runs);
+		user_s[i] = palloc(sizeof(double) * runs);
+		sys_s[i] = palloc(sizeof(double) * runs);
+		cached_pct[i] = 0;
 	}
+	read_mb_s = palloc(sizeof(double) * runs);
+
+	/*
+	 * Each round reads the files raw, then scans every shape once, forward
+	 * in even rounds and backward in odd ones, so that a drifting machine
+	 * moves every shape alike.  Warm: the first scan of the first round
+	 * warms the caches with an untimed pass; every timed pass leaves them
+	 * as warm as that, so the others need none.
+	 */
+	for (round = 0; round < runs; round++)
+	{
+		SbReadResult rr;
+
+		sb_raw_read(target, BLCKSZ, cache, &rr, NULL);
+		read_mb_s[round] = sb_rate(rr.bytes / SB_MB, rr.timing.seconds);
+		for (i = 0; i < nshapes; i++)
+		{
+			int			k = (round % 2 == 0) ? i : nshapes - 1 - i;
+			SbCacheMode mode = cache;
+			SbScanResult *r = &last[k];
+
+			if (cache == SB_CACHE_WARM && (round > 0 || i > 0))
+				mode = SB_CACHE_ASIS;
+			CHECK_FOR_INTERRUPTS();
+			sb_scan_where(target, shapes[k].query, shapes[k].where, 0, mode, r);
+			seconds[k][round] = r->timing.seconds;
+			user_s[k][round] = r->timing.user_s;
+			sys_s[k][round] = r->timing.sys_s;
+			cached_pct[k] = Max(cached_pct[k], r->cached_pct_before);
+		}
+	}
+	med_read = sb_median(read_mb_s, runs);
 
 	/*
 	 * Every shape reads every row; the filter's scan returns none, so the
 	 * rows of all come from count(1)'s.
 	 */
-	rows = results[0].rows;
+	rows = last[0].rows;
 	for (i = 0; i < nshapes; i++)
 	{
-		SbScanResult *r = &results[i];
-		double		mb_s = sb_rate(target->bytes / SB_MB, r->timing.seconds);
+		double		secs = sb_median(seconds[i], runs);
+		double		mb_s = sb_rate(target->bytes / SB_MB, secs);
+		SbTiming	cpu;
 		SbRow		row = {0};
 
+		cpu.seconds = secs;
+		cpu.user_s = sb_median(user_s[i], runs);
+		cpu.sys_s = sb_median(sys_s[i], runs);
 		sb_row_datum(&row, ObjectIdGetDatum(relid));
 		sb_row_text(&row, shapes[i].name);
 		sb_row_text(&row, shapes[i].where ?
 					psprintf("%s WHERE %s", shapes[i].query, shapes[i].where) :
 					shapes[i].query);
 		sb_row_text(&row, sb_cache_name(cache));
-		sb_row_float(&row, r->cached_pct_before, 1);
+		sb_row_datum(&row, Int32GetDatum(runs));
+		sb_row_float(&row, cached_pct[i], 1);
 		sb_row_datum(&row, Int64GetDatum(rows));
-		sb_row_float(&row, r->timing.seconds, 3);
+		sb_row_float(&row, secs, 3);
 		sb_row_float(&row, mb_s, 1);
-		sb_row_float(&row, sb_rate((double) rows, r->timing.seconds), 0);
-		sb_row_float(&row, sb_rate(1e9 * r->timing.seconds, (double) rows), 1);
-		sb_row_float(&row, read_mb_s, 1);
-		sb_row_float(&row, sb_rate(100.0 * mb_s, read_mb_s), 1);
-		sb_row_timing(&row, &r->timing);
+		sb_row_float(&row, sb_rate((double) rows, secs), 0);
+		sb_row_float(&row, sb_rate(1e9 * secs, (double) rows), 1);
+		sb_row_float(&row, med_read, 1);
+		sb_row_float(&row, sb_rate(100.0 * mb_s, med_read), 1);
+		sb_row_timing(&row, &cpu);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
 							 row.values, row.nulls);
 	}
