@@ -165,7 +165,7 @@ report()
 		round(storage_read_bytes / 1e6) AS storage_mb, round(page_cache_bytes / 1e6) AS page_cache_mb,
 		cpu_ns_per_row, bottleneck, cpu_pct, cpu_wait_pct, io_wait_pct, other_pct
 		FROM scan_breakdown('lineitem')" | sed 's/^/    /'
-	table "SELECT shape, query, seconds, mb_s, ns_per_row, read_pct FROM scan_shapes('lineitem')" | sed 's/^/    /'
+	table "SELECT shape, query, seconds, mb_s, ns_per_row, read_pct FROM scan_shapes('lineitem', runs => 3)" | sed 's/^/    /'
 	local sweep="SELECT setting, value, workers_launched, seconds, mb_s, speedup, read_pct FROM scan_sweep('lineitem', "
 	table "$sweep 'parallel_workers', '{0,1,2}', runs => 3)" | sed 's/^/    /'
 	if [ "$SB_PGMAJOR" -ge 18 ]; then
