@@ -100,7 +100,7 @@ COMMENT ON COLUMN scan_breakdown_result.cpu_ns_per_row IS 'CPU nanoseconds (user
 COMMENT ON COLUMN scan_breakdown_result.cpu_ns_per_page IS 'CPU nanoseconds (user_s + sys_s) per page';
 COMMENT ON COLUMN scan_breakdown_result.bottleneck IS 'cpu when cpu_pct + cpu_wait_pct is at least two thirds of the wall time, io when io_wait_pct is, mixed otherwise';
 COMMENT ON COLUMN scan_breakdown_result.cpu_pct IS 'percent of wall time on CPU (this backend, plus its parallel workers with wall time counted once per process)';
-COMMENT ON COLUMN scan_breakdown_result.cpu_wait_pct IS 'percent of wall time this backend was runnable but waiting for a CPU held by another process (/proc/self/schedstat); NULL if unreadable';
+COMMENT ON COLUMN scan_breakdown_result.cpu_wait_pct IS 'percent of wall time this backend was runnable but waiting for a CPU held by another process (/proc/self/schedstat; 0 where the kernel does not keep it)';
 COMMENT ON COLUMN scan_breakdown_result.io_wait_pct IS 'percent of wall time blocked waiting for reads: the read wait, less the time on or waiting for a CPU inside it';
 COMMENT ON COLUMN scan_breakdown_result.other_pct IS 'the rest, in percent of wall time: waiting for parallel workers to start or finish, locks; cpu_pct + cpu_wait_pct + io_wait_pct + other_pct = 100';
 COMMENT ON COLUMN scan_breakdown_result.settings IS 'the server settings that shape reads, as in scan_rate_result.settings';

@@ -153,7 +153,7 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	 */
 	budget = wall * (1 + (have_parallel ? sr.workers_launched : 0));
 	busy = Min(sr.timing.user_s + sr.timing.sys_s + par_user + par_sys, budget);
-	queued = p->self.sched_ok ? Min(Max(p->self.runq_s, 0), budget - busy) : 0;
+	queued = Min(sr.timing.cpu_wait_s, budget - busy);
 	blocked = budget - busy - queued;
 	io_wait = Min(Max(sr.io_read_s, 0), blocked);
 	if (budget <= 0)
@@ -222,10 +222,7 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	/* Where the wall time went. */
 	sb_row_text(&row, bottleneck);
 	sb_row_float(&row, sb_share_pct(busy, budget), 1);
-	if (p->self.sched_ok)
-		sb_row_float(&row, sb_share_pct(queued, budget), 1);
-	else
-		sb_row_null(&row);
+	sb_row_float(&row, sb_share_pct(queued, budget), 1);
 	sb_row_float(&row, sb_share_pct(io_wait, budget), 1);
 	sb_row_float(&row, sb_share_pct(budget - busy - queued - io_wait, budget), 1);
 	sb_row_datum(&row, sb_io_settings());

@@ -144,8 +144,6 @@ typedef struct SbProcUsage
 	bool		io_ok;
 	uint64		rchar;			/* returned by read calls, cache hits included */
 	uint64		read_bytes;		/* fetched from storage */
-	bool		sched_ok;
-	double		runq_s;			/* runnable, waiting for a CPU */
 } SbProcUsage;
 
 /* I/O workers: at most 32 on PostgreSQL 18. */

@@ -9,8 +9,8 @@
  * Sources, per process: /proc/PID/stat utime and stime (CPU, in clock
  * ticks, usually 10 ms), /proc/PID/io read_bytes (what the kernel fetched
  * from storage on the process's behalf) and rchar (what its read calls
- * returned, page cache hits included); for this backend also
- * /proc/self/schedstat (time runnable but waiting for a CPU).
+ * returned, page cache hits included).  This backend's own CPU, and its
+ * wait for a CPU, come more precisely from clock.c.
  *
  * Parallel workers start after the interval begins and have exited, and
  * been reaped by the postmaster, before the leader's ExecutorEnd returns
@@ -143,28 +143,6 @@ read_io(pid_t pid, SbProcUsage *u)
 	u->io_ok = have_rchar && have_read;
 }
 
-/*
- * /proc/PID/schedstat: nanoseconds on a CPU, then nanoseconds runnable but
- * waiting for one.  The second tells time lost to other processes on a
- * busy machine apart from time blocked, waiting for reads.
- */
-static void
-read_schedstat(pid_t pid, SbProcUsage *u)
-{
-	char		path[64];
-	char		buf[256];
-	unsigned long long oncpu,
-				waiting;
-
-	u->sched_ok = false;
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int) pid);
-	if (!read_proc_file(path, buf, sizeof(buf)) ||
-		sscanf(buf, "%llu %llu", &oncpu, &waiting) != 2)
-		return;
-	u->runq_s = waiting / 1e9;
-	u->sched_ok = true;
-}
-
 /* Whether a child of the postmaster is an I/O worker, by its title. */
 static bool
 is_io_worker(pid_t pid)
@@ -235,8 +213,6 @@ usage_diff(SbProcUsage *out, const SbProcUsage *end, const SbProcUsage *start)
 	out->io_ok = start->io_ok && end->io_ok;
 	out->rchar = out->io_ok ? end->rchar - start->rchar : 0;
 	out->read_bytes = out->io_ok ? end->read_bytes - start->read_bytes : 0;
-	out->sched_ok = start->sched_ok && end->sched_ok;
-	out->runq_s = out->sched_ok ? end->runq_s - start->runq_s : 0;
 }
 
 /*
@@ -249,7 +225,6 @@ sb_procstat_start(SbProcSnap *snap)
 	memset(snap, 0, sizeof(SbProcSnap));
 	read_stat(MyProcPid, NULL, &snap->self, NULL);
 	read_io(MyProcPid, &snap->self);
-	read_schedstat(MyProcPid, &snap->self);
 	read_stat(PostmasterPid, NULL, NULL, &snap->reaped);
 	read_io(PostmasterPid, &snap->reaped);
 	find_io_workers(snap);
@@ -271,7 +246,6 @@ sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta)
 	memset(delta, 0, sizeof(SbProcDelta));
 	read_stat(MyProcPid, NULL, &end, NULL);
 	read_io(MyProcPid, &end);
-	read_schedstat(MyProcPid, &end);
 	usage_diff(&delta->self, &end, &snap->self);
 
 	memset(&end, 0, sizeof(end));
