@@ -238,6 +238,9 @@ SELECT CASE WHEN to_regclass(quote_ident(:'t')) IS NULL THEN 'none'
 	ELSE coalesce(obj_description(to_regclass(quote_ident(:'t')), 'pg_class'), '') END
 SQL
 ) || sb_die "could not connect to the server (PGHOST=${PGHOST:-} PGPORT=${PGPORT:-})"
+server_major=$("${psql[@]}" -At -c "SELECT current_setting('server_version_num')::int / 10000")
+[ "$server_major" = "$SB_PGMAJOR" ] ||
+	sb_die "the server is PostgreSQL $server_major, and the demo was set up for $SB_PGMAJOR: pass --pg $server_major"
 drop=()
 if [ "$found" != none ]; then
 	if [ "$found" = "$mark" ]; then

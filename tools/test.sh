@@ -48,7 +48,9 @@ OPTIONS
     --pg all
         Every major (15, 17, 18, 19) that can be had. One whose source
         cannot be fetched is skipped with the reason; a skipped major adds
-        nothing to the passed count.
+        nothing to the passed count. Majors also named one by one must
+        still be tested: --pg 15,18,all tests 15 and 18 whatever happens,
+        and 17 and 19 when their sources can be fetched.
 
     --port PORT
         Port of the throwaway cluster. Default: the first free one from
@@ -81,7 +83,7 @@ USAGE
 }
 
 majors=()
-allow_skip=0
+named=" "		# majors named one by one: these may not be skipped
 port=""
 tmpbase=${TMPDIR:-/tmp}
 keep=0
@@ -108,10 +110,10 @@ while [ $# -gt 0 ]; do
 		for m in ${val//,/ }; do
 			if [ "$m" = all ]; then
 				majors+=($SB_MAJORS)
-				allow_skip=1
 			else
 				(sb_check_major "$m") || exit 2
 				majors+=("$m")
+				named="$named$m "
 			fi
 		done
 		;;
@@ -146,7 +148,7 @@ if [ ${#majors[@]} -gt 1 ]; then
 		counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 		if [ $rc -eq 3 ]; then
 			why=$(grep -m1 '^pg-build.sh: could not\|^pg-build.sh: no ' "$log" | sed 's/^pg-build.sh: //')
-			if [ $allow_skip -eq 1 ]; then
+			if [[ $named != *" $m "* ]]; then
 				summary+=("PostgreSQL $m: skipped, ${why:-its source could not be fetched}")
 				rm -f "$log"
 				continue
