@@ -49,7 +49,7 @@ OPTIONS
         is the cluster's own major.
 
     --scale SF
-        Scale factor of the table (default 1: 6,001,215 rows, 946 MB on
+        Scale factor of the table (default 1: about 6 million rows, 946 MB on
         disk). 0.01 is a quick try.
 
     --runs N
