@@ -86,9 +86,12 @@ sb_lock_install()
 	# A fixed path, whatever TMPDIR says: every run on the machine must
 	# find the same lock.
 	exec 8>/tmp/scanbench-install.lock
+	SB_LOCK_WAITED=0
 	if ! flock -n 8; then
+		local t0=$SECONDS
 		sb_log "waiting for another scanbench test, demo or bench run on this machine"
 		flock 8
+		SB_LOCK_WAITED=$((SECONDS - t0))
 	fi
 	SB_LOCKED=1
 }

@@ -139,12 +139,14 @@ done
 
 # Several majors: run this script once per major and add up the counts.
 if [ ${#majors[@]} -gt 1 ]; then
-	total_pass=0 total_fail=0
+	total_pass=0 total_fail=0 waited=0
 	summary=()
 	for m in "${majors[@]}"; do
 		log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
 		"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
+		w=$(sed -n 's/^test.sh: PostgreSQL [0-9]* took [0-9]* s, \([0-9]*\) s of them.*/\1/p' "$log" | tail -1)
+		waited=$((waited + ${w:-0}))
 		counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 		if [ $rc -eq 3 ]; then
 			why=$(grep -m1 '^pg-build.sh: could not\|^pg-build.sh: no ' "$log" | sed 's/^pg-build.sh: //')
@@ -170,6 +172,7 @@ if [ ${#majors[@]} -gt 1 ]; then
 	done
 	echo
 	printf '%s\n' "${summary[@]}"
+	sb_log "all majors took $SECONDS s, $waited s of them waiting for other runs"
 	echo "$total_pass passed, $total_fail failed"
 	[ $total_fail -eq 0 ]
 	exit
@@ -342,5 +345,6 @@ check "library built at -O0 loads on $(sb_pgversion)" check_o0
 
 # Further checks, one line each (see check above).
 
+sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, ${SB_LOCK_WAITED:-0} s of them waiting for other runs"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
