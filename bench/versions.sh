@@ -99,7 +99,10 @@ for m in $majors; do
 	sb_install_packages
 	if ! sb_use_pg 2> >(tee "$work/pg-build-$m.log" >&2); then
 		sleep 0.2		# let tee finish
-		why=$(sed -n 's/^pg-build.sh: //p' "$work/pg-build-$m.log" | tail -1)
+		# "could not fetch the source of P V (suite): URL: 404 Not Found"
+		# -> "the source of P V (suite) could not be fetched: 404 Not Found"
+		why=$(sed -n 's/^pg-build.sh: //p' "$work/pg-build-$m.log" | tail -1 | tr -s ' ' |
+			sed 's/^could not fetch \(the source of [^)]*)\): [^ ]*: \(.*\)$/\1 could not be fetched: \2/')
 		notes+=("| $m | | not measured: ${why:-could not get PostgreSQL $m} | | | | | |")
 		continue
 	fi
@@ -200,7 +203,7 @@ mem_gb=$(awk '/^MemTotal/ {printf "%.0f", $2 / 1048576}' /proc/meminfo)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 fsdev=$(use "${sides[0]%%:*}"; sb_as_pg psql -X -At -F ' ' -c \
 	"SELECT filesystem, device FROM scan_efficiency('lineitem', 'warm')" 2>/dev/null)
-size=$(use "${sides[0]%%:*}"; sb_as_pg psql -X -At -c "SELECT pg_size_pretty(pg_relation_size('lineitem'))")
+size=$(use "${sides[0]%%:*}"; sb_as_pg psql -X -At -c "SELECT round(pg_relation_size('lineitem') / 1e6) || ' MB'")
 echo
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on ${cpu:-an unknown CPU}, $(nproc) vCPUs, $mem_gb GB RAM,"
 echo "Linux $(uname -r), ${fsdev% *} on ${fsdev#* }. lineitem scale $scale ($size), shared_buffers 128MB;"
