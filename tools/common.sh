@@ -76,24 +76,35 @@ sb_use_pg()
 sb_pgbin() { echo "${SB_PGBIN:-/usr/lib/postgresql/$SB_PGMAJOR/bin}"; }
 sb_pgversion() { "$(sb_pgbin)/pg_config" --version | sed 's/^PostgreSQL //'; }
 
-# Installing replaces the server's copy of scanbench for everyone on this
-# machine, so runs that install (test, demo, bench) take turns: the lock is
-# held until the script exits.  Children started with sb_as_pg do not
-# inherit it, so a server left running cannot hold it.
+# Installing replaces a server's copy of scanbench for everyone on this
+# machine, so runs that install into the same server (test, demo, bench)
+# take turns: the lock is held until the script exits.  One lock per
+# installation directory, so that a run on 18 need not wait for one on 15;
+# Debian's 15 keeps the lock file it always had.  Each major holds its lock
+# on a descriptor of its own (15: 8, 17: 7, 18: 6, 19: 5), which children
+# started with sb_as_pg do not inherit, so a server left running cannot
+# hold it.
 sb_lock_install()
 {
-	[ -n "${SB_LOCKED:-}" ] && return 0
-	# A fixed path, whatever TMPDIR says: every run on the machine must
-	# find the same lock.
-	exec 8>/tmp/scanbench-install.lock
-	SB_LOCK_WAITED=0
-	if ! flock -n 8; then
-		local t0=$SECONDS
-		sb_log "waiting for another scanbench test, demo or bench run on this machine"
-		flock 8
-		SB_LOCK_WAITED=$((SECONDS - t0))
+	local lib file fd t0
+	case $SB_PGMAJOR in 17) fd=7 ;; 18) fd=6 ;; 19) fd=5 ;; *) fd=8 ;; esac
+	[[ " ${SB_LOCKED:-} " == *" $fd "* ]] && return 0
+	lib=$("$(sb_pgbin)/pg_config" --pkglibdir)
+	# Fixed paths, whatever TMPDIR says: every run must find the same lock.
+	if [ "$lib" = "/usr/lib/postgresql/$SB_APT_MAJOR/lib" ]; then
+		file=/tmp/scanbench-install.lock
+	else
+		file=/tmp/scanbench-install-$(printf '%s' "$lib" | md5sum | cut -c1-12).lock
 	fi
-	SB_LOCKED=1
+	eval "exec $fd>'$file'"
+	SB_LOCK_WAITED=${SB_LOCK_WAITED:-0}
+	if ! flock -n $fd; then
+		t0=$SECONDS
+		sb_log "waiting for another scanbench test, demo or bench run on PostgreSQL $SB_PGMAJOR ($lib)"
+		flock $fd
+		SB_LOCK_WAITED=$((SB_LOCK_WAITED + SECONDS - t0))
+	fi
+	SB_LOCKED="${SB_LOCKED:-} $fd"
 }
 
 # sb_build_install [DIR [MAKE_ARGS...]]: build scanbench against the
@@ -131,9 +142,9 @@ sb_build_install()
 sb_as_pg()
 {
 	if [ "$(id -u)" = 0 ]; then
-		runuser -u postgres -- env PATH="$(sb_pgbin):$PATH" "$@" 8>&-
+		runuser -u postgres -- env PATH="$(sb_pgbin):$PATH" "$@" 5>&- 6>&- 7>&- 8>&-
 	else
-		env PATH="$(sb_pgbin):$PATH" "$@" 8>&-
+		env PATH="$(sb_pgbin):$PATH" "$@" 5>&- 6>&- 7>&- 8>&-
 	fi
 }
 
