@@ -48,6 +48,7 @@ sb_on_exit "rm -rf '$dir'"
 port=$(sb_free_port 54340)
 sb_citus_start "$pgbin" "$dir/cluster" "$port"
 q() { sb_as_pg "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -h localhost -p "${2:-$port}" -U postgres -d postgres -c "$1"; }
+q "CREATE EXTENSION scanbench" >/dev/null || sb_die "CREATE EXTENSION scanbench failed"
 
 sb_as_pg "$pgbin/scanbench-load" -h localhost -p "$port" -U postgres -d postgres --quiet \
 	--scale "$scale" --distribute l_orderkey --shard-count "$shards" -j 2 ||

@@ -2,8 +2,9 @@
 # bench/citus.sh.  Source it after common.sh; it defines functions only.
 
 # sb_citus_start PGBIN DIR PORT: a coordinator on PORT and two workers on
-# PORT+1 and PORT+2, data directories under DIR, Citus preloaded, scanbench
-# created on the coordinator (Citus creates it on the workers).  Each
+# PORT+1 and PORT+2, data directories under DIR, Citus preloaded and the
+# workers added.  CREATE EXTENSION scanbench on the coordinator afterwards
+# creates it on the workers too.  Each
 # server's stop is registered with sb_on_exit.  Exports PGHOST, PGPORT,
 # PGUSER and PGDATABASE for the coordinator.
 sb_citus_start()
@@ -37,6 +38,5 @@ CONF
 SELECT citus_set_coordinator_host('localhost', $port);
 SELECT citus_add_node('localhost', $((port + 1)));
 SELECT citus_add_node('localhost', $((port + 2)));
-CREATE EXTENSION scanbench;
 SQL
 }
