@@ -80,7 +80,7 @@ typedef struct SbNode
 {
 	int32		nodeid;
 	char	   *node;
-	double	   *read_s;			/* the node's shards one after another */
+	double	   *read_s;			/* per pair: its placements' seconds, summed */
 	double	   *scan_s;
 } SbNode;
 
@@ -476,13 +476,18 @@ store_step(SbCitusTable *ct, SbStepRow *rows, bool is_read, int pair)
 			p->scan_s[pair] = rows[i].seconds;
 			p->scan_cached = sb_max((double[]) {p->scan_cached, rows[i].cached_pct}, 2);
 		}
+		/*
+		 * A node's time is the sum of its placements' timed passes, so that
+		 * its rate weighs its placements by their bytes and leaves out the
+		 * per-placement set-up (opening, planning, residency checks).
+		 */
 		for (n = 0; n < ct->nnodes; n++)
 			if (ct->nodes[n].nodeid == p->nodeid)
 			{
 				if (is_read)
-					ct->nodes[n].read_s[pair] = rows[i].node_s;
+					ct->nodes[n].read_s[pair] += rows[i].seconds;
 				else
-					ct->nodes[n].scan_s[pair] = rows[i].node_s;
+					ct->nodes[n].scan_s[pair] += rows[i].seconds;
 			}
 	}
 }
