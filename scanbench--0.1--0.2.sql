@@ -1539,3 +1539,84 @@ COMMENT ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) 
 
 REVOKE ALL ON FUNCTION scan_efficiency_shards(regclass, text, integer, integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) FROM PUBLIC;
+
+--
+-- ==== Comments on the 0.1 result types and columns, with their units ====
+--
+-- psql shows them with \dT+ and \d+ <type>.  Rates are MB/s with
+-- MB = 10^6 bytes, as lmdd prints; percentages are 0 to 100.
+--
+
+COMMENT ON FUNCTION raw_read(regclass, integer, text) IS
+'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do; cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
+COMMENT ON FUNCTION raw_read_segments(regclass, integer, text) IS
+'raw_read, one row per segment file, each timed on its own';
+COMMENT ON FUNCTION scan_rate(regclass, text, text, integer) IS
+'time SELECT <query> FROM rel through the executor as a sequential scan, read-only, ExecutorStart to ExecutorEnd; cache: cold, warm or asis; parallel_workers: 0 for none';
+
+COMMENT ON TYPE raw_read_result IS
+'one timed sequential read of all of a relation''s segment files (raw_read)';
+COMMENT ON COLUMN raw_read_result.relation IS 'the relation read';
+COMMENT ON COLUMN raw_read_result.segments IS 'segment files read (1 GB each at most, main fork), over all partitions or inheritance children';
+COMMENT ON COLUMN raw_read_result.bytes IS 'bytes read: the relation''s size when the call began';
+COMMENT ON COLUMN raw_read_result.reads IS 'read() calls made';
+COMMENT ON COLUMN raw_read_result.block_size IS 'bytes asked for by each read()';
+COMMENT ON COLUMN raw_read_result.cache IS 'cache state asked for: cold, warm, direct or asis';
+COMMENT ON COLUMN raw_read_result.cached_pct_before IS 'percent of the blocks in the page cache just before the timed read (mincore)';
+COMMENT ON COLUMN raw_read_result.seconds IS 'wall-clock seconds of the timed read';
+COMMENT ON COLUMN raw_read_result.mb_s IS 'bytes / seconds, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN raw_read_result.user_s IS 'user CPU seconds of this backend during the read';
+COMMENT ON COLUMN raw_read_result.sys_s IS 'system CPU seconds of this backend during the read';
+
+COMMENT ON TYPE raw_read_segment_result IS
+'the timed read of one segment file (raw_read_segments)';
+COMMENT ON COLUMN raw_read_segment_result.relation IS 'the relation the file belongs to: the one named, or one of its partitions or inheritance children';
+COMMENT ON COLUMN raw_read_segment_result.segno IS 'segment number: 0 for the first file, n for the file with suffix .n';
+COMMENT ON COLUMN raw_read_segment_result.path IS 'the file, relative to the data directory';
+COMMENT ON COLUMN raw_read_segment_result.bytes IS 'bytes read from this file';
+COMMENT ON COLUMN raw_read_segment_result.reads IS 'read() calls made on this file';
+COMMENT ON COLUMN raw_read_segment_result.block_size IS 'bytes asked for by each read()';
+COMMENT ON COLUMN raw_read_segment_result.cache IS 'cache state asked for: cold, warm, direct or asis';
+COMMENT ON COLUMN raw_read_segment_result.cached_pct_before IS 'percent of this file''s blocks in the page cache just before the timed read (mincore)';
+COMMENT ON COLUMN raw_read_segment_result.seconds IS 'wall-clock seconds of the read of this file';
+COMMENT ON COLUMN raw_read_segment_result.mb_s IS 'bytes / seconds, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN raw_read_segment_result.user_s IS 'user CPU seconds of this backend during the read of this file';
+COMMENT ON COLUMN raw_read_segment_result.sys_s IS 'system CPU seconds of this backend during the read of this file';
+
+COMMENT ON TYPE scan_rate_result IS
+'one timed executor scan of SELECT <query> FROM rel (scan_rate)';
+COMMENT ON COLUMN scan_rate_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_rate_result.query IS 'the select list that ran: SELECT <query> FROM relation';
+COMMENT ON COLUMN scan_rate_result.rows IS 'tuples the sequential scans returned';
+COMMENT ON COLUMN scan_rate_result.pages IS 'blocks of the relation when the call began (BLCKSZ bytes each); the scan reads no others';
+COMMENT ON COLUMN scan_rate_result.bytes IS 'pages x BLCKSZ, in bytes';
+COMMENT ON COLUMN scan_rate_result.cache IS 'cache state asked for: cold, warm or asis';
+COMMENT ON COLUMN scan_rate_result.workers_planned IS 'parallel workers the plan asked for (0 without parallel_workers)';
+COMMENT ON COLUMN scan_rate_result.workers_launched IS 'parallel workers that really started';
+COMMENT ON COLUMN scan_rate_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache (either) just before the timed scan';
+COMMENT ON COLUMN scan_rate_result.os_cached_pct_before IS 'percent of the blocks in the page cache just before the timed scan (mincore)';
+COMMENT ON COLUMN scan_rate_result.buffers_cached_pct_before IS 'percent of the blocks in shared_buffers (local buffers for a temporary table) just before the timed scan';
+COMMENT ON COLUMN scan_rate_result.seconds IS 'wall-clock seconds of the scan, ExecutorStart to ExecutorEnd (parse and plan excluded)';
+COMMENT ON COLUMN scan_rate_result.mb_s IS 'bytes / seconds, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_rate_result.rows_s IS 'rows / seconds';
+COMMENT ON COLUMN scan_rate_result.shared_hit IS 'blocks found in shared_buffers (or local buffers) by the scan';
+COMMENT ON COLUMN scan_rate_result.shared_read IS 'blocks read into shared_buffers (or local buffers) by the scan';
+COMMENT ON COLUMN scan_rate_result.io_read_s IS 'seconds spent waiting for those reads, from track_io_timing (0 when it is off)';
+COMMENT ON COLUMN scan_rate_result.user_s IS 'user CPU seconds of this backend during the scan (parallel workers not included)';
+COMMENT ON COLUMN scan_rate_result.sys_s IS 'system CPU seconds of this backend during the scan (parallel workers not included)';
+
+COMMENT ON TYPE scan_efficiency_result IS
+'the executor''s count(1) scan rate as a percentage of the raw read rate of the same blocks (scan_efficiency); one row, ready for a history table';
+COMMENT ON COLUMN scan_efficiency_result.relation IS 'the relation measured';
+COMMENT ON COLUMN scan_efficiency_result.cache IS 'cache state asked for: cold, warm or asis';
+COMMENT ON COLUMN scan_efficiency_result.block_size IS 'bytes asked for by each read() of the raw reads';
+COMMENT ON COLUMN scan_efficiency_result.filesystem IS 'type of the filesystem holding the relation''s first file (ext4, xfs, ...), from /proc/self/mountinfo';
+COMMENT ON COLUMN scan_efficiency_result.device IS 'source of that mount (/dev/sda1, ...), from /proc/self/mountinfo';
+COMMENT ON COLUMN scan_efficiency_result.measured_at IS 'when the measurement ended';
+
+-- Columns of 0.2's result types that had no comment yet.
+COMMENT ON COLUMN scan_breakdown_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_breakdown_result.query IS 'the select list that ran: SELECT <query> FROM relation';
+COMMENT ON COLUMN scan_shape_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_sweep_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN random_read_result.relation IS 'the relation whose files were read';
