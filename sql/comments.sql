@@ -8,6 +8,14 @@ WITH members AS (
 	SELECT classid, objid FROM pg_depend
 	WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
 	  AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'scanbench')
+), types AS (
+	-- Types the extension made itself: not the array types nor the row
+	-- types of its tables and views, which newer servers also record.
+	SELECT t.oid, t.typrelid FROM members m JOIN pg_type t
+	  ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
+	WHERE NOT EXISTS (SELECT 1 FROM pg_type a WHERE a.typarray = t.oid)
+	  AND (t.typrelid = 0 OR
+		   (SELECT relkind FROM pg_class c WHERE c.oid = t.typrelid) = 'c')
 ), relations AS (
 	SELECT c.oid FROM members m JOIN pg_class c
 	  ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
@@ -15,15 +23,12 @@ WITH members AS (
 ), columned AS (
 	SELECT oid FROM relations
 	UNION ALL
-	SELECT t.typrelid FROM members m JOIN pg_type t
-	  ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
-	WHERE t.typrelid <> 0
+	SELECT typrelid FROM types WHERE typrelid <> 0
 )
 SELECT 'function' AS kind, 'pg_proc'::regclass AS classoid, objid AS objoid, 0 AS objsubid
 FROM members WHERE classid = 'pg_proc'::regclass
 UNION ALL
-SELECT 'type', 'pg_type'::regclass, objid, 0
-FROM members WHERE classid = 'pg_type'::regclass
+SELECT 'type', 'pg_type'::regclass, oid, 0 FROM types
 UNION ALL
 SELECT 'relation', 'pg_class'::regclass, oid, 0 FROM relations
 UNION ALL
