@@ -49,7 +49,10 @@ $(OBJS): src/measure.h src/compat.h src/storage.h
 # The client has its own PGXS Makefile, as contrib's vacuumlo does; these
 # targets carry it along with the extension.
 LOADER_DIR = tools/scanbench-load
-LOADER_MAKE = $(MAKE) -C $(LOADER_DIR) PG_CONFIG='$(PG_CONFIG)'
+# A relative DESTDIR is made absolute: the loader's make runs in its own
+# directory.
+LOADER_MAKE = $(MAKE) -C $(LOADER_DIR) PG_CONFIG='$(PG_CONFIG)' \
+	$(if $(DESTDIR),DESTDIR='$(abspath $(DESTDIR))')
 
 all: all-loader
 install: install-loader

@@ -1,0 +1,77 @@
+# make install puts exactly the expected files in place, the loader
+# included, and make uninstall takes every one of them away again: staged
+# under DESTDIR, as a packager does, so the server's directories are not
+# touched.  No server needed.
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use File::Find;
+use File::Spec;
+use IPC::Run;
+
+# pg_config on PATH is the server's under test (PGXS's prove_installcheck
+# and tools/test.sh put its bindir first).
+sub pg_config
+{
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'pg_config', @_ ], '>', \$out, '2>', \$err) or die "pg_config @_: $err";
+	chomp $out;
+	return $out;
+}
+
+sub make
+{
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'make', '-s', 'PG_CONFIG=pg_config', @_ ], '>', \$out, '2>', \$err);
+	return ($? >> 8, "$out$err");
+}
+
+sub files_under
+{
+	my $root = shift;
+	my @f;
+	find({ wanted => sub { push @f, substr($File::Find::name, length $root) if -f || -l },
+		   no_chdir => 1 }, $root) if -d $root;
+	return sort @f;
+}
+
+# Absolute: the loader is installed by a make run in its own directory.
+my $stage = File::Spec->rel2abs(PostgreSQL::Test::Utils::tempdir);
+my ($bindir, $pkglibdir, $sharedir) = map { pg_config($_) } qw(--bindir --pkglibdir --sharedir);
+
+# What the tree says should be installed: the library, the control file,
+# every install and upgrade script and the one built for this version, the
+# loader, and the library's bitcode where the server was built with LLVM.
+open(my $fh, '<', 'scanbench.control') or die $!;
+my ($version) = join('', <$fh>) =~ /^default_version\s*=\s*'([^']+)'/m;
+close $fh;
+my @sql = map { s{.*/}{}r } glob('scanbench--*.sql');
+push @sql, "scanbench--$version.sql" unless grep { $_ eq "scanbench--$version.sql" } @sql;
+my @want = ("$pkglibdir/scanbench.so", "$sharedir/extension/scanbench.control",
+	(map { "$sharedir/extension/$_" } @sql), "$bindir/scanbench-load");
+
+my $global = pg_config('--pgxs') =~ s{src/makefiles/pgxs\.mk$}{src/Makefile.global}r;
+open($fh, '<', $global) or die "$global: $!";
+my $llvm = grep { /^with_llvm\s*=\s*yes/ } <$fh>;
+close $fh;
+if ($llvm)
+{
+	push @want, "$pkglibdir/bitcode/scanbench.index.bc",
+	  map { "$pkglibdir/bitcode/scanbench/" . s/\.c$/.bc/r } ('scanbench.c', glob('src/*.c'));
+}
+@want = sort @want;
+
+my ($rc, $out) = make('install', "DESTDIR=$stage");
+is($rc, 0, 'make install DESTDIR=... succeeds') or diag($out);
+my @got = files_under($stage);
+is(join("\n", @got), join("\n", @want),
+	'the installed files are the library, control file, scripts, loader' . ($llvm ? ' and bitcode' : ''));
+ok(-x "$stage$bindir/scanbench-load", 'the loader is installed executable');
+
+($rc, $out) = make('uninstall', "DESTDIR=$stage");
+is($rc, 0, 'make uninstall DESTDIR=... succeeds') or diag($out);
+@got = files_under($stage);
+is(join("\n", @got), '', 'make uninstall leaves no file behind');
+
+done_testing();
