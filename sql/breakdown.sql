@@ -108,27 +108,27 @@ SELECT p.proname FROM pg_proc p
 WHERE p.proname IN ('scan_breakdown', 'scan_shapes', 'scan_sweep') AND obj_description(p.oid, 'pg_proc') IS NULL;
 
 -- Nobody may run them until granted; granted, SELECT on the table is needed.
-CREATE ROLE sb_bd_monitor;
-SET ROLE sb_bd_monitor;
+CREATE ROLE regress_bd_monitor;
+SET ROLE regress_bd_monitor;
 SELECT * FROM scan_breakdown('sb_t');
 SELECT * FROM scan_shapes('sb_t');
 SELECT * FROM scan_sweep('sb_t', 'jit', '{on}');
 RESET ROLE;
 GRANT EXECUTE ON FUNCTION scan_breakdown(regclass, text, text, integer),
 	scan_shapes(regclass, text, integer),
-	scan_sweep(regclass, text, text[], text, integer) TO sb_bd_monitor;
-SET ROLE sb_bd_monitor;
+	scan_sweep(regclass, text, text[], text, integer) TO regress_bd_monitor;
+SET ROLE regress_bd_monitor;
 SELECT * FROM scan_breakdown('sb_t');
 SELECT * FROM scan_sweep('sb_t', 'jit', '{on}');
 RESET ROLE;
-GRANT SELECT ON sb_t TO sb_bd_monitor;
-SET ROLE sb_bd_monitor;
+GRANT SELECT ON sb_t TO regress_bd_monitor;
+SET ROLE regress_bd_monitor;
 SELECT rows FROM scan_breakdown('sb_t');
 SELECT count(*) FROM scan_shapes('sb_t');
 SELECT value FROM scan_sweep('sb_t', 'jit', '{on}');
 -- a superuser-only setting is refused for a role that may not set it
 SELECT value FROM scan_sweep('sb_t', 'log_min_duration_statement', '{0}');
 RESET ROLE;
-REVOKE ALL ON sb_t FROM sb_bd_monitor;
-DROP OWNED BY sb_bd_monitor;
-DROP ROLE sb_bd_monitor;
+REVOKE ALL ON sb_t FROM regress_bd_monitor;
+DROP OWNED BY regress_bd_monitor;
+DROP ROLE regress_bd_monitor;

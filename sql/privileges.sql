@@ -1,14 +1,14 @@
 --
 -- EXECUTE is revoked from PUBLIC; a granted role also needs SELECT.
 --
-CREATE ROLE sb_nobody;
-CREATE ROLE sb_monitor;
+CREATE ROLE regress_nobody;
+CREATE ROLE regress_monitor;
 GRANT EXECUTE ON FUNCTION raw_read(regclass, integer, text),
 	raw_read_segments(regclass, integer, text),
 	scan_rate(regclass, text, text, integer),
-	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean) TO sb_monitor;
+	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean) TO regress_monitor;
 
-SET ROLE sb_nobody;
+SET ROLE regress_nobody;
 SELECT * FROM raw_read('sb_t');
 SELECT * FROM raw_read_segments('sb_t');
 SELECT * FROM scan_rate('sb_t');
@@ -16,7 +16,7 @@ SELECT * FROM scan_efficiency('sb_t');
 RESET ROLE;
 
 -- Granted EXECUTE, but no SELECT on the table.
-SET ROLE sb_monitor;
+SET ROLE regress_monitor;
 SELECT * FROM raw_read('sb_t');
 SELECT * FROM raw_read_segments('sb_t');
 SELECT * FROM scan_rate('sb_t');
@@ -24,8 +24,8 @@ SELECT * FROM scan_efficiency('sb_t');
 RESET ROLE;
 
 -- With SELECT it works, cold included.
-GRANT SELECT ON sb_t, sb_part TO sb_monitor;
-SET ROLE sb_monitor;
+GRANT SELECT ON sb_t, sb_part TO regress_monitor;
+SET ROLE regress_monitor;
 SELECT bytes > 0 AS read_ok FROM raw_read('sb_t');
 SELECT rows FROM scan_rate('sb_t');
 SELECT rows FROM scan_rate('sb_part');
@@ -39,7 +39,7 @@ RESET client_min_messages;
 SELECT * FROM scan_rate('sb_empty');
 RESET ROLE;
 
-REVOKE ALL ON sb_t, sb_part FROM sb_monitor;
-DROP OWNED BY sb_monitor;
-DROP ROLE sb_monitor;
-DROP ROLE sb_nobody;
+REVOKE ALL ON sb_t, sb_part FROM regress_monitor;
+DROP OWNED BY regress_monitor;
+DROP ROLE regress_monitor;
+DROP ROLE regress_nobody;

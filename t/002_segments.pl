@@ -9,6 +9,11 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time);
 
+# 1.2 GB written and read several times, and a wall-clock limit: contrib's
+# way of keeping such tests out of a plain make installcheck.
+plan skip_all => 'writes a 1.2 GB table and times a cancel: set PG_TEST_EXTRA=scanbench_slow'
+  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
+
 my $node = PostgreSQL::Test::Cluster->new('segments');
 $node->init;
 $node->append_conf('postgresql.conf', "shared_buffers = 64MB\nmax_wal_size = 4GB\n");
