@@ -5,22 +5,106 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "loader.h"
 
+/* The password, once asked for, serves every later connection. */
+static char *password;
+
+/*
+ * Ask for the password as psql does: on the terminal, without echo; from
+ * standard input and standard error when there is no terminal.
+ */
+static char *
+prompt_password(const char *user)
+{
+	FILE	   *in = fopen("/dev/tty", "r");
+	FILE	   *out = in ? fopen("/dev/tty", "w") : NULL;
+	struct termios t_orig,
+				t;
+	bool		echo_off = false;
+	char		buf[1024];
+	size_t		len;
+
+	if (in == NULL || out == NULL)
+	{
+		if (in)
+			fclose(in);
+		in = stdin;
+		out = stderr;
+	}
+	if (isatty(fileno(in)) && tcgetattr(fileno(in), &t_orig) == 0)
+	{
+		t = t_orig;
+		t.c_lflag &= ~ECHO;
+		echo_off = tcsetattr(fileno(in), TCSAFLUSH, &t) == 0;
+	}
+	fprintf(out, "Password for user %s: ", user ? user : "");
+	fflush(out);
+	if (fgets(buf, sizeof(buf), in) == NULL)
+		buf[0] = '\0';
+	if (echo_off)
+	{
+		tcsetattr(fileno(in), TCSAFLUSH, &t_orig);
+		fputc('\n', out);
+		fflush(out);
+	}
+	if (in != stdin)
+	{
+		fclose(in);
+		fclose(out);
+	}
+	len = strlen(buf);
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return strdup(buf);
+}
+
+static PGconn *
+try_connect(const Options *opt)
+{
+	const char *keywords[] = {"host", "port", "user", "dbname", "password",
+	"fallback_application_name", NULL};
+	const char *values[] = {opt->host, opt->port, opt->user, opt->dbname, password,
+	LOADER_NAME, NULL};
+
+	return PQconnectdbParams(keywords, values, 1);
+}
+
+/*
+ * Connect, prompting for a password first with -W, or when the server asks
+ * for one (unless -w), as psql does.
+ */
 PGconn *
 connect_db(const Options *opt)
 {
-	const char *keywords[] = {"host", "port", "user", "dbname",
-	"fallback_application_name", NULL};
-	const char *values[] = {opt->host, opt->port, opt->user, opt->dbname,
-	LOADER_NAME, NULL};
-	PGconn	   *conn = PQconnectdbParams(keywords, values, 1);
+	PGconn	   *conn;
 	PGresult   *res;
 
+	if (opt->password_prompt > 0 && password == NULL &&
+		(password = prompt_password(opt->user)) == NULL)
+	{
+		log_error("out of memory");
+		return NULL;
+	}
+	conn = try_connect(opt);
+	if (conn && PQstatus(conn) == CONNECTION_BAD && PQconnectionNeedsPassword(conn) &&
+		password == NULL && opt->password_prompt >= 0)
+	{
+		char	   *user = strdup(PQuser(conn));
+
+		PQfinish(conn);
+		password = prompt_password(user);
+		free(user);
+		conn = password ? try_connect(opt) : NULL;
+	}
 	if (conn == NULL)
 	{
 		log_error("out of memory");
+		PQfinish(conn);
 		return NULL;
 	}
 	if (PQstatus(conn) != CONNECTION_OK)
@@ -35,6 +119,38 @@ connect_db(const Options *opt)
 	return conn;
 }
 
+/*
+ * Connect again after the server went away (a restart), trying for up to
+ * the given seconds; NULL if it did not come back.  Quiet until then.
+ */
+PGconn *
+reconnect_db(const Options *opt, double seconds)
+{
+	double		deadline = now_s() + seconds;
+
+	for (;;)
+	{
+		PGconn	   *conn = try_connect(opt);
+		struct timespec nap = {0, 250 * 1000 * 1000};
+
+		if (conn && PQstatus(conn) == CONNECTION_OK)
+		{
+			PGresult   *res = PQexec(conn, "SET client_min_messages = warning");
+
+			PQclear(res);
+			return conn;
+		}
+		if (now_s() >= deadline)
+		{
+			log_error("%s", conn ? chomp(PQerrorMessage(conn)) : "out of memory");
+			PQfinish(conn);
+			return NULL;
+		}
+		PQfinish(conn);
+		nanosleep(&nap, NULL);
+	}
+}
+
 /* Run a statement; on failure, log "<what> failed: ..." unless what is NULL. */
 bool
 run_sql(PGconn *conn, const char *sql, const char *what)
@@ -47,6 +163,35 @@ run_sql(PGconn *conn, const char *sql, const char *what)
 		log_error("%s failed: %s", what, chomp(PQerrorMessage(conn)));
 	PQclear(res);
 	return ok;
+}
+
+/*
+ * A statement of the clean-up after a failure: run it again if a cancel
+ * request sent for the failure arrives late and cancels it instead.
+ */
+bool
+run_cleanup_sql(PGconn *conn, const char *sql)
+{
+	for (int attempt = 0; attempt < 3; attempt++)
+	{
+		PGresult   *res = PQexec(conn, sql);
+		ExecStatusType st = PQresultStatus(res);
+		const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		bool		cancelled = state && strcmp(state, "57014") == 0;
+
+		PQclear(res);
+		if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+			return true;
+		if (!cancelled)
+			return false;
+		/* a cancelled statement in a transaction block leaves it aborted */
+		if (PQtransactionStatus(conn) == PQTRANS_INERROR)
+		{
+			res = PQexec(conn, "ROLLBACK");
+			PQclear(res);
+		}
+	}
+	return false;
 }
 
 /* One-value query with the quoted table name as $1; NULL on error. */

@@ -4,7 +4,7 @@
  * A job generates its range of orders into a chunk buffer and hands full
  * chunks to its connection's COPY (or to standard output).  Jobs never
  * commit: the main thread commits them all, or none (load.c).  The main
- * thread watches them here: progress, SIGINT, a COPY the server failed, and
+ * thread watches them here: progress, a signal, a COPY the server failed, and
  * a failed job, which makes the others stop.
  */
 #include <errno.h>
@@ -240,7 +240,7 @@ run_job(void *arg)
 		else if (result == GENERATE_FAILED && job->conn)
 			job_end_copy(job, NULL);	/* for the server's message */
 		else if (result == GENERATE_ABORTED && job->conn)
-			job_end_copy(job, interrupted ? "interrupted by SIGINT"
+			job_end_copy(job, interrupted ? "interrupted by a signal"
 						 : "another job of this load failed");
 	}
 	free(buf);
@@ -314,48 +314,43 @@ any_running(const Job *jobs, int njobs)
 }
 
 /*
- * Jobs stop at their next chunk and fail their COPY; the cancel also stops
- * a server that is busy with a statement.
- */
-static void
-cancel_jobs(Job *jobs, int njobs)
-{
-	char		errbuf[256];
-
-	STORE_RELAXED(abort_load, 1);
-	for (int j = 0; j < njobs; j++)
-		if (jobs[j].cancel)
-			PQcancel(jobs[j].cancel, errbuf, sizeof(errbuf));
-}
-
-/*
  * Start the jobs and watch them until every one has ended.  ctl is NULL
- * with --stdout.
+ * with --stdout.  False if a job could not be started (the others are
+ * stopped, and the job says why).
  */
-void
+bool
 run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg)
 {
 	double		next_report = pg->start + pg->interval;
 	double		next_watch = pg->start + 1.0;
-	bool		cancelled = false;
+	bool		started = true;
+	int			nstarted = 0;
 
+	/* The threads inherit the mask: signals go to this thread only. */
+	signals_block(true);
 	for (int j = 0; j < njobs; j++)
 	{
-		if (pthread_create(&jobs[j].thread, NULL, run_job, &jobs[j]) != 0)
+		int			rc = pthread_create(&jobs[j].thread, NULL, run_job, &jobs[j]);
+
+		if (rc != 0)
 		{
-			log_error("could not start a thread: %s", strerror(errno));
-			exit(EXIT_FAILURE_LOAD);
+			job_error(&jobs[j], "could not start a thread: %s", strerror(rc));
+			STORE_RELAXED(abort_load, 1);
+			for (int k = j; k < njobs; k++)
+				STORE_RELEASE(jobs[k].state, k == j ? JOB_FAILED : JOB_ABORTED);
+			started = false;
+			break;
 		}
+		nstarted++;
 	}
+	signals_block(false);
 	while (any_running(jobs, njobs))
 	{
 		struct timespec nap = {0, 20 * 1000 * 1000};
 
-		if (interrupted && !cancelled)
-		{
-			cancel_jobs(jobs, njobs);
-			cancelled = true;
-		}
+		/* The handler has sent the cancels; the jobs stop at their next chunk. */
+		if (interrupted)
+			STORE_RELAXED(abort_load, 1);
 		if (ctl && now_s() >= next_watch)
 		{
 			watch_backends(ctl, jobs, njobs);
@@ -368,8 +363,9 @@ run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg)
 		}
 		nanosleep(&nap, NULL);
 	}
-	for (int j = 0; j < njobs; j++)
+	for (int j = 0; j < nstarted; j++)
 		pthread_join(jobs[j].thread, NULL);
 	if (pg->interval > 0)
 		report_progress(pg, jobs, njobs, true);
+	return started;
 }

@@ -3,15 +3,39 @@
  *
  *   open_control   connect, look at the table: create, replace or append?
  *   connect_jobs   every job's connection, before any change is made
- *   begin_load     create the table, open the jobs' transactions
+ *   begin_load     the table the rows go into, every job's transaction
  *   run_jobs       (jobs.c) COPY the rows
- *   commit_jobs    all or nothing; fail_load says what is left
- *   make_ready     frozen (by COPY FREEZE or VACUUM) and analyzed
+ *   finish_load    commit, freeze and analyze, swap in: all or nothing
+ *   fail_load      roll back, remove what this load made, say what is left
  *   print_summary  one line of rows, times and size
  *
- * COPY FREEZE needs the table created in the COPY's own transaction, which
- * only one connection can see: one job, new table.  Otherwise the table is
- * committed first and VACUUM (FREEZE, ANALYZE) follows.
+ * What the database holds is, at every moment and whatever stops the
+ * load (an error, a lost connection, a server restart, a signal), either
+ * what it held before the command or the complete table.  The rows go into
+ * a staging table, never into the named one, and the named table changes
+ * only in the last transaction, which drops the old one (--drop) and
+ * renames the staging table in its place:
+ *
+ *   one job      BEGIN; CREATE staging; COPY FREEZE; ANALYZE; DROP old;
+ *                RENAME; COMMIT -- COPY FREEZE needs the table created in
+ *                its own transaction, and ANALYZE can run inside one.
+ *   jobs > 1, or --distribute (Citus)
+ *                the staging table is committed so that every job's
+ *                connection sees it; the jobs COPY and commit; VACUUM
+ *                (FREEZE, ANALYZE); then BEGIN; DROP old; RENAME; COMMIT.
+ *                Until then a failure drops the staging table.  While it
+ *                exists the control session holds an advisory lock keyed
+ *                on it, and its comment says what it is: a run that finds
+ *                one whose lock is free (its load was killed, or the
+ *                server restarted before it could be dropped) drops it.
+ *   --append     one job COPYs into the table in one transaction; with
+ *                more, the jobs fill a staging table and one transaction
+ *                moves the rows (INSERT ... SELECT) and drops it.  VACUUM
+ *                (FREEZE, ANALYZE) follows the commit: the rows are all
+ *                there or none are, frozen or not.
+ *
+ * An old table is locked (ACCESS EXCLUSIVE, by the DROP) only for the last
+ * transaction, not for the whole load: readers keep reading it until then.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +44,12 @@
 
 #include "loader.h"
 
+/* Advisory lock key of a staging table: a constant high half, its OID low. */
+#define STAGING_KEY(oid)	"(1396850001::bigint << 32 | " oid "::bigint)"
+#define STAGING_COMMENT		"scanbench-load staging table"
+/* How long a failed load waits for a restarting server to drop its table. */
+#define RECONNECT_SECONDS	60.0
+
 typedef struct
 {
 	const Options *opt;
@@ -27,15 +57,18 @@ typedef struct
 	PGconn	   *ctl;			/* the main thread's connection */
 	Job		   *jobs;
 	char	   *qname;			/* the table's quoted name */
+	char		target[300];	/* schema-qualified */
+	char		staging[300];	/* schema-qualified */
+	char		staging_name[64];
 	bool		exists;			/* before the load */
-	bool		freeze_by_copy;
-	bool		created;		/* created and committed before the COPY */
-	int			committed;		/* jobs whose COMMIT succeeded */
+	bool		one_transaction;	/* one job does it all in its transaction */
+	bool		staging_committed;	/* to be dropped if the load fails */
 	int64_t		rows;
 	int64_t		bytes;
 	double		copy_s;
 	double		post_s;
 	const char *post_what;
+	char		error[1024];	/* a failed step's message */
 	char		copy_sql[1024];
 } Load;
 
@@ -60,16 +93,48 @@ static const char *table_columns =
 "    l_comment       varchar(44) NOT NULL\n"
 ")";
 
+/* Run one step of the load; on failure keep the server's message. */
+static bool
+step(Load *ld, PGconn *conn, const char *sql)
+{
+	PGresult   *res = PQexec(conn, sql);
+	ExecStatusType st = PQresultStatus(res);
+	bool		ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+
+	if (!ok && !ld->error[0])
+		snprintf(ld->error, sizeof(ld->error), "%s", chomp(PQerrorMessage(conn)));
+	PQclear(res);
+	return ok;
+}
+
+/* A query's rows with the quoted table name as $1, or NULL (logged). */
+static PGresult *
+query_rows(PGconn *conn, const char *sql, const char *param)
+{
+	const char *params[1] = {param};
+	PGresult   *res = PQexecParams(conn, sql, param ? 1 : 0, NULL, param ? params : NULL,
+								   NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		log_error("%s", chomp(PQerrorMessage(conn)));
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}
+
 /*
- * Citus: the empty table becomes distributed before any row is sent, so
- * that the coordinator's COPY routes every row to its shard and nothing
- * stays in the coordinator's own (shell) table.
+ * Citus: the empty staging table becomes distributed before any row is
+ * sent, in the transaction that creates it, so that the coordinator's COPY
+ * routes every row to its shard and nothing stays in the coordinator's own
+ * (shell) table; the rename at the end carries the shards along.
  */
 static bool
 distribute_table(Load *ld, PGconn *conn)
 {
 	const Options *opt = ld->opt;
-	char	   *table = PQescapeLiteral(conn, ld->qname, strlen(ld->qname));
+	char	   *table = PQescapeLiteral(conn, ld->staging, strlen(ld->staging));
 	char	   *column = PQescapeLiteral(conn, opt->distribute, strlen(opt->distribute));
 	char		shards[64] = "";
 	bool		ok;
@@ -83,60 +148,66 @@ distribute_table(Load *ld, PGconn *conn)
 	{
 		if (opt->shard_count > 0)
 			snprintf(shards, sizeof(shards), ", shard_count => %d", opt->shard_count);
-		ok = run_sql(conn, sqlf("SELECT pg_catalog.create_distributed_table(%s, %s%s)",
-								table, column, shards), "create_distributed_table");
+		ok = step(ld, conn, sqlf("SELECT pg_catalog.create_distributed_table(%s, %s%s)",
+								 table, column, shards));
 	}
 	PQfreemem(table);
 	PQfreemem(column);
 	return ok;
 }
 
-static bool
-create_table(Load *ld, PGconn *conn)
+/*
+ * Drop staging tables of earlier loads that ended without dropping them:
+ * killed, or cut off by a server restart.  A live load holds the advisory
+ * lock keyed on its own, so a lock we can take belongs to nobody.
+ */
+static void
+drop_stale_staging(Load *ld)
 {
-	bool		distribute = ld->opt->distribute != NULL;
+	PGresult   *res = query_rows(ld->ctl,
+								 "SELECT c.oid, pg_catalog.format('%I.%I', n.nspname, c.relname) "
+								 "FROM pg_catalog.pg_class c "
+								 "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+								 "WHERE c.relkind = 'r' AND c.relname LIKE 'scanbench\\_load\\_%' "
+								 "AND pg_catalog.obj_description(c.oid, 'pg_class') LIKE '"
+								 STAGING_COMMENT "%'", NULL);
 
-	/* A distribution that fails (a wrong column) must leave no table. */
-	if (distribute && !run_sql(conn, "BEGIN", "BEGIN"))
-		return false;
-	if ((ld->exists && !run_sql(conn, sqlf("DROP TABLE %s", ld->qname), "DROP TABLE")) ||
-		!run_sql(conn, sqlf("CREATE %sTABLE %s %s", ld->opt->unlogged ? "UNLOGGED " : "",
-							ld->qname, table_columns), "CREATE TABLE") ||
-		(distribute && !distribute_table(ld, conn)))
+	if (res == NULL)
+		return;
+	for (int r = 0; r < PQntuples(res); r++)
 	{
-		if (distribute)
-			run_sql(conn, "ROLLBACK", NULL);
-		return false;
+		const char *oid = PQgetvalue(res, r, 0);
+		const char *name = PQgetvalue(res, r, 1);
+		char	   *got = query_value(ld->ctl, sqlf("SELECT pg_catalog.pg_try_advisory_lock("
+													STAGING_KEY("%s") ")", oid), NULL);
+
+		if (got && got[0] == 't')
+		{
+			if (run_sql(ld->ctl, sqlf("DROP TABLE IF EXISTS %s", name), NULL))
+				fprintf(stderr, LOADER_NAME ": dropped %s, a staging table an earlier load "
+						"left behind\n", name);
+			run_sql(ld->ctl, sqlf("SELECT pg_catalog.pg_advisory_unlock(" STAGING_KEY("%s") ")",
+								  oid), NULL);
+		}
+		free(got);
 	}
-	return !distribute || run_sql(conn, "COMMIT", "COMMIT");
+	PQclear(res);
 }
 
 /*
- * Drop a table this load created and committed, so that a failed load leaves
- * nothing behind.  The server may be gone (restart, crash): then say so.
+ * Connect, check the extension for --check, and look at the table: where it
+ * is (or will be), whether it exists, and whether it may be replaced.
  */
-static void
-drop_created_table(Load *ld)
-{
-	if (PQstatus(ld->ctl) != CONNECTION_OK)
-		PQreset(ld->ctl);
-	if (PQstatus(ld->ctl) == CONNECTION_OK &&
-		run_sql(ld->ctl, sqlf("DROP TABLE IF EXISTS %s", ld->qname), NULL))
-		fprintf(stderr, LOADER_NAME ": dropped table %s, which this load had created\n", ld->qname);
-	else
-		log_error("could not drop table %s, created by this load and left empty: %s",
-				  ld->qname, chomp(PQerrorMessage(ld->ctl)));
-}
-
-/* Connect, check the extension for --check, and see whether the table exists. */
 static bool
 open_control(Load *ld)
 {
 	const Options *opt = ld->opt;
-	char	   *val;
+	PGresult   *res;
+	char	   *schema;
 
 	if ((ld->ctl = connect_db(opt)) == NULL)
 		return false;
+	signals_watch_conn(0, ld->ctl);
 	if (opt->check && !check_extension(ld->ctl))
 		return false;
 	ld->qname = PQescapeIdentifier(ld->ctl, opt->table, strlen(opt->table));
@@ -145,25 +216,60 @@ open_control(Load *ld)
 		log_error("invalid table name: %s", chomp(PQerrorMessage(ld->ctl)));
 		return false;
 	}
-	val = query_value(ld->ctl, "SELECT pg_catalog.to_regclass($1) IS NOT NULL", ld->qname);
-	if (val == NULL)
+	res = query_rows(ld->ctl,
+					 "SELECT c.relkind, pg_catalog.pg_has_role(c.relowner, 'USAGE'), "
+					 "pg_catalog.quote_ident(n.nspname) "
+					 "FROM pg_catalog.pg_class c "
+					 "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+					 "WHERE c.oid = pg_catalog.to_regclass($1)", ld->qname);
+	if (res == NULL)
 		return false;
-	ld->exists = val[0] == 't';
-	free(val);
-	if (ld->exists && !opt->drop && !opt->append)
+	ld->exists = PQntuples(res) == 1;
+	if (ld->exists)
 	{
-		log_error("table %s already exists\n"
-				  "hint: use --drop to replace it or --append to add rows to it", ld->qname);
-		return false;
+		char		relkind = PQgetvalue(res, 0, 0)[0];
+		bool		owner = PQgetvalue(res, 0, 1)[0] == 't';
+
+		snprintf(ld->target, sizeof(ld->target), "%s.%s", PQgetvalue(res, 0, 2), ld->qname);
+		PQclear(res);
+		if (relkind != 'r' && !(relkind == 'p' && opt->append))
+		{
+			log_error("%s is not a table", ld->qname);
+			return false;
+		}
+		if (!opt->drop && !opt->append)
+		{
+			log_error("table %s already exists\n"
+					  "hint: use --drop to replace it or --append to add rows to it", ld->qname);
+			return false;
+		}
+		if (opt->drop && !owner)
+		{
+			log_error("must be the owner of table %s to replace it", ld->qname);
+			return false;
+		}
 	}
-	if (!ld->exists && opt->append)
+	else
 	{
-		log_error("table %s does not exist\nhint: leave out --append to create it", ld->qname);
-		return false;
+		PQclear(res);
+		if (opt->append)
+		{
+			log_error("table %s does not exist\nhint: leave out --append to create it", ld->qname);
+			return false;
+		}
+		schema = query_value(ld->ctl, "SELECT pg_catalog.quote_ident(pg_catalog.current_schema())",
+							 NULL);
+		if (schema == NULL)
+		{
+			log_error("no schema has been selected to create table %s in", ld->qname);
+			return false;
+		}
+		snprintf(ld->target, sizeof(ld->target), "%s.%s", schema, ld->qname);
+		free(schema);
 	}
 	if (opt->distribute)
 	{
-		val = query_value(ld->ctl, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension "
+		char	   *val = query_value(ld->ctl, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension "
 						  "WHERE extname = 'citus')", NULL);
 		if (val == NULL)
 			return false;
@@ -176,6 +282,12 @@ open_control(Load *ld)
 		}
 		free(val);
 	}
+	/* In the table's schema, so that the rename keeps it there. */
+	snprintf(ld->staging_name, sizeof(ld->staging_name), "scanbench_load_%d",
+			 PQbackendPID(ld->ctl));
+	snprintf(ld->staging, sizeof(ld->staging), "%.*s.%s",
+			 (int) (strlen(ld->target) - strlen(ld->qname) - 1), ld->target, ld->staging_name);
+	drop_stale_staging(ld);
 	return true;
 }
 
@@ -196,90 +308,236 @@ connect_jobs(Load *ld, const Dbt3 *gen)
 	{
 		if ((ld->jobs[j].conn = connect_db(ld->opt)) == NULL)
 			return false;
-		ld->jobs[j].cancel = PQgetCancel(ld->jobs[j].conn);
+		signals_watch_conn(j + 1, ld->jobs[j].conn);
 		ld->jobs[j].backend_pid = PQbackendPID(ld->jobs[j].conn);
 	}
 	return true;
 }
 
-/* Create the table where the COPY can see it and open every job's transaction. */
+/*
+ * The table the rows go into, where the COPYs can see it, and every job's
+ * transaction.
+ */
 static bool
 begin_load(Load *ld)
 {
 	const Options *opt = ld->opt;
+	const char *dest = ld->staging;
+	const char *unlogged = opt->unlogged ? "UNLOGGED " : "";
+	char	   *locked;
 
 	/* Citus routes COPY to the shards, where FREEZE cannot follow. */
-	ld->freeze_by_copy = opt->jobs == 1 && !opt->append && !opt->distribute;
+	ld->one_transaction = opt->jobs == 1 && !opt->distribute;
 	ld->pg->start = now_s();
-	if (ld->freeze_by_copy)
+	if (ld->one_transaction)
 	{
-		if (!run_sql(ld->jobs[0].conn, "BEGIN", "BEGIN") ||
-			!create_table(ld, ld->jobs[0].conn))
+		PGconn	   *conn = ld->jobs[0].conn;
+
+		if (!step(ld, conn, "BEGIN"))
+			return false;
+		if (opt->append)
+			dest = ld->target;
+		else if (!step(ld, conn, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
+									  table_columns)))
 			return false;
 	}
 	else
 	{
-		if (!opt->append)
+		/*
+		 * Committed, for the jobs' connections to see it; the comment and the
+		 * lock come in the same transaction, so no other run ever sees it
+		 * unlocked.
+		 */
+		if (!step(ld, ld->ctl, "BEGIN"))
+			return false;
+		if (opt->append)
 		{
-			if (!create_table(ld, ld->ctl))
+			if (!step(ld, ld->ctl, sqlf("CREATE %sTABLE %s (LIKE %s)", unlogged, ld->staging,
+										ld->target)))
 				return false;
-			ld->created = true;
 		}
+		else if (!step(ld, ld->ctl, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
+										 table_columns)) ||
+				 (opt->distribute && !distribute_table(ld, ld->ctl)))
+			return false;
+		if (!step(ld, ld->ctl, sqlf("COMMENT ON TABLE %s IS '" STAGING_COMMENT ": a later run "
+									"drops it if its load ended without doing so'", ld->staging)))
+			return false;
+		locked = query_value(ld->ctl, "SELECT pg_catalog.pg_advisory_lock("
+							 STAGING_KEY("$1::regclass::oid") ")", ld->staging);
+		if (locked == NULL || !step(ld, ld->ctl, "COMMIT"))
+		{
+			free(locked);
+			return false;
+		}
+		free(locked);
+		ld->staging_committed = true;
 		for (int j = 0; j < opt->jobs; j++)
-			if (!run_sql(ld->jobs[j].conn, "BEGIN", "BEGIN"))
-			{
-				if (ld->created)
-					drop_created_table(ld);
+			if (!step(ld, ld->jobs[j].conn, "BEGIN"))
 				return false;
-			}
 	}
 	snprintf(ld->copy_sql, sizeof(ld->copy_sql), "COPY %s FROM STDIN (FORMAT %s%s%s)",
-			 ld->qname, dbt3_format_name(opt->format),
+			 dest, dbt3_format_name(opt->format),
 			 opt->format == DBT3_TEXT ? ", DELIMITER '|'" : "",
-			 ld->freeze_by_copy ? ", FREEZE" : "");
+			 ld->one_transaction && !opt->append ? ", FREEZE" : "");
 	for (int j = 0; j < opt->jobs; j++)
 		ld->jobs[j].copy_sql = ld->copy_sql;
 	return true;
 }
 
-/*
- * All or nothing: commit every job if every one copied its rows.  Between
- * the first and the last COMMIT a failure can still split the load (there is
- * no two-phase commit here); fail_load then says what stayed.
- */
+/* Every job's COPY ended well, and the rows they sent. */
 static bool
-commit_jobs(Load *ld)
+jobs_copied(Load *ld)
 {
-	int			njobs = ld->opt->jobs;
-	bool		commit = true;
+	bool		ok = !interrupted;
 
-	for (int j = 0; j < njobs; j++)
+	for (int j = 0; j < ld->opt->jobs; j++)
 	{
 		if (ld->jobs[j].state != JOB_COPIED)
-			commit = false;
+			ok = false;
 		ld->rows += ld->jobs[j].rows_copied;
 		ld->bytes += ld->jobs[j].bytes_done;
 	}
-	if (interrupted)
-		commit = false;
-	for (int j = 0; commit && j < njobs; j++)
-	{
-		Job		   *job = &ld->jobs[j];
-		PGresult   *res = PQexec(job->conn, "COMMIT");
-		bool		ok = PQresultStatus(res) == PGRES_COMMAND_OK &&
-			strcmp(PQcmdStatus(res), "COMMIT") == 0;
+	ld->copy_s = now_s() - ld->pg->start;
+	return ok;
+}
 
-		PQclear(res);
-		if (!ok)
+static void
+close_jobs(Load *ld)
+{
+	for (int j = 0; ld->jobs && j < ld->opt->jobs; j++)
+	{
+		signals_watch_conn(j + 1, NULL);
+		PQfinish(ld->jobs[j].conn);
+		ld->jobs[j].conn = NULL;
+	}
+}
+
+/* The last transaction's statements: the old table out, the new one in. */
+static bool
+swap_in(Load *ld, PGconn *conn)
+{
+	if (ld->exists && !step(ld, conn, sqlf("DROP TABLE %s", ld->target)))
+		return false;
+	if (!step(ld, conn, sqlf("ALTER TABLE %s RENAME TO %s", ld->staging, ld->qname)))
+		return false;
+	return ld->one_transaction ||
+		step(ld, conn, sqlf("COMMENT ON TABLE %s IS NULL", ld->target));
+}
+
+/*
+ * After the COPYs: commit, freeze and analyze, and put the table in place,
+ * all or nothing.  True once the final commit went through.
+ */
+static bool
+finish_load(Load *ld)
+{
+	const Options *opt = ld->opt;
+
+	if (!jobs_copied(ld))
+		return false;
+	if (ld->one_transaction)
+	{
+		PGconn	   *conn = ld->jobs[0].conn;
+
+		if (opt->append)
 		{
-			job_error(job, "COMMIT failed: %s", chomp(PQerrorMessage(job->conn)));
-			job->state = JOB_FAILED;
+			ld->post_what = "VACUUM (FREEZE, ANALYZE)";
+			return step(ld, conn, "COMMIT");
+		}
+		ld->post_what = "ANALYZE";
+		return step(ld, conn, sqlf("ANALYZE %s", ld->staging)) &&
+			swap_in(ld, conn) && step(ld, conn, "COMMIT");
+	}
+
+	for (int j = 0; j < opt->jobs; j++)
+		if (!step(ld, ld->jobs[j].conn, "COMMIT"))
+			return false;
+
+	/*
+	 * The jobs' sessions report their inserts to the statistics when they
+	 * end: before ANALYZE, or they would be counted twice.
+	 */
+	close_jobs(ld);
+	if (opt->append)
+	{
+		ld->post_what = "VACUUM (FREEZE, ANALYZE)";
+		return step(ld, ld->ctl, "BEGIN") &&
+			step(ld, ld->ctl, sqlf("INSERT INTO %s SELECT * FROM %s", ld->target, ld->staging)) &&
+			step(ld, ld->ctl, sqlf("DROP TABLE %s", ld->staging)) &&
+			step(ld, ld->ctl, "COMMIT");
+	}
+	ld->post_what = "VACUUM (FREEZE, ANALYZE)";
+	if (!step(ld, ld->ctl, sqlf("VACUUM (FREEZE, ANALYZE) %s", ld->staging)))
+		return false;
+	return step(ld, ld->ctl, "BEGIN") && swap_in(ld, ld->ctl) && step(ld, ld->ctl, "COMMIT");
+}
+
+/*
+ * Drop the committed staging table, reconnecting if the server restarted:
+ * libpq learns that the connection is gone only when it next uses it.
+ */
+static void
+drop_staging(Load *ld)
+{
+	const char *sql = sqlf("DROP TABLE IF EXISTS %s", ld->staging);
+	double		deadline = now_s() + RECONNECT_SECONDS;
+	bool		dropped = false;
+	char		why[1024] = "the server did not come back";
+
+	/*
+	 * Until the server answers: an error without an SQLSTATE is libpq's (the
+	 * connection is gone), and a server going down may still take a
+	 * connection or two, or end one with 57P01-57P03.  Any other error is
+	 * the server's answer, and final.
+	 */
+	while (!dropped && now_s() < deadline)
+	{
+		PGresult   *res;
+		const char *state;
+
+		if (ld->ctl == NULL || PQstatus(ld->ctl) != CONNECTION_OK)
+		{
+			signals_watch_conn(0, NULL);
+			PQfinish(ld->ctl);
+			ld->ctl = reconnect_db(ld->opt, deadline - now_s());
+			signals_watch_conn(0, ld->ctl);
+			if (ld->ctl == NULL)
+				break;
+		}
+		if (PQtransactionStatus(ld->ctl) == PQTRANS_INTRANS ||
+			PQtransactionStatus(ld->ctl) == PQTRANS_INERROR)
+			run_cleanup_sql(ld->ctl, "ROLLBACK");
+		if (run_cleanup_sql(ld->ctl, sql))
+		{
+			dropped = true;
 			break;
 		}
-		ld->committed++;
+		snprintf(why, sizeof(why), "%s", chomp(PQerrorMessage(ld->ctl)));
+		res = PQexec(ld->ctl, "SELECT 1");
+		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		if (PQresultStatus(res) == PGRES_TUPLES_OK)
+		{
+			PQclear(res);
+			break;				/* the server is there and refused the DROP */
+		}
+		if (state && strncmp(state, "57P0", 4) != 0)
+		{
+			PQclear(res);
+			break;
+		}
+		PQclear(res);
+		signals_watch_conn(0, NULL);
+		PQfinish(ld->ctl);
+		ld->ctl = NULL;
 	}
-	ld->copy_s = now_s() - ld->pg->start;
-	return ld->committed == njobs;
+	if (dropped)
+		fprintf(stderr, LOADER_NAME ": dropped %s, the table this load was filling\n",
+				ld->staging);
+	else
+		log_error("could not drop %s, the table this load was filling: %s\n"
+				  "hint: the next run drops it; or drop it yourself",
+				  ld->staging, why);
 }
 
 /* Roll back what did not commit and say what is left; returns the exit status. */
@@ -288,70 +546,52 @@ fail_load(Load *ld)
 {
 	const Options *opt = ld->opt;
 
-	for (int j = ld->committed; j < opt->jobs; j++)
-		if (PQstatus(ld->jobs[j].conn) == CONNECTION_OK)
-			run_sql(ld->jobs[j].conn, "ROLLBACK", NULL);
+	for (int j = 0; ld->jobs && j < opt->jobs; j++)
+	{
+		PGconn	   *conn = ld->jobs[j].conn;
+
+		if (conn && PQstatus(conn) == CONNECTION_OK &&
+			PQtransactionStatus(conn) != PQTRANS_IDLE)
+			run_cleanup_sql(conn, "ROLLBACK");
+	}
+	if (ld->ctl && PQstatus(ld->ctl) == CONNECTION_OK &&
+		PQtransactionStatus(ld->ctl) != PQTRANS_IDLE)
+		run_cleanup_sql(ld->ctl, "ROLLBACK");
 	if (interrupted)
 		log_error("interrupted: the load was cancelled and rolled back");
 	else
-		log_error("load into %s failed: %s", ld->qname, load_error(ld->jobs, opt->jobs));
-	if (ld->created)
-		drop_created_table(ld);
-	else if (ld->committed > 0)
-		log_error("%d of %d jobs had committed before the failure: their rows "
-				  "(order indexes 0 to %" PRId64 ") stay in %s", ld->committed, opt->jobs,
-				  ld->jobs[ld->committed - 1].end_order - 1, ld->qname);
-	else if (opt->append)
+		log_error("load into %s failed: %s", ld->qname,
+				  ld->error[0] ? ld->error : load_error(ld->jobs, opt->jobs));
+	if (ld->staging_committed)
+		drop_staging(ld);
+	if (opt->append)
 		fprintf(stderr, LOADER_NAME ": nothing was added to %s\n", ld->qname);
 	else if (ld->exists)
 		fprintf(stderr, LOADER_NAME ": table %s is as it was before\n", ld->qname);
 	else
 		fprintf(stderr, LOADER_NAME ": table %s was not created\n", ld->qname);
-	return interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE_LOAD;
-}
-
-static void
-close_jobs(Load *ld)
-{
-	for (int j = 0; j < ld->opt->jobs; j++)
-	{
-		PQfreeCancel(ld->jobs[j].cancel);
-		ld->jobs[j].cancel = NULL;
-		PQfinish(ld->jobs[j].conn);
-	}
+	return interrupted ? interrupted_status() : EXIT_FAILURE_LOAD;
 }
 
 /*
- * Ready to measure: frozen (by COPY FREEZE or VACUUM) and analyzed.  Returns
- * 0, or the exit status of a failure (a table made by this load is dropped).
+ * After --append committed: freeze and analyze.  The rows are in either way;
+ * a failure here says they are not frozen.
  */
 static int
-make_ready(Load *ld)
+freeze_appended(Load *ld)
 {
-	PGcancel   *cancel = PQgetCancel(ld->ctl);
-	char		errbuf[256];
-	bool		ok = false;
+	double		t0 = now_s();
 
-	ld->post_what = ld->freeze_by_copy ? "ANALYZE" : "VACUUM (FREEZE, ANALYZE)";
-	if (!interrupted)
+	if (ld->pg->interval > 0)
+		fprintf(stderr, "%s %s ...\n", ld->post_what, ld->qname);
+	if (!step(ld, ld->ctl, sqlf("%s %s", ld->post_what, ld->target)))
 	{
-		if (ld->pg->interval > 0)
-			fprintf(stderr, "%s %s ...\n", ld->post_what, ld->qname);
-		ok = run_sql(ld->ctl, sqlf("%s %s", ld->post_what, ld->qname), ld->post_what);
-		if (interrupted)
-			PQcancel(cancel, errbuf, sizeof(errbuf));
+		log_error("the rows were added to %s, but %s failed: %s", ld->qname,
+				  ld->post_what, ld->error);
+		return EXIT_FAILURE_LOAD;
 	}
-	PQfreeCancel(cancel);
-	ld->post_s = now_s() - ld->pg->start - ld->copy_s;
-	if (ok)
-		return 0;
-	if (interrupted)
-		log_error("interrupted before %s", ld->post_what);
-	if (!ld->opt->append)
-		drop_created_table(ld);
-	else
-		log_error("the rows stay in %s, not frozen", ld->qname);
-	return interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE_LOAD;
+	ld->post_s += now_s() - t0;
+	return 0;
 }
 
 /*
@@ -375,7 +615,7 @@ table_pages(Load *ld, int64_t *shards)
 	{
 		free(val);
 		val = query_value(ld->ctl, "SELECT count(*) FROM pg_catalog.pg_dist_shard "
-						  "WHERE logicalrelid = $1::regclass", ld->qname);
+						  "WHERE logicalrelid = $1::regclass", ld->target);
 		if (val)
 			*shards = strtoll(val, NULL, 10);
 		citus = *shards > 0;
@@ -385,7 +625,7 @@ table_pages(Load *ld, int64_t *shards)
 					  "SELECT pg_catalog.citus_relation_size($1::regclass) / "
 					  "pg_catalog.current_setting('block_size')::integer" :
 					  "SELECT pg_catalog.pg_relation_size($1::regclass) / "
-					  "pg_catalog.current_setting('block_size')::integer", ld->qname);
+					  "pg_catalog.current_setting('block_size')::integer", ld->target);
 	if (val)
 		pages = strtoll(val, NULL, 10);
 	free(val);
@@ -409,7 +649,7 @@ print_summary(Load *ld)
 			"then %s %.2f s; %" PRId64 " pages%s, %.1f bytes/row; peak RSS %ld MB\n",
 			ld->rows, ld->qname, opt->scale, opt->seed, opt->jobs, opt->jobs > 1 ? "s" : "",
 			dbt3_format_name(opt->format), ld->copy_s + ld->post_s,
-			ld->freeze_by_copy ? "COPY FREEZE" : "COPY", ld->copy_s,
+			ld->one_transaction && !opt->append ? "COPY FREEZE" : "COPY", ld->copy_s,
 			ld->bytes / ld->copy_s / 1e6, ld->rows / ld->copy_s, ld->post_what, ld->post_s,
 			pages, where, ld->rows > 0 ? pages * 8192.0 / ld->rows : 0.0, peak_rss_mb());
 }
@@ -418,24 +658,41 @@ int
 load(const Options *opt, const Dbt3 *gen, Progress *pg)
 {
 	Load		ld = {.opt = opt,.pg = pg};
-	int			status;
+	int			status = 0;
+	bool		jobs_ok;
 
-	/*
-	 * From here on SIGINT only sets a flag: a table created before the jobs
-	 * start must be dropped, not left behind by a dying process.
-	 */
-	catch_sigint();
-	if (!open_control(&ld) || !connect_jobs(&ld, gen) || !begin_load(&ld))
+	if (!open_control(&ld) || !connect_jobs(&ld, gen))
 		return EXIT_FAILURE_LOAD;
-	run_jobs(ld.jobs, opt->jobs, ld.ctl, pg);
-	if (!commit_jobs(&ld))
+
+	/* From the first change on, a signal means: roll back, remove, report. */
+	signals_set_phase(true, NULL);
+	if (!begin_load(&ld))
 		return fail_load(&ld);
+	if (pg->interval > 0)
+		fprintf(stderr, "COPY into %s ...\n", ld.qname);
+	jobs_ok = run_jobs(ld.jobs, opt->jobs, ld.ctl, pg);
+	if (!jobs_ok || !finish_load(&ld))
+		return fail_load(&ld);
+	ld.post_s = now_s() - pg->start - ld.copy_s;
+
+	/* Committed: the table is complete, whatever comes now. */
+	signals_set_phase(false, opt->append
+					  ? LOADER_NAME ": error: interrupted after the rows were added and "
+					  "committed: they are not frozen\n"
+					  : LOADER_NAME ": error: interrupted after the load committed: "
+					  "the table is complete\n");
+	if (interrupted)
+	{
+		log_error("interrupted after the load committed: the table is complete");
+		return interrupted_status();
+	}
 	close_jobs(&ld);
-	if ((status = make_ready(&ld)) != 0)
+	if (opt->append && (status = freeze_appended(&ld)) != 0)
 		return status;
 	print_summary(&ld);
 	if (opt->check && !run_check(ld.ctl, ld.qname))
 		return EXIT_FAILURE_LOAD;
+	signals_watch_conn(0, NULL);
 	PQfreemem(ld.qname);
 	PQfinish(ld.ctl);
 	free(ld.jobs);

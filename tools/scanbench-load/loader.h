@@ -16,14 +16,15 @@
  *   load.c       create, COPY (FREEZE), commit or roll back, freeze, analyze
  *   jobs.c       one thread and one connection per range of orders
  *   progress.c   progress reports and timing
- *   signals.c    SIGINT
+ *   signals.c    SIGINT, SIGTERM and SIGHUP
  *   db.c         connecting and running statements
  *   check.c      --check against the scanbench extension
  *   to_stdout.c  --stdout
  *   log.c        error messages
  *
- * Exit status: 0 loaded, 1 failure (nothing partial is left), 2 bad
- * arguments, 130 interrupted by SIGINT (load rolled back).
+ * Exit status: 0 loaded, 1 failure (the database is as it was), 2 bad
+ * arguments, 128 + N stopped by signal N: 129 SIGHUP, 130 SIGINT, 143
+ * SIGTERM (the database is as it was, or holds the complete table).
  */
 #ifndef LOADER_H
 #define LOADER_H
@@ -43,7 +44,6 @@
 
 #define EXIT_FAILURE_LOAD	1
 #define EXIT_USAGE			2
-#define EXIT_INTERRUPTED	130
 
 #define MAX_JOBS			256
 
@@ -70,7 +70,11 @@ typedef struct
 	const char *port;
 	const char *user;
 	const char *dbname;
+	int			password_prompt;	/* -1 never (-w), 0 when asked, 1 first (-W) */
 } Options;
+
+/* Longest identifier the server keeps whole (NAMEDATALEN - 1). */
+#define MAX_IDENTIFIER_BYTES	63
 
 extern bool parse_options(int argc, char **argv, Options *opt, int *status);
 
@@ -81,7 +85,11 @@ extern const char *chomp(const char *msg);
 
 /* signals.c */
 extern volatile sig_atomic_t interrupted;
-extern void catch_sigint(void);
+extern void signals_init(void);
+extern void signals_block(bool block);
+extern void signals_set_phase(bool undo, const char *message);
+extern void signals_watch_conn(int slot, PGconn *conn);
+extern int	interrupted_status(void);
 
 /* jobs.c */
 typedef enum
@@ -100,7 +108,6 @@ typedef struct
 	int64_t		first_order;	/* order indexes [first_order, end_order) */
 	int64_t		end_order;
 	PGconn	   *conn;			/* NULL: write to standard output */
-	PGcancel   *cancel;
 	pthread_t	thread;
 	const char *copy_sql;
 
@@ -137,13 +144,15 @@ extern long peak_rss_mb(void);
 extern void report_progress(Progress *pg, const Job *jobs, int njobs, bool last);
 
 extern void split_orders(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format);
-extern void run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg);
+extern bool run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg);
 extern void job_error(Job *job, const char *fmt,...) PRINTF_LIKE(2, 3);
 extern const char *load_error(const Job *jobs, int njobs);
 
 /* db.c */
 extern PGconn *connect_db(const Options *opt);
+extern PGconn *reconnect_db(const Options *opt, double seconds);
 extern bool run_sql(PGconn *conn, const char *sql, const char *what);
+extern bool run_cleanup_sql(PGconn *conn, const char *sql);
 extern char *query_value(PGconn *conn, const char *sql, const char *qname);
 extern char *sqlf(const char *fmt,...) PRINTF_LIKE(1, 2);
 

@@ -25,7 +25,8 @@ enum
 	OPT_UNLOGGED,
 	OPT_CHECK,
 	OPT_DISTRIBUTE,
-	OPT_SHARD_COUNT
+	OPT_SHARD_COUNT,
+	OPT_HELP
 };
 
 static const struct option long_options[] = {
@@ -47,8 +48,10 @@ static const struct option long_options[] = {
 	{"port", required_argument, NULL, 'p'},
 	{"username", required_argument, NULL, 'U'},
 	{"dbname", required_argument, NULL, 'd'},
+	{"no-password", no_argument, NULL, 'w'},
+	{"password", no_argument, NULL, 'W'},
 	{"version", no_argument, NULL, 'V'},
-	{"help", no_argument, NULL, '?'},
+	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0}
 };
 
@@ -104,6 +107,9 @@ usage(void)
 		   "  -p, --port=PORT          database server port\n"
 		   "  -U, --username=USERNAME  database user name\n"
 		   "  -d, --dbname=DBNAME      database name or a conninfo string or URI\n"
+		   "  -w, --no-password        never prompt for a password\n"
+		   "  -W, --password           prompt for a password before connecting (otherwise\n"
+		   "                           only when the server asks for one)\n"
 		   "  PGHOST, PGPORT, PGUSER, PGDATABASE and the other libpq variables apply.\n"
 		   "\n"
 		   "  -V, --version            print the version and exit\n"
@@ -118,20 +124,47 @@ usage(void)
 		   "  table, on every shard).  The summary line says which, and gives the pages\n"
 		   "  of all the shards for a Citus table.\n"
 		   "\n"
-		   "Failures:\n"
-		   "  If any job fails or the load is interrupted, every job rolls back and a table\n"
-		   "  made for this load is dropped: no partial table is left.  With --jobs > 1\n"
-		   "  and --drop, the old table is dropped before the load starts.\n"
+		   "Failures and signals:\n"
+		   "  The rows go into a staging table; the named table changes only in the last\n"
+		   "  transaction, which drops the old one (--drop) and renames the new one in its\n"
+		   "  place.  Whatever stops the load (a failed job, a lost connection, a server\n"
+		   "  restart, SIGINT, SIGTERM or SIGHUP at any step), the database is left as it\n"
+		   "  was before the command, or holds the complete table.  A signal cancels the\n"
+		   "  statement the server is busy with at once.  With --append the rows are all\n"
+		   "  added or none; VACUUM (FREEZE, ANALYZE) follows the commit.\n"
 		   "\n"
 		   "Exit status:\n"
-		   "  0 loaded, 1 connection, server or --check failure, 2 bad arguments,\n"
-		   "  130 interrupted (SIGINT).\n"
+		   "  0 loaded; 1 connection, server or --check failure (the database is as it\n"
+		   "  was, unless the message says the load had committed); 2 bad arguments;\n"
+		   "  128 + N stopped by signal N: 129 SIGHUP, 130 SIGINT, 143 SIGTERM.\n"
 		   "\n"
 		   "Example:\n"
 		   "  " LOADER_NAME " -s 10 -j 2 -F binary --drop -d bench\n",
 		   DBT3_DEFAULT_SEED);
 }
 
+
+/*
+ * Decimal digits, at most one point, no sign: what strtod and strtoll
+ * would also take as hexadecimal, with leading blanks or a sign, is refused.
+ */
+static bool
+plain_decimal(const char *arg, bool point_ok)
+{
+	bool		digit = false,
+				point = false;
+
+	for (const char *c = arg; *c; c++)
+	{
+		if (*c >= '0' && *c <= '9')
+			digit = true;
+		else if (*c == '.' && point_ok && !point)
+			point = true;
+		else
+			return false;
+	}
+	return digit;
+}
 
 static double
 parse_double(const char *arg, const char *what, double min, double max)
@@ -141,7 +174,8 @@ parse_double(const char *arg, const char *what, double min, double max)
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
+	if (!plain_decimal(arg, true) ||
+		errno || end == arg || *end || !isfinite(v) || v < min || v > max)
 		usage_error("invalid %s \"%s\": must be a number from %g to %g", what, arg, min, max);
 	return v;
 }
@@ -154,7 +188,8 @@ parse_int(const char *arg, const char *what, int64_t min, int64_t max)
 
 	errno = 0;
 	v = strtoll(arg, &end, 10);
-	if (errno || end == arg || *end || v < min || v > max)
+	if (!plain_decimal(arg, false) ||
+		errno || end == arg || *end || v < min || v > max)
 		usage_error("invalid %s \"%s\": must be an integer from %" PRId64 " to %" PRId64,
 					what, arg, min, max);
 	return v;
@@ -168,7 +203,7 @@ parse_seed(const char *arg)
 
 	errno = 0;
 	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-')
+	if (!plain_decimal(arg, false) || errno || end == arg || *end)
 		usage_error("invalid seed \"%s\": must be an unsigned integer", arg);
 	return v;
 }
@@ -205,6 +240,9 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 		case 't':
 			if (arg[0] == '\0')
 				usage_error("the table name must not be empty");
+			if (strlen(arg) > MAX_IDENTIFIER_BYTES)
+				usage_error("the table name \"%s\" is longer than %d bytes, which the "
+							"server would cut short", arg, MAX_IDENTIFIER_BYTES);
 			opt->table = arg;
 			return true;
 		case OPT_DROP:
@@ -257,6 +295,12 @@ set_connection_option(Options *opt, int c, const char *arg)
 			return true;
 		case 'd':
 			opt->dbname = arg;
+			return true;
+		case 'w':
+			opt->password_prompt = -1;
+			return true;
+		case 'W':
+			opt->password_prompt = 1;
 			return true;
 	}
 	return false;
@@ -312,11 +356,16 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 		usage();
 		return false;
 	}
-	while ((c = getopt_long(argc, argv, "s:F:t:j:P:qh:p:U:d:V?", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "s:F:t:j:P:qh:p:U:d:wWV?", long_options, NULL)) != -1)
 	{
 		if (set_load_option(opt, c, optarg, &format_given) ||
 			set_connection_option(opt, c, optarg))
 			continue;
+		if (c == OPT_HELP)
+		{
+			usage();
+			return false;
+		}
 		if (c == 'V')
 		{
 			printf(LOADER_NAME " (scanbench) " LOADER_VERSION "\n");

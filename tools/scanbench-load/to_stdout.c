@@ -13,15 +13,12 @@ write_stdout(const Options *opt, const Dbt3 *gen, Progress *pg)
 	Job			job = {0};
 	double		elapsed;
 
+	/* A signal ends the program at once, saying what it means for the file. */
+	signals_set_phase(false, LOADER_NAME ": error: interrupted: the output is incomplete\n");
 	split_orders(&job, 1, gen, opt->format);
 	pg->start = now_s();
 	run_jobs(&job, 1, NULL, pg);
 	elapsed = now_s() - pg->start;
-	if (interrupted)
-	{
-		log_error("interrupted: the output is incomplete");
-		return EXIT_INTERRUPTED;
-	}
 	if (job.state != JOB_COPIED)
 	{
 		log_error("%s", job.error);
