@@ -385,6 +385,14 @@ begin_load(Load *ld)
 	return true;
 }
 
+/* With progress on, say when the step after the COPYs starts. */
+static void
+say_post_step(Load *ld)
+{
+	if (ld->pg->interval > 0)
+		fprintf(stderr, "%s %s ...\n", ld->post_what, ld->qname);
+}
+
 /* Every job's COPY ended well, and the rows they sent. */
 static bool
 jobs_copied(Load *ld)
@@ -446,6 +454,7 @@ finish_load(Load *ld)
 			return step(ld, conn, "COMMIT");
 		}
 		ld->post_what = "ANALYZE";
+		say_post_step(ld);
 		return step(ld, conn, sqlf("ANALYZE %s", ld->staging)) &&
 			swap_in(ld, conn) && step(ld, conn, "COMMIT");
 	}
@@ -468,6 +477,7 @@ finish_load(Load *ld)
 			step(ld, ld->ctl, "COMMIT");
 	}
 	ld->post_what = "VACUUM (FREEZE, ANALYZE)";
+	say_post_step(ld);
 	if (!step(ld, ld->ctl, sqlf("VACUUM (FREEZE, ANALYZE) %s", ld->staging)))
 		return false;
 	return step(ld, ld->ctl, "BEGIN") && swap_in(ld, ld->ctl) && step(ld, ld->ctl, "COMMIT");
@@ -582,8 +592,7 @@ freeze_appended(Load *ld)
 {
 	double		t0 = now_s();
 
-	if (ld->pg->interval > 0)
-		fprintf(stderr, "%s %s ...\n", ld->post_what, ld->qname);
+	say_post_step(ld);
 	if (!step(ld, ld->ctl, sqlf("%s %s", ld->post_what, ld->target)))
 	{
 		log_error("the rows were added to %s, but %s failed: %s", ld->qname,
@@ -668,8 +677,6 @@ load(const Options *opt, const Dbt3 *gen, Progress *pg)
 	signals_set_phase(true, NULL);
 	if (!begin_load(&ld))
 		return fail_load(&ld);
-	if (pg->interval > 0)
-		fprintf(stderr, "COPY into %s ...\n", ld.qname);
 	jobs_ok = run_jobs(ld.jobs, opt->jobs, ld.ctl, pg);
 	if (!jobs_ok || !finish_load(&ld))
 		return fail_load(&ld);
