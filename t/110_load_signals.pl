@@ -13,6 +13,7 @@ use FindBin;
 use lib $FindBin::RealBin;
 use ScanbenchLoad;
 use Time::HiRes qw(time usleep);
+use IO::Socket::UNIX;
 
 my $node = PostgreSQL::Test::Cluster->new('load_signals');
 $node->init;
@@ -173,6 +174,25 @@ for my $mode ('fast', 'immediate')
 	like($err, qr/dropped \S+scanbench_load_\d+, a staging table an earlier load left behind/,
 		'... and drops the staging table the killed one left');
 	is(staging_left(), 0, '... none is left');
+}
+
+# --- a signal while connecting (a server that never answers): nothing was
+# changed, and the signal's exit status at once ---
+{
+	my $dir = PostgreSQL::Test::Utils::tempdir_short();
+	my $listener = IO::Socket::UNIX->new(Type => IO::Socket::UNIX::SOCK_STREAM(),
+		Local => "$dir/.s.PGSQL.5999", Listen => 5) or die "listen: $!";
+	my ($o, $e) = ('', '');
+	my $h = IPC::Run::start([ $loader, '-h', $dir, '-p', '5999', '-d', 'postgres', '-s', '0.01' ],
+		'>', \$o, '2>', \$e);
+	usleep(500_000);
+	my $t0 = time;
+	$h->signal('HUP');
+	$h->finish;
+	cmp_ok(time - $t0, '<', 3, 'SIGHUP while connecting: exits at once');
+	is($h->result(0), 129, 'SIGHUP while connecting: exit 129');
+	like($e, qr/interrupted: nothing was changed/, 'SIGHUP while connecting: says nothing was changed');
+	close $listener;
 }
 
 # --- SIGINT during --stdout: the output is incomplete, and it says so ---
