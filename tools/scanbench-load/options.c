@@ -69,7 +69,7 @@ usage(void)
 		   "\n"
 		   "Data options:\n"
 		   "  -s, --scale=SF           scale factor, 0.01 to 1000; SF 1 is about 6 million\n"
-		   "                           rows and 880 MB on disk (default 1)\n"
+		   "                           rows and 946 MB on disk (default 1)\n"
 		   "      --seed=N             seed of the random stream (default %" PRIu64 "); the same\n"
 		   "                           scale and seed give the same rows with any --jobs\n"
 		   "                           and --format\n"

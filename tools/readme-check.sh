@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Run the README's code blocks that are marked safe to run, against a
+# throwaway cluster, and fail if any of them fails.
+#
+#   tools/readme-check.sh [README]      (as root, or as the postgres user)
+#
+# A block is marked by the word "run" after its language in the opening
+# fence:
+#
+#     ```sql run          run with psql -v ON_ERROR_STOP=1 -d tpch
+#     ```sh run           run with bash -e, from an empty directory
+#
+# Both run as the postgres user, in order, with PGHOST and PGPORT naming
+# the throwaway cluster and the server's bin directory on PATH (where make
+# install puts scanbench-load; the Debian package puts it in /usr/bin).  What
+# the README's examples assume is set up first: a database tpch holding a
+# scale-0.01 lineitem (without the extension: the README creates it), the
+# roles monitor, checker and dba, and a tablespace fast.  The extension must
+# be installed (tools/test.sh calls this after make install).
+#
+# Prints an ok/not ok line per block and ends with "N passed, N failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+readme=${1:-$top/README.md}
+major=${SB_PGMAJOR:-15}
+bin=${SB_PGBIN:-/usr/lib/postgresql/$major/bin}
+pass=0 fail=0
+finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
+
+work=$(mktemp -d /tmp/scanbench-readme.XXXXXX)
+chmod 755 "$work"
+[ "$(id -u)" = 0 ] && chown postgres: "$work"
+as_pg()
+{
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u postgres -- env PATH="$bin:$PATH" PGHOST="$work" PGPORT=5432 "$@"
+	else
+		env PATH="$bin:$PATH" PGHOST="$work" PGPORT=5432 "$@"
+	fi
+}
+trap 'as_pg pg_ctl -D "$work/data" -m immediate stop >/dev/null 2>&1; rm -rf "$work"' EXIT
+
+# Split the marked blocks into files: NNN.sql or NNN.sh, with their line.
+awk -v dir="$work" '
+	/^```[a-z]+ run[ \t]*$/ && !inblock { n++; split($0, a, /[` ]+/); lang = a[2];
+		file = sprintf("%s/%03d.%s", dir, n, lang); printf "" > file;
+		print file " " NR >> (dir "/blocks"); inblock = 1; next }
+	/^```/ && inblock { inblock = 0; close(file); next }
+	inblock { print >> file }
+' "$readme"
+[ -s "$work/blocks" ] || { echo "not ok - no block of $readme is marked run"; fail=1; finish; }
+[ "$(id -u)" = 0 ] && chown -R postgres: "$work"
+
+as_pg initdb -D "$work/data" -U postgres -A trust >"$work/initdb.log" 2>&1 ||
+	{ cat "$work/initdb.log"; echo "not ok - initdb"; fail=1; finish; }
+as_pg pg_ctl -D "$work/data" -l "$work/server.log" -w \
+	-o "-c listen_addresses='' -c unix_socket_directories='$work' -p 5432" start >/dev/null ||
+	{ cat "$work/server.log"; echo "not ok - the cluster starts"; fail=1; finish; }
+mkdir "$work/ts"
+[ "$(id -u)" = 0 ] && chown postgres: "$work/ts"
+if ! as_pg psql -X -q -v ON_ERROR_STOP=1 -d postgres >"$work/setup.log" 2>&1 <<SQL ||
+CREATE DATABASE tpch;
+CREATE ROLE monitor;
+CREATE ROLE checker;
+CREATE ROLE dba;
+CREATE TABLESPACE fast LOCATION '$work/ts';
+SQL
+	! as_pg scanbench-load -q -s 0.01 -d tpch >>"$work/setup.log" 2>&1; then
+	cat "$work/setup.log"
+	echo "not ok - set-up: database tpch, roles, tablespace, lineitem"
+	fail=1
+	finish
+fi
+
+while read -r file line; do
+	mkdir -p "$work/cwd"
+	[ "$(id -u)" = 0 ] && chown postgres: "$work/cwd"
+	case $file in
+	*.sql) (cd "$work/cwd" && as_pg psql -X -q -v ON_ERROR_STOP=1 -d tpch -f "$file") >"$work/out" 2>&1 ;;
+	*.sh) (cd "$work/cwd" && as_pg bash -e "$file") >"$work/out" 2>&1 ;;
+	*) echo "# README line $line: no runner for ${file##*.}" >"$work/out"; false ;;
+	esac
+	rc=$?
+	first=$(grep -m1 -v '^\s*\(#\|--\|$\)' "$file" | cut -c1-60)
+	if [ $rc -eq 0 ]; then
+		echo "ok - README line $line: $first"
+		pass=$((pass + 1))
+	else
+		echo "not ok - README line $line: $first"
+		sed 's/^/#   /' "$work/out" | tail -15
+		fail=$((fail + 1))
+	fi
+done <"$work/blocks"
+finish
