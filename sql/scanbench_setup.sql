@@ -5,7 +5,7 @@ SELECT p.proname, pg_get_function_arguments(p.oid) AS arguments,
        pg_get_function_result(p.oid) AS result, p.proisstrict, p.provolatile
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'scanbench'
-ORDER BY p.proname;
+ORDER BY p.proname, pg_get_function_arguments(p.oid);
 
 -- Result types only: 18 also records a table's or view's row type as a
 -- member of the extension.
