@@ -345,7 +345,8 @@ check "library built at -O0 loads on $(sb_pgversion)" check_o0
 
 # Further checks, one line each (see check above).
 
-# ---- layout: the README's runnable blocks ----
+# ---- layout: the Debian package, and the README's runnable blocks ----
+check "Debian package: build, dpkg -i, CREATE EXTENSION, the loader from it" env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/package-test.sh"
 check "README: the blocks marked run" "$SB_TOP/tools/readme-check.sh"
 # ---- end layout ----
 
