@@ -44,7 +44,7 @@ endif
 
 # PGXS tracks no header dependencies unless the server was configured
 # with --enable-depend.
-$(OBJS): src/measure.h src/compat.h src/storage.h
+$(OBJS): $(wildcard src/*.h)
 
 # The client has its own PGXS Makefile, as contrib's vacuumlo does; these
 # targets carry it along with the extension.

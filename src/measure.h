@@ -308,4 +308,21 @@ extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);
 extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
 extern Datum sb_row_result(TupleDesc tupdesc, SbRow *row);
 
+/*
+ * scan_efficiency_result grows columns over releases: fill the ones the
+ * caller knows by name and leave the others NULL, so the cluster's row
+ * keeps its meaning whatever the single-server figure adds.
+ */
+typedef struct SbNamedRow
+{
+	TupleDesc	tupdesc;
+	Datum	   *values;
+	bool	   *nulls;
+} SbNamedRow;
+
+extern void sb_named_row_init(SbNamedRow *row, TupleDesc tupdesc);
+extern void sb_named_row_set(SbNamedRow *row, const char *name, Datum value);
+extern void sb_named_row_float(SbNamedRow *row, const char *name, double v,
+							   int digits);
+
 #endif							/* SCANBENCH_MEASURE_H */

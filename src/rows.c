@@ -98,3 +98,43 @@ sb_row_result(TupleDesc tupdesc, SbRow *row)
 			 row->n, tupdesc->natts);
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, row->values, row->nulls));
 }
+
+/*
+ * Rows filled by column name: see SbNamedRow in measure.h.
+ */
+void
+sb_named_row_init(SbNamedRow *row, TupleDesc tupdesc)
+{
+	int			i;
+
+	row->tupdesc = tupdesc;
+	row->values = palloc0(sizeof(Datum) * tupdesc->natts);
+	row->nulls = palloc(sizeof(bool) * tupdesc->natts);
+	for (i = 0; i < tupdesc->natts; i++)
+		row->nulls[i] = true;
+}
+
+void
+sb_named_row_set(SbNamedRow *row, const char *name, Datum value)
+{
+	int			i;
+
+	for (i = 0; i < row->tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(row->tupdesc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+		{
+			row->values[i] = value;
+			row->nulls[i] = false;
+			return;
+		}
+	}
+}
+
+void
+sb_named_row_float(SbNamedRow *row, const char *name, double v, int digits)
+{
+	if (!isnan(v))
+		sb_named_row_set(row, name, Float8GetDatum(sb_round(v, digits)));
+}

@@ -1,0 +1,389 @@
+/*-------------------------------------------------------------------------
+ *
+ * citus_cluster.c
+ *	  On a coordinator: scan_efficiency() of a Citus table (the cluster's
+ *	  figure) and scan_efficiency_shards() (a row per placement and per
+ *	  node), from the steps citus.c runs on every node at once.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+
+#include "citus.h"
+
+PG_FUNCTION_INFO_V1(scan_efficiency_shards);
+
+/* ---- scan_efficiency on a Citus table: the cluster's figure ---- */
+
+Datum
+sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	int32		block_size = PG_GETARG_INT32(2);
+	int32		runs = PG_GETARG_INT32(3);
+	double		max_seconds = 0;	/* 0: no budget, runs pairs */
+	double		target_pct = 0;
+	bool		adaptive = false;
+	bool		record = false;
+	MemoryContext outer = CurrentMemoryContext;
+	TupleDesc	tupdesc;
+	SbCitusTable *ct;
+	char		kind;
+	double	   *read_mb_s,
+			   *scan_mb_s,
+			   *ratio,
+			   *read_s,
+			   *scan_s;
+	double		read_cached = NAN,
+				scan_cached = NAN;
+	double		lo,
+				hi,
+				p10,
+				p90,
+				med;
+	int64		bytes = 0,
+				rows = 0;
+	int			maxpairs,
+				pairs = 0;
+	instr_time	begin,
+				now;
+	SbNamedRow	row;
+	char	   *count_sql;
+	char	   *verdict;
+	Datum		result;
+	MemoryContext old;
+
+	sb_check_block_size(block_size);
+	sb_check_runs(runs);
+
+	/*
+	 * scan_efficiency(rel, cache, block_size, runs, sample, max_seconds,
+	 * target_pct, method, ..., record).  Method 'pairs' adds pairs of
+	 * whole-cluster passes until the interval meets the target or the
+	 * budget would be overrun; 'whole' takes runs pairs.  A sample of the
+	 * cluster is not taken: every placement is read in every pass.
+	 */
+	if (PG_NARGS() >= 8)
+	{
+		double		sample = PG_GETARG_FLOAT8(4);
+
+		max_seconds = PG_GETARG_FLOAT8(5);
+		target_pct = PG_GETARG_FLOAT8(6);
+		adaptive = (sb_parse_method(PG_GETARG_TEXT_PP(7)) == SB_METHOD_PAIRS);
+		sb_check_sample(sample);
+		sb_check_max_seconds(max_seconds);
+		sb_check_target_pct(target_pct);
+		if (sample < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("sample is not supported for a Citus table"),
+					 errdetail("The cluster figure reads every shard placement in each pass."),
+					 errhint("Leave sample at 1; max_seconds bounds the call.")));
+		if (PG_NARGS() >= 9)
+			record = PG_GETARG_BOOL(PG_NARGS() - 1);
+	}
+	tupdesc = sb_result_tupdesc(fcinfo);
+
+	SPI_connect();
+	if (!sb_citus_table_kind(relid, &kind))
+		elog(ERROR, "relation %u is not a Citus table", relid);
+	ct = sb_citus_table_open(relid, kind, fcinfo->flinfo->fn_oid, outer);
+	if (ct->kind == SB_CITUS_REFERENCE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the cluster figure of reference table \"%s\" is not supported", ct->relname),
+				 errdetail("count(1) on a reference table reads one of its %d copies, the raw read all of them.",
+						   ct->nplacements),
+				 errhint("scan_efficiency_shards('%s') measures each copy on its node.", ct->relname)));
+	if (ct->nplacements > ct->nshards)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the cluster figure of \"%s\" is not supported: its shards have more than one placement",
+						ct->relname),
+				 errdetail("count(1) reads one placement of each shard, the raw read all of them."),
+				 errhint("scan_efficiency_shards('%s') measures each placement on its node.", ct->relname)));
+
+	maxpairs = adaptive ? Max(runs, SB_CITUS_MAX_PAIRS) : runs;
+	sb_citus_alloc_pairs(ct, maxpairs, outer);
+	read_mb_s = palloc0(sizeof(double) * maxpairs);
+	scan_mb_s = palloc0(sizeof(double) * maxpairs);
+	ratio = palloc0(sizeof(double) * maxpairs);
+	read_s = palloc0(sizeof(double) * maxpairs);
+	scan_s = palloc0(sizeof(double) * maxpairs);
+	count_sql = psprintf("SELECT count(1) FROM %s",
+						 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+													ct->relname));
+
+	INSTR_TIME_SET_CURRENT(begin);
+	while (pairs < maxpairs)
+	{
+		int			side;
+		double		spent;
+
+		for (side = 0; side < 2; side++)
+		{
+			/* Alternate which side goes first, so both see the same drift. */
+			bool		do_read = ((side == 0) == (pairs % 2 == 0));
+
+			CHECK_FOR_INTERRUPTS();
+			if (do_read)
+			{
+				SbStepRow  *r = sb_citus_run_step(ct, "read", cache, block_size);
+				int			i;
+
+				sb_citus_store_step(ct, r, true, pairs);
+				bytes = 0;
+				for (i = 0; i < ct->nplacements; i++)
+					bytes += r[i].bytes;
+				read_s[pairs] = sb_citus_step_wall_s(ct, r);
+				read_cached = sb_max((double[]) {read_cached, sb_citus_step_cached_pct(ct, r)}, 2);
+			}
+			else
+			{
+				SbStepRow  *r = sb_citus_run_step(ct, "prepare", cache, block_size);
+				SbClock		clock;
+				SbTiming	t;
+				bool		isnull;
+
+				scan_cached = sb_max((double[]) {scan_cached, sb_citus_step_cached_pct(ct, r)}, 2);
+				if (cache == SB_CACHE_WARM &&
+					SPI_execute(count_sql, true, 0) != SPI_OK_SELECT)
+					elog(ERROR, "count(1) on \"%s\" failed", ct->relname);
+				sb_clock_start(&clock);
+				if (SPI_execute(count_sql, true, 0) != SPI_OK_SELECT || SPI_processed != 1)
+					elog(ERROR, "count(1) on \"%s\" failed", ct->relname);
+				sb_clock_stop(&clock, &t);
+				rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+												   SPI_tuptable->tupdesc, 1, &isnull));
+				scan_s[pairs] = t.seconds;
+			}
+		}
+		read_mb_s[pairs] = sb_rate(bytes / SB_MB, read_s[pairs]);
+		scan_mb_s[pairs] = sb_rate(bytes / SB_MB, scan_s[pairs]);
+		ratio[pairs] = sb_rate(100.0 * scan_mb_s[pairs], read_mb_s[pairs]);
+		pairs++;
+
+		if (pairs < runs || !adaptive)
+			continue;
+		/* Stop at the target, or before the next pair overruns the budget. */
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, begin);
+		spent = INSTR_TIME_GET_DOUBLE(now);
+		if (spent + spent / pairs > max_seconds)
+			break;
+		med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, NULL, NULL);
+		if (target_pct > 0 && sb_halfwidth_pct(med, lo, hi) <= target_pct)
+			break;
+	}
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, begin);
+
+	med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, &p10, &p90);
+	verdict = sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
+						 med, lo, hi, pairs, target_pct, ct->relname);
+
+	/* The row outlives SPI's memory, which SPI_finish() releases. */
+	old = MemoryContextSwitchTo(outer);
+	sb_named_row_init(&row, tupdesc);
+	sb_named_row_set(&row, "relation", ObjectIdGetDatum(relid));
+	sb_named_row_set(&row, "bytes", Int64GetDatum(bytes));
+	sb_named_row_set(&row, "rows", Int64GetDatum(rows));
+	sb_named_row_set(&row, "cache", CStringGetTextDatum(sb_cache_name(cache)));
+	sb_named_row_set(&row, "block_size", Int32GetDatum(block_size));
+	sb_named_row_set(&row, "runs", Int32GetDatum(runs));
+	sb_named_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
+	sb_named_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
+	sb_named_row_float(&row, "scan_pct", med, 1);
+	sb_named_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
+	sb_named_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
+	sb_named_row_float(&row, "read_cached_pct", read_cached, 1);
+	sb_named_row_float(&row, "scan_cached_pct", scan_cached, 1);
+	sb_named_row_set(&row, "filesystem", CStringGetTextDatum("citus"));
+	sb_named_row_set(&row, "device",
+			  CStringGetTextDatum(psprintf("%d nodes, %d placements",
+										   ct->nnodes, ct->nplacements)));
+	sb_named_row_set(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
+	sb_named_row_set(&row, "method", CStringGetTextDatum("cluster"));
+	sb_named_row_set(&row, "pairs", Int32GetDatum(pairs));
+	sb_named_row_float(&row, "coverage_pct", 100.0, 1);
+	sb_named_row_float(&row, "scan_pct_lo", lo, 1);
+	sb_named_row_float(&row, "scan_pct_hi", hi, 1);
+	sb_named_row_float(&row, "scan_pct_p10", p10, 1);
+	sb_named_row_float(&row, "scan_pct_p90", p90, 1);
+	sb_named_row_float(&row, "elapsed_s", INSTR_TIME_GET_DOUBLE(now), 3);
+	if (verdict)
+		sb_named_row_set(&row, "verdict", CStringGetTextDatum(verdict));
+	sb_named_row_set(&row, "settings", sb_io_settings());
+	result = HeapTupleGetDatum(heap_form_tuple(tupdesc, row.values, row.nulls));
+	MemoryContextSwitchTo(old);
+	SPI_finish();
+
+	if (record)
+		sb_history_record(fcinfo, result, tupdesc);
+	PG_RETURN_DATUM(result);
+}
+
+/* ---- scan_efficiency_shards: a row per placement, a row per node ---- */
+
+static void
+put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
+			  const char *node, int64 shardid, const char *shard,
+			  int64 bytes, int64 rows, double *read_s, double *scan_s,
+			  int pairs, SbCacheMode cache, double read_cached,
+			  double scan_cached, const char *slowest, TimestampTz at)
+{
+	double	   *read_mb_s = palloc(sizeof(double) * pairs);
+	double	   *scan_mb_s = palloc(sizeof(double) * pairs);
+	double	   *ratio = palloc(sizeof(double) * pairs);
+	double		med,
+				lo,
+				hi;
+	SbRow		row = {0};
+	int			i;
+
+	for (i = 0; i < pairs; i++)
+	{
+		read_mb_s[i] = sb_rate(bytes / SB_MB, read_s[i]);
+		scan_mb_s[i] = sb_rate(bytes / SB_MB, scan_s[i]);
+		ratio[i] = sb_rate(100.0 * scan_mb_s[i], read_mb_s[i]);
+	}
+	med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, NULL, NULL);
+
+	sb_row_datum(&row, ObjectIdGetDatum(relid));
+	sb_row_text(&row, level);
+	sb_row_text(&row, node);
+	if (shard)
+		sb_row_datum(&row, Int64GetDatum(shardid));
+	else
+		sb_row_null(&row);
+	sb_row_text(&row, shard);
+	sb_row_datum(&row, Int64GetDatum(bytes));
+	sb_row_datum(&row, Int64GetDatum(rows));
+	sb_row_float(&row, sb_median(read_mb_s, pairs), 1);
+	sb_row_float(&row, sb_median(scan_mb_s, pairs), 1);
+	sb_row_float(&row, med, 1);
+	sb_row_float(&row, lo, 1);
+	sb_row_float(&row, hi, 1);
+	sb_row_float(&row, sb_median(read_s, pairs), 3);
+	sb_row_float(&row, sb_median(scan_s, pairs), 3);
+	sb_row_float(&row, read_cached, 1);
+	sb_row_float(&row, scan_cached, 1);
+	sb_row_datum(&row, Int32GetDatum(pairs));
+	sb_row_text(&row, sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
+								 med, lo, hi, pairs, 0, NULL));
+	sb_row_text(&row, slowest);
+	sb_row_datum(&row, TimestampTzGetDatum(at));
+	if (row.n != rsinfo->setDesc->natts)
+		elog(ERROR, "scanbench built %d columns for a %d-column result",
+			 row.n, rsinfo->setDesc->natts);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
+}
+
+Datum
+scan_efficiency_shards(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	int32		block_size = PG_GETARG_INT32(2);
+	int32		runs = PG_GETARG_INT32(3);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext outer = CurrentMemoryContext;
+	SbCitusTable *ct;
+	TimestampTz at;
+	char		kind;
+	int			pair,
+				n,
+				i;
+
+	sb_check_block_size(block_size);
+	sb_check_runs(runs);
+	sb_init_srf(fcinfo);
+
+	SPI_connect();
+	if (!sb_citus_table_kind(relid, &kind))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a Citus table", get_rel_name(relid)),
+				 errhint("scan_efficiency('%s') measures a table on this server.",
+						 get_rel_name(relid))));
+	ct = sb_citus_table_open(relid, kind, fcinfo->flinfo->fn_oid, outer);
+	sb_citus_alloc_pairs(ct, runs, outer);
+
+	for (pair = 0; pair < runs; pair++)
+	{
+		int			side;
+
+		for (side = 0; side < 2; side++)
+		{
+			bool		do_read = ((side == 0) == (pair % 2 == 0));
+
+			CHECK_FOR_INTERRUPTS();
+			sb_citus_store_step(ct, sb_citus_run_step(ct, do_read ? "read" : "scan", cache, block_size),
+					   do_read, pair);
+		}
+	}
+	at = GetCurrentTimestamp();
+
+	/* Each node's placements, then the node's own row. */
+	for (n = 0; n < ct->nnodes; n++)
+	{
+		SbNode	   *node = &ct->nodes[n];
+		int64		bytes = 0,
+					rows = 0;
+		double		read_cached = NAN,
+					scan_cached = NAN,
+					slowest_mb_s = NAN;
+		char	   *slowest = NULL;
+
+		for (i = 0; i < ct->nplacements; i++)
+		{
+			SbPlacement *p = &ct->placements[i];
+			double	   *tmp;
+			double		mb_s;
+
+			if (p->nodeid != node->nodeid)
+				continue;
+			put_shard_row(rsinfo, relid, "shard", p->node, p->shardid, p->shard,
+						  p->bytes, p->rows, p->read_s, p->scan_s, runs, cache,
+						  p->read_cached, p->scan_cached, NULL, at);
+			bytes += p->bytes;
+			rows += p->rows;
+			read_cached = sb_max((double[]) {read_cached, p->read_cached}, 2);
+			scan_cached = sb_max((double[]) {scan_cached, p->scan_cached}, 2);
+
+			tmp = palloc(sizeof(double) * runs);
+			memcpy(tmp, p->scan_s, sizeof(double) * runs);
+			mb_s = sb_rate(p->bytes / SB_MB, sb_median(tmp, runs));
+			if (!isnan(mb_s) && (slowest == NULL || mb_s < slowest_mb_s))
+			{
+				slowest = p->shard;
+				slowest_mb_s = mb_s;
+			}
+		}
+		put_shard_row(rsinfo, relid, "node", node->node, 0, NULL, bytes, rows,
+					  node->read_s, node->scan_s, runs, cache, read_cached,
+					  scan_cached, slowest, at);
+	}
+	SPI_finish();
+
+	return (Datum) 0;
+}
