@@ -113,7 +113,12 @@ for my $cache ('asis', 'cold')
 	$stderr .= $session->{stderr};
 	like($stderr, qr/canceling statement due to statement timeout/,
 		"$cache: statement_timeout stops random_read");
-	cmp_ok($elapsed, '<', 3, sprintf("%s: within %.2f s", $cache, $elapsed));
+	SKIP:
+	{
+		skip 'wall-clock check: set PG_TEST_EXTRA=scanbench_slow', 1
+		  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
+		cmp_ok($elapsed, '<', 3, sprintf("%s: within %.2f s", $cache, $elapsed));
+	}
 	is(open_fds($pid), $fds_before, "$cache: no descriptor left open ($fds_before before)");
 }
 $session->quit;

@@ -74,7 +74,12 @@ like($verdict, qr/^(ok|unstable|storage_not_limiting|unstable,storage_not_limiti
 # Sampling to a target stops within the time budget.
 my ($elapsed, $npairs) = split /\|/, $coord->safe_psql('postgres',
 	"SELECT elapsed_s, pairs FROM scan_efficiency('t', max_seconds => 2, target_pct => 0.01)");
-cmp_ok($elapsed, '<=', 2.5, "the budget is honoured ($elapsed s, $npairs pairs)");
+SKIP:
+{
+	skip 'wall-clock check: set PG_TEST_EXTRA=scanbench_slow', 1
+	  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
+	cmp_ok($elapsed, '<=', 2.5, "the budget is honoured ($elapsed s, $npairs pairs)");
+}
 ($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM scan_efficiency('t', sample => 0.5)");
 like($err, qr/sample is not supported for a Citus table/, 'a sample of the cluster is refused');
 
