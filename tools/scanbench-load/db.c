@@ -227,3 +227,20 @@ sqlf(const char *fmt,...)
 	va_end(ap);
 	return buf;
 }
+
+/* A query's rows with the quoted table name as $1, or NULL (logged). */
+PGresult *
+query_rows(PGconn *conn, const char *sql, const char *param)
+{
+	const char *params[1] = {param};
+	PGresult   *res = PQexecParams(conn, sql, param ? 1 : 0, NULL, param ? params : NULL,
+								   NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		log_error("%s", chomp(PQerrorMessage(conn)));
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}

@@ -7,7 +7,7 @@
  *   run_jobs       (jobs.c) COPY the rows
  *   finish_load    commit, freeze and analyze, swap in: all or nothing
  *   fail_load      roll back, remove what this load made, say what is left
- *   print_summary  one line of rows, times and size
+ *   load_print_summary (summary.c) one line of rows, times and size
  *
  * What the database holds is, at every moment and whatever stops the
  * load (an error, a lost connection, a server restart, a signal), either
@@ -43,34 +43,7 @@
 #include <string.h>
 
 #include "loader.h"
-
-/* Advisory lock key of a staging table: a constant high half, its OID low. */
-#define STAGING_KEY(oid)	"(1396850001::bigint << 32 | " oid "::bigint)"
-#define STAGING_COMMENT		"scanbench-load staging table"
-/* How long a failed load waits for a restarting server to drop its table. */
-#define RECONNECT_SECONDS	60.0
-
-typedef struct
-{
-	const Options *opt;
-	Progress   *pg;
-	PGconn	   *ctl;			/* the main thread's connection */
-	Job		   *jobs;
-	char	   *qname;			/* the table's quoted name */
-	char		target[300];	/* schema-qualified */
-	char		staging[300];	/* schema-qualified */
-	char		staging_name[64];
-	bool		exists;			/* before the load */
-	bool		one_transaction;	/* one job does it all in its transaction */
-	bool		staging_committed;	/* to be dropped if the load fails */
-	int64_t		rows;
-	int64_t		bytes;
-	double		copy_s;
-	double		post_s;
-	const char *post_what;
-	char		error[1024];	/* a failed step's message */
-	char		copy_sql[1024];
-} Load;
+#include "load.h"
 
 /* Column types as the reference gives them; bigint keys fit SF >= 300. */
 static const char *table_columns =
@@ -107,23 +80,6 @@ step(Load *ld, PGconn *conn, const char *sql)
 	return ok;
 }
 
-/* A query's rows with the quoted table name as $1, or NULL (logged). */
-static PGresult *
-query_rows(PGconn *conn, const char *sql, const char *param)
-{
-	const char *params[1] = {param};
-	PGresult   *res = PQexecParams(conn, sql, param ? 1 : 0, NULL, param ? params : NULL,
-								   NULL, NULL, 0);
-
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-	{
-		log_error("%s", chomp(PQerrorMessage(conn)));
-		PQclear(res);
-		return NULL;
-	}
-	return res;
-}
-
 /*
  * Citus: the empty staging table becomes distributed before any row is
  * sent, in the transaction that creates it, so that the coordinator's COPY
@@ -154,44 +110,6 @@ distribute_table(Load *ld, PGconn *conn)
 	PQfreemem(table);
 	PQfreemem(column);
 	return ok;
-}
-
-/*
- * Drop staging tables of earlier loads that ended without dropping them:
- * killed, or cut off by a server restart.  A live load holds the advisory
- * lock keyed on its own, so a lock we can take belongs to nobody.
- */
-static void
-drop_stale_staging(Load *ld)
-{
-	PGresult   *res = query_rows(ld->ctl,
-								 "SELECT c.oid, pg_catalog.format('%I.%I', n.nspname, c.relname) "
-								 "FROM pg_catalog.pg_class c "
-								 "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-								 "WHERE c.relkind = 'r' AND c.relname LIKE 'scanbench\\_load\\_%' "
-								 "AND pg_catalog.obj_description(c.oid, 'pg_class') LIKE '"
-								 STAGING_COMMENT "%'", NULL);
-
-	if (res == NULL)
-		return;
-	for (int r = 0; r < PQntuples(res); r++)
-	{
-		const char *oid = PQgetvalue(res, r, 0);
-		const char *name = PQgetvalue(res, r, 1);
-		char	   *got = query_value(ld->ctl, sqlf("SELECT pg_catalog.pg_try_advisory_lock("
-													STAGING_KEY("%s") ")", oid), NULL);
-
-		if (got && got[0] == 't')
-		{
-			if (run_sql(ld->ctl, sqlf("DROP TABLE IF EXISTS %s", name), NULL))
-				fprintf(stderr, LOADER_NAME ": dropped %s, a staging table an earlier load "
-						"left behind\n", name);
-			run_sql(ld->ctl, sqlf("SELECT pg_catalog.pg_advisory_unlock(" STAGING_KEY("%s") ")",
-								  oid), NULL);
-		}
-		free(got);
-	}
-	PQclear(res);
 }
 
 /*
@@ -287,7 +205,7 @@ open_control(Load *ld)
 			 PQbackendPID(ld->ctl));
 	snprintf(ld->staging, sizeof(ld->staging), "%.*s.%s",
 			 (int) (strlen(ld->target) - strlen(ld->qname) - 1), ld->target, ld->staging_name);
-	drop_stale_staging(ld);
+	load_drop_stale_staging(ld);
 	return true;
 }
 
@@ -483,73 +401,6 @@ finish_load(Load *ld)
 	return step(ld, ld->ctl, "BEGIN") && swap_in(ld, ld->ctl) && step(ld, ld->ctl, "COMMIT");
 }
 
-/*
- * Drop the committed staging table, reconnecting if the server restarted:
- * libpq learns that the connection is gone only when it next uses it.
- */
-static void
-drop_staging(Load *ld)
-{
-	const char *sql = sqlf("DROP TABLE IF EXISTS %s", ld->staging);
-	double		deadline = now_s() + RECONNECT_SECONDS;
-	bool		dropped = false;
-	char		why[1024] = "the server did not come back";
-
-	/*
-	 * Until the server answers: an error without an SQLSTATE is libpq's (the
-	 * connection is gone), and a server going down may still take a
-	 * connection or two, or end one with 57P01-57P03.  Any other error is
-	 * the server's answer, and final.
-	 */
-	while (!dropped && now_s() < deadline)
-	{
-		PGresult   *res;
-		const char *state;
-
-		if (ld->ctl == NULL || PQstatus(ld->ctl) != CONNECTION_OK)
-		{
-			signals_watch_conn(0, NULL);
-			PQfinish(ld->ctl);
-			ld->ctl = reconnect_db(ld->opt, deadline - now_s());
-			signals_watch_conn(0, ld->ctl);
-			if (ld->ctl == NULL)
-				break;
-		}
-		if (PQtransactionStatus(ld->ctl) == PQTRANS_INTRANS ||
-			PQtransactionStatus(ld->ctl) == PQTRANS_INERROR)
-			run_cleanup_sql(ld->ctl, "ROLLBACK");
-		if (run_cleanup_sql(ld->ctl, sql))
-		{
-			dropped = true;
-			break;
-		}
-		snprintf(why, sizeof(why), "%s", chomp(PQerrorMessage(ld->ctl)));
-		res = PQexec(ld->ctl, "SELECT 1");
-		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-		if (PQresultStatus(res) == PGRES_TUPLES_OK)
-		{
-			PQclear(res);
-			break;				/* the server is there and refused the DROP */
-		}
-		if (state && strncmp(state, "57P0", 4) != 0)
-		{
-			PQclear(res);
-			break;
-		}
-		PQclear(res);
-		signals_watch_conn(0, NULL);
-		PQfinish(ld->ctl);
-		ld->ctl = NULL;
-	}
-	if (dropped)
-		fprintf(stderr, LOADER_NAME ": dropped %s, the table this load was filling\n",
-				ld->staging);
-	else
-		log_error("could not drop %s, the table this load was filling: %s\n"
-				  "hint: the next run drops it; or drop it yourself",
-				  ld->staging, why);
-}
-
 /* Roll back what did not commit and say what is left; returns the exit status. */
 static int
 fail_load(Load *ld)
@@ -573,7 +424,7 @@ fail_load(Load *ld)
 		log_error("load into %s failed: %s", ld->qname,
 				  ld->error[0] ? ld->error : load_error(ld->jobs, opt->jobs));
 	if (ld->staging_committed)
-		drop_staging(ld);
+		load_drop_staging(ld);
 	if (opt->append)
 		fprintf(stderr, LOADER_NAME ": nothing was added to %s\n", ld->qname);
 	else if (ld->exists)
@@ -601,66 +452,6 @@ freeze_appended(Load *ld)
 	}
 	ld->post_s += now_s() - t0;
 	return 0;
-}
-
-/*
- * The table's pages and, for a Citus table, its shards.  A Citus table's
- * rows live in its shard placements, and its own file on the coordinator
- * is an empty shell: citus_relation_size() sums the shards.  Citus is
- * looked up first, so the statement names its catalogs only where they
- * exist.
- */
-static int64_t
-table_pages(Load *ld, int64_t *shards)
-{
-	int64_t		pages = 0;
-	char	   *val;
-	bool		citus = false;
-
-	*shards = 0;
-	val = query_value(ld->ctl, "SELECT pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL",
-					  NULL);
-	if (val && val[0] == 't')
-	{
-		free(val);
-		val = query_value(ld->ctl, "SELECT count(*) FROM pg_catalog.pg_dist_shard "
-						  "WHERE logicalrelid = $1::regclass", ld->target);
-		if (val)
-			*shards = strtoll(val, NULL, 10);
-		citus = *shards > 0;
-	}
-	free(val);
-	val = query_value(ld->ctl, citus ?
-					  "SELECT pg_catalog.citus_relation_size($1::regclass) / "
-					  "pg_catalog.current_setting('block_size')::integer" :
-					  "SELECT pg_catalog.pg_relation_size($1::regclass) / "
-					  "pg_catalog.current_setting('block_size')::integer", ld->target);
-	if (val)
-		pages = strtoll(val, NULL, 10);
-	free(val);
-	return pages;
-}
-
-static void
-print_summary(Load *ld)
-{
-	const Options *opt = ld->opt;
-	int64_t		shards;
-	int64_t		pages = table_pages(ld, &shards);
-	char		where[64] = "";
-
-	if (opt->quiet)
-		return;
-	if (shards > 0)
-		snprintf(where, sizeof(where), " in %" PRId64 " shard%s", shards, shards > 1 ? "s" : "");
-	fprintf(stderr, LOADER_NAME ": loaded %" PRId64 " rows into %s (SF %g, seed %" PRIu64
-			", %d job%s, %s) in %.2f s: %s %.2f s at %.0f MB/s and %.0f rows/s, "
-			"then %s %.2f s; %" PRId64 " pages%s, %.1f bytes/row; peak RSS %ld MB\n",
-			ld->rows, ld->qname, opt->scale, opt->seed, opt->jobs, opt->jobs > 1 ? "s" : "",
-			dbt3_format_name(opt->format), ld->copy_s + ld->post_s,
-			ld->one_transaction && !opt->append ? "COPY FREEZE" : "COPY", ld->copy_s,
-			ld->bytes / ld->copy_s / 1e6, ld->rows / ld->copy_s, ld->post_what, ld->post_s,
-			pages, where, ld->rows > 0 ? pages * 8192.0 / ld->rows : 0.0, peak_rss_mb());
 }
 
 int
@@ -696,7 +487,7 @@ load(const Options *opt, const Dbt3 *gen, Progress *pg)
 	close_jobs(&ld);
 	if (opt->append && (status = freeze_appended(&ld)) != 0)
 		return status;
-	print_summary(&ld);
+	load_print_summary(&ld);
 	if (opt->check && !run_check(ld.ctl, ld.qname))
 		return EXIT_FAILURE_LOAD;
 	signals_watch_conn(0, NULL);

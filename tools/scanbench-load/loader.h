@@ -154,6 +154,7 @@ extern PGconn *reconnect_db(const Options *opt, double seconds);
 extern bool run_sql(PGconn *conn, const char *sql, const char *what);
 extern bool run_cleanup_sql(PGconn *conn, const char *sql);
 extern char *query_value(PGconn *conn, const char *sql, const char *qname);
+extern PGresult *query_rows(PGconn *conn, const char *sql, const char *param);
 extern char *sqlf(const char *fmt,...) PRINTF_LIKE(1, 2);
 
 /* check.c */

@@ -1,0 +1,44 @@
+/*
+ * load.h: what the steps of a load share (load.c, staging.c, summary.c).
+ */
+#ifndef SCANBENCH_LOAD_LOAD_H
+#define SCANBENCH_LOAD_LOAD_H
+
+#include "loader.h"
+
+/* Advisory lock key of a staging table: a constant high half, its OID low. */
+#define STAGING_KEY(oid)	"(1396850001::bigint << 32 | " oid "::bigint)"
+#define STAGING_COMMENT		"scanbench-load staging table"
+/* How long a failed load waits for a restarting server to drop its table. */
+#define RECONNECT_SECONDS	60.0
+
+typedef struct
+{
+	const Options *opt;
+	Progress   *pg;
+	PGconn	   *ctl;			/* the main thread's connection */
+	Job		   *jobs;
+	char	   *qname;			/* the table's quoted name */
+	char		target[300];	/* schema-qualified */
+	char		staging[300];	/* schema-qualified */
+	char		staging_name[64];
+	bool		exists;			/* before the load */
+	bool		one_transaction;	/* one job does it all in its transaction */
+	bool		staging_committed;	/* to be dropped if the load fails */
+	int64_t		rows;
+	int64_t		bytes;
+	double		copy_s;
+	double		post_s;
+	const char *post_what;
+	char		error[1024];	/* a failed step's message */
+	char		copy_sql[1024];
+} Load;
+
+/* staging.c */
+extern void load_drop_stale_staging(Load *ld);
+extern void load_drop_staging(Load *ld);
+
+/* summary.c */
+extern void load_print_summary(Load *ld);
+
+#endif							/* SCANBENCH_LOAD_LOAD_H */
