@@ -257,6 +257,18 @@ extern double sb_pct(uint64 part, uint64 whole);
 extern double sb_share_pct(double part, double whole);
 extern double sb_median(double *v, int n);
 extern double sb_max(const double *v, int n);
+
+/* A growing array of samples. */
+typedef struct SbSamples
+{
+	int			n;
+	int			cap;
+	double	   *v;
+} SbSamples;
+
+extern void sb_samples_init(SbSamples *s);
+extern void sb_samples_push(SbSamples *s, double x);
+extern double sb_samples_median(SbSamples *s);
 extern double sb_no_overlap_pct(double t_read, double t_cpu);
 extern double sb_perfect_overlap_pct(double t_read, double t_cpu);
 extern double sb_overlap_pct(double t_read, double t_cpu, double wall);

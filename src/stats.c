@@ -245,3 +245,42 @@ sb_halfwidth_pct(double median, double lo, double hi)
 		return NAN;
 	return 100.0 * Max(median - lo, hi - median) / median;
 }
+
+/* Allocated in the call's context; repalloc keeps them there. */
+void
+sb_samples_init(SbSamples *s)
+{
+	s->n = 0;
+	s->cap = 64;
+	s->v = palloc(sizeof(double) * s->cap);
+}
+
+/* Add a value; NaN (nothing measured) is left out. */
+void
+sb_samples_push(SbSamples *s, double x)
+{
+	if (isnan(x))
+		return;
+	if (s->n == s->cap)
+	{
+		s->cap *= 2;
+		s->v = repalloc(s->v, sizeof(double) * s->cap);
+	}
+	s->v[s->n++] = x;
+}
+
+/* Median of a sample, leaving it in its order. */
+double
+sb_samples_median(SbSamples *s)
+{
+	double	   *copy;
+	double		m;
+
+	if (s->n == 0)
+		return NAN;
+	copy = palloc(sizeof(double) * s->n);
+	memcpy(copy, s->v, sizeof(double) * s->n);
+	m = sb_median(copy, s->n);
+	pfree(copy);
+	return m;
+}

@@ -1,0 +1,114 @@
+/*-------------------------------------------------------------------------
+ *
+ * efficiency.h
+ *	  What scan_efficiency() shares between taking its samples (pairs.c)
+ *	  and judging them (efficiency.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_EFFICIENCY_H
+#define SCANBENCH_EFFICIENCY_H
+
+#include "portability/instr_time.h"
+
+#include "measure.h"
+#include "storage.h"
+
+/*
+ * Stretch size: 8 MB (1024 blocks of 8 kB).
+ *
+ * - Large enough that what a pass costs besides reading, ExecutorStart and
+ *   ExecutorEnd (tens of microseconds), opening the file, the kernel's
+ *   read-ahead ramp (it reaches its full window within the first few
+ *   hundred kB), is about 1 % of a warm 8 MB scan (about 3 ms at 2.5 GB/s)
+ *   and far less of a cold one: a stretch costs the same per byte as the
+ *   whole relation (bench/stretch.sh measures it).
+ * - Small enough that a 1 GB table gives 128 pairs, enough for a 95 %
+ *   interval of +-5 % when pair ratios spread by +-20 %, and that one pair
+ *   takes tens of milliseconds, so the budget is kept to within one pair.
+ * - A power of two that divides a 1 GB segment, so that a stretch never
+ *   spans two files (and stretches are cut at segment ends anyway).
+ */
+#ifndef SB_STRETCH_BYTES		/* make COPT=-DSB_STRETCH_BYTES=... to try others */
+#define SB_STRETCH_BYTES	(8 * 1024 * 1024)
+#endif
+#define SB_STRETCH_BLOCKS	Max(SB_STRETCH_BYTES / BLCKSZ, 1)
+
+/*
+ * O_DIRECT reads of 1 MB, one at a time: what fio --direct=1 --bs=1M
+ * measures.  The kernel splits each into requests the device serves in
+ * parallel, while buffered 8 kB reads rely on read-ahead of 128 kB to a
+ * few hundred kB in flight, so on real storage the direct read is the
+ * faster of the two.  Buffered "cold" reads that beat it came from a cache
+ * below this system.
+ */
+#define SB_DIRECT_BLOCK		(1024 * 1024)
+
+/* The interval may stop the call only once it rests on this many pairs. */
+#define SB_MIN_PAIRS		10
+
+#define SB_CONFIDENCE		0.95
+#define SB_DEFAULT_TARGET	5.0		/* judged against when target_pct is 0 */
+#define SB_CACHED_PCT		5.0		/* resident after eviction: not cold */
+#define SB_HOST_CACHE_RATIO 1.1		/* buffered over direct, with a margin */
+#define SB_CEILING_RATIO	0.9		/* scan at 90 % of its warm rate or more */
+#define SB_WHOLE_PROBES		8		/* stretches probed by method 'whole' */
+#define SB_BUDGET_LOOKBACK	8		/* pairs whose duration predicts the next */
+
+typedef struct SbStretchRef
+{
+	int			leaf;
+	BlockNumber first;
+	BlockNumber nblocks;
+} SbStretchRef;
+
+typedef struct SbEfficiency
+{
+	/* arguments */
+	SbTarget   *target;
+	SbCacheMode cache;
+	int			block_size;
+	int			runs;
+	double		sample;
+	double		max_seconds;
+	double		target_pct;
+	SbMethod	method;
+
+	/* call state */
+	instr_time	start;
+	MemoryContext passcxt;		/* reset after every pair or run */
+	char	   *buf;			/* block_size, for buffered reads */
+	char	   *dbuf;			/* SB_DIRECT_BLOCK, for O_DIRECT reads */
+	SbScrub    *scrub;			/* where no cache-line flush is known */
+	bool		direct_ok;		/* the filesystem takes O_DIRECT */
+	SbScanPlan *whole_plan;
+
+	/* one value per pair (or run) */
+	SbSamples	ratio;			/* 100 * scan rate / read rate */
+	SbSamples	ratio_sorted;
+	SbSamples	read_mb_s;
+	SbSamples	scan_mb_s;
+	SbSamples	direct_mb_s;	/* O_DIRECT rate of the same blocks */
+	SbSamples	host_ratio;		/* buffered read rate / direct rate */
+	SbSamples	ceiling_mb_s;	/* warm scan rate of the same blocks */
+	SbSamples	ceiling_ratio;	/* scan rate / warm scan rate */
+	SbSamples	pair_s;			/* wall time of each pair */
+	SbSamples	run_read_s;		/* 'whole': seconds of each side per run */
+	SbSamples	run_scan_s;
+	double		read_s;
+	double		scan_s;
+	double		cpu_wait_s;		/* of the timed sides, left out of them */
+	double		timed_s;		/* the timed sides, wall clock */
+	double		read_cached_max;
+	double		scan_cached_max;
+	uint64		rows;
+	uint64		blocks_covered;	/* by the first round */
+	uint64		pair_rows;		/* rows of the last pair's scan */
+} SbEfficiency;
+
+/* pairs.c */
+extern double sb_efficiency_elapsed_s(SbEfficiency *e);
+extern void sb_measure_pairs(SbEfficiency *e);
+extern void sb_measure_whole(SbEfficiency *e);
+
+#endif							/* SCANBENCH_EFFICIENCY_H */

@@ -1,0 +1,449 @@
+/*-------------------------------------------------------------------------
+ *
+ * pairs.c
+ *	  The samples scan_efficiency() judges: pairs of a raw read and an
+ *	  executor scan of the same stretch, drawn in random order until the
+ *	  interval, the budget or the sample says stop; or, with method
+ *	  'whole', alternated passes over the whole relation.  Why pairs and
+ *	  why 8 MB stretches: efficiency.c and efficiency.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "efficiency.h"
+
+double
+sb_efficiency_elapsed_s(SbEfficiency *e)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, e->start);
+	return INSTR_TIME_GET_DOUBLE(now);
+}
+
+/*
+ * A timed pass's seconds without the time the backend waited for a CPU:
+ * other processes' load falls mostly on the CPU-bound side (the scan), and
+ * would make the executor look slower than it is by whatever else the
+ * machine runs.  What remains is the pass's own work and its I/O waits.
+ */
+static double
+net_s(SbTiming *t)
+{
+	return t->seconds - t->cpu_wait_s;
+}
+
+static double
+rate_mb_s(uint64 bytes, double seconds)
+{
+	return sb_rate(bytes / SB_MB, seconds);
+}
+
+/* The stretch as a piece of one segment file, for the readers. */
+static SbSegment
+stretch_segment(SbEfficiency *e, SbStretchRef *ref)
+{
+	SbLeaf	   *leaf = &e->target->leaves[ref->leaf];
+	SbSegment  *seg = &leaf->segments[ref->first / RELSEG_SIZE];
+	SbSegment	s = *seg;
+
+	s.first_block = ref->first;
+	s.offset = (off_t) (ref->first - seg->first_block) * BLCKSZ;
+	s.bytes = (off_t) ref->nblocks * BLCKSZ;
+	return s;
+}
+
+/*
+ * Every stretch of every leaf, in random order: a Fisher-Yates shuffle,
+ * seeded afresh each call so that successive calls sample differently.
+ */
+static SbStretchRef *
+draw_stretches(SbTarget *target, int *count)
+{
+	SbStretchRef *refs;
+	SbPrng		prng;
+	int			n = 0;
+	int			i;
+
+	for (i = 0; i < target->nleaves; i++)
+	{
+		SbLeaf	   *leaf = &target->leaves[i];
+		int			j;
+
+		for (j = 0; j < leaf->nsegments; j++)
+			n += (leaf->segments[j].bytes / BLCKSZ + SB_STRETCH_BLOCKS - 1) /
+				SB_STRETCH_BLOCKS;
+	}
+	refs = palloc(sizeof(SbStretchRef) * Max(n, 1));
+	n = 0;
+	for (i = 0; i < target->nleaves; i++)
+	{
+		SbLeaf	   *leaf = &target->leaves[i];
+		int			j;
+
+		for (j = 0; j < leaf->nsegments; j++)
+		{
+			SbSegment  *seg = &leaf->segments[j];
+			BlockNumber end = seg->first_block + seg->bytes / BLCKSZ;
+			BlockNumber b;
+
+			for (b = seg->first_block; b < end; b += SB_STRETCH_BLOCKS)
+			{
+				refs[n].leaf = i;
+				refs[n].first = b;
+				refs[n].nblocks = Min(SB_STRETCH_BLOCKS, end - b);
+				n++;
+			}
+		}
+	}
+
+	sb_prng_seed(&prng, (uint64) MyProcPid ^ (uint64) GetCurrentTimestamp());
+	for (i = n - 1; i > 0; i--)
+	{
+		int			j = (int) sb_prng_range(&prng, 0, i);
+		SbStretchRef tmp = refs[i];
+
+		refs[i] = refs[j];
+		refs[j] = tmp;
+	}
+	*count = n;
+	return refs;
+}
+
+/*
+ * The statement that scans one leaf's stretches, "SELECT count(1) FROM
+ * ONLY leaf".  Planned afresh for each pair in the pair's memory, which is
+ * freed after it: a plan costs a fraction of a millisecond, outside the
+ * timed runs, while keeping one per leaf would grow with the partitions.
+ */
+static SbScanPlan *
+plan_leaf(SbEfficiency *e, SbStretchRef *ref)
+{
+	return sb_scan_plan(e->target, &e->target->leaves[ref->leaf], "count(1)",
+						NULL, 0);
+}
+
+/* One timed executor scan of a stretch; returns its rate. */
+static double
+scan_stretch(SbScanPlan *plan, SbSegment *seg, SbScanResult *sr)
+{
+	memset(sr, 0, sizeof(SbScanResult));
+	sb_scan_run(plan, seg, sr);
+	return rate_mb_s(seg->bytes, net_s(&sr->timing));
+}
+
+/*
+ * The warm CPU ceiling of a stretch: scanned once untimed, then timed, as
+ * a warm scan would be.
+ */
+static double
+ceiling_of(SbEfficiency *e, SbLeaf *leaf, SbScanPlan *plan, SbSegment *seg)
+{
+	SbScanResult sr;
+
+	(void) scan_stretch(plan, seg, &sr);
+	sb_flush_stretch(leaf, seg, e->scrub);
+	return scan_stretch(plan, seg, &sr);
+}
+
+/* The O_DIRECT rate of a stretch, or NaN where O_DIRECT is refused. */
+static double
+direct_of(SbEfficiency *e, SbSegment *seg)
+{
+	SbReadResult dr;
+
+	if (!e->direct_ok)
+		return NAN;
+	if (!sb_raw_read_stretch(seg, e->dbuf, SB_DIRECT_BLOCK, true, &dr))
+	{
+		e->direct_ok = false;
+		return NAN;
+	}
+	return rate_mb_s(dr.bytes, net_s(&dr.timing));
+}
+
+/*
+ * One pair on one stretch.  With 'cold', the stretch is evicted from both
+ * caches before each side and its residency checked; with 'warm', each
+ * side runs once untimed first; with 'asis', nothing is done to the
+ * relation's caches.  With 'warm', the stretch is flushed from the CPU
+ * caches before each timed side, so that it does not find the 8 MB the
+ * pass before it just read still there (cold reads bring fresh data from
+ * the device; 'asis' touches nothing).
+ *
+ * A pair that the budget runs out in is abandoned, unrecorded, before its
+ * next step: the call overruns max_seconds by one step at most.  Returns
+ * whether the pair was recorded.
+ */
+static bool
+measure_pair(SbEfficiency *e, SbStretchRef *ref)
+{
+	SbLeaf	   *leaf = &e->target->leaves[ref->leaf];
+	SbSegment	seg = stretch_segment(e, ref);
+	SbScanPlan *plan = plan_leaf(e, ref);
+	SbReadResult rr;
+	SbScanResult sr;
+	SbResidency res;
+	double		direct = NAN;
+	double		read_rate = NAN;
+	double		scan_rate = NAN;
+	double		ceiling;
+	int			side;
+
+	memset(&rr, 0, sizeof(rr));
+	memset(&sr, 0, sizeof(sr));
+	memset(&res, 0, sizeof(res));
+
+	/*
+	 * First, so that the two sides find the blocks equally placed in any
+	 * cache below this system: the direct read has been there before both.
+	 */
+	if (e->cache == SB_CACHE_COLD)
+		direct = direct_of(e, &seg);
+
+	for (side = 0; side < 2; side++)
+	{
+		bool		raw_side = ((side + e->ratio.n) % 2 == 0);
+
+		if (sb_efficiency_elapsed_s(e) > e->max_seconds)
+			return false;
+		if (e->cache == SB_CACHE_COLD)
+			sb_evict_stretch(leaf, &seg);
+
+		if (raw_side)
+		{
+			if (e->cache == SB_CACHE_WARM)
+			{
+				(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
+				sb_flush_stretch(leaf, &seg, e->scrub);
+			}
+			(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
+			read_rate = rate_mb_s(rr.bytes, net_s(&rr.timing));
+		}
+		else
+		{
+			if (e->cache == SB_CACHE_WARM)
+				(void) scan_stretch(plan, &seg, &sr);
+			sb_stretch_residency(leaf, &seg, &res);
+			if (e->cache == SB_CACHE_WARM)
+				sb_flush_stretch(leaf, &seg, e->scrub);
+			scan_rate = scan_stretch(plan, &seg, &sr);
+		}
+	}
+
+	/* A warm scan is its own ceiling. */
+	if (e->cache == SB_CACHE_WARM)
+		ceiling = scan_rate;
+	else if (sb_efficiency_elapsed_s(e) > e->max_seconds)
+		return false;
+	else
+		ceiling = ceiling_of(e, leaf, plan, &seg);
+
+	e->read_s += net_s(&rr.timing);
+	e->cpu_wait_s += rr.timing.cpu_wait_s + sr.timing.cpu_wait_s;
+	e->timed_s += rr.timing.seconds + sr.timing.seconds;
+	e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
+	e->scan_s += net_s(&sr.timing);
+	e->scan_cached_max = Max(e->scan_cached_max,
+							 sb_pct(res.any_blocks, res.blocks));
+	e->pair_rows = sr.rows;
+	sb_samples_push(&e->read_mb_s, read_rate);
+	sb_samples_push(&e->scan_mb_s, scan_rate);
+	sb_samples_push(&e->direct_mb_s, direct);
+	sb_samples_push(&e->host_ratio, read_rate / direct);
+	sb_samples_push(&e->ceiling_mb_s, ceiling);
+	sb_samples_push(&e->ceiling_ratio, scan_rate / ceiling);
+	if (!isnan(read_rate) && !isnan(scan_rate))
+	{
+		double		r = 100.0 * scan_rate / read_rate;
+
+		sb_samples_push(&e->ratio, r);
+		sb_samples_push(&e->ratio_sorted, r);	/* makes room; then put it in order */
+		sb_sorted_insert(e->ratio_sorted.v, e->ratio_sorted.n - 1, r);
+	}
+	return true;
+}
+
+/* Whether the interval of the median pair ratio is as narrow as asked. */
+static bool
+precise_enough(SbEfficiency *e)
+{
+	double		lo,
+				hi,
+				med;
+
+	if (e->target_pct <= 0 || e->ratio_sorted.n < SB_MIN_PAIRS)
+		return false;
+	if (!sb_median_ci(e->ratio_sorted.v, e->ratio_sorted.n, SB_CONFIDENCE,
+					  &lo, &hi))
+		return false;
+	med = sb_quantile(e->ratio_sorted.v, e->ratio_sorted.n, 0.5);
+	return sb_halfwidth_pct(med, lo, hi) <= e->target_pct;
+}
+
+/*
+ * What the next pair may take: the median of the last few, so that one
+ * pair slowed by a neighbour does not end the call early.  A pair that
+ * does overrun is cut short (measure_pair).
+ */
+static double
+next_pair_s(SbEfficiency *e)
+{
+	int			from = Max(0, e->pair_s.n - SB_BUDGET_LOOKBACK);
+	double		recent[SB_BUDGET_LOOKBACK];
+
+	memcpy(recent, &e->pair_s.v[from], sizeof(double) * (e->pair_s.n - from));
+	return sb_median(recent, e->pair_s.n - from);
+}
+
+/*
+ * Pairs on stretches in random order until a stopping rule holds.  A
+ * relation of fewer than SB_MIN_PAIRS stretches, once covered, is read
+ * again in new random orders (each round without replacement) until it has
+ * that many pairs, so that a small table too gets an interval: repeated
+ * pairs on the same blocks measure the noise, as whole runs do.
+ */
+void
+sb_measure_pairs(SbEfficiency *e)
+{
+	int			nrefs;
+	SbStretchRef *refs = draw_stretches(e->target, &nrefs);
+	double		most = ceil(e->sample * e->target->nblocks);
+	int			round;
+	int			i;
+
+	for (round = 0; nrefs > 0; round++)
+	{
+		if (round > 0)
+		{
+			/* Covered: go round again only for a small relation. */
+			if (e->sample < 1 || e->ratio.n >= SB_MIN_PAIRS)
+				return;
+			pfree(refs);
+			refs = draw_stretches(e->target, &nrefs);
+		}
+		for (i = 0; i < nrefs; i++)
+		{
+			MemoryContext old;
+			double		t0;
+			bool		recorded;
+
+			CHECK_FOR_INTERRUPTS();
+			if (precise_enough(e))
+				return;
+			if (e->pair_s.n > 0)
+			{
+				if (round == 0 && e->blocks_covered + refs[i].nblocks > most)
+					return;
+				if (sb_efficiency_elapsed_s(e) + next_pair_s(e) > e->max_seconds)
+					return;
+			}
+
+			t0 = sb_efficiency_elapsed_s(e);
+			old = MemoryContextSwitchTo(e->passcxt);
+			recorded = measure_pair(e, &refs[i]);
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(e->passcxt);
+			if (!recorded)
+				return;			/* the budget ran out in it */
+			sb_samples_push(&e->pair_s, sb_efficiency_elapsed_s(e) - t0);
+			if (round == 0)
+			{
+				e->blocks_covered += refs[i].nblocks;
+				e->rows += e->pair_rows;
+			}
+		}
+	}
+}
+
+/*
+ * runs passes over the whole relation, the order of the two sides
+ * alternating; then a few stretches probed for the verdict.
+ */
+void
+sb_measure_whole(SbEfficiency *e)
+{
+	int			nrefs;
+	SbStretchRef *refs;
+	int			i;
+
+	e->whole_plan = sb_scan_plan(e->target, NULL, "count(1)", NULL, 0);
+	for (i = 0; i < e->runs; i++)
+	{
+		MemoryContext old;
+		SbReadResult rr;
+		SbScanResult sr;
+		double		read_rate,
+					scan_rate;
+
+		CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(e->passcxt);
+		if (i % 2 == 0)
+		{
+			sb_raw_read(e->target, e->block_size, e->cache, &rr, NULL);
+			sb_scan_prepared(e->whole_plan, e->cache, &sr);
+		}
+		else
+		{
+			sb_scan_prepared(e->whole_plan, e->cache, &sr);
+			sb_raw_read(e->target, e->block_size, e->cache, &rr, NULL);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(e->passcxt);
+
+		read_rate = rate_mb_s(rr.bytes, net_s(&rr.timing));
+		scan_rate = rate_mb_s(e->target->bytes, net_s(&sr.timing));
+		e->cpu_wait_s += rr.timing.cpu_wait_s + sr.timing.cpu_wait_s;
+		e->timed_s += rr.timing.seconds + sr.timing.seconds;
+		sb_samples_push(&e->read_mb_s, read_rate);
+		sb_samples_push(&e->scan_mb_s, scan_rate);
+		sb_samples_push(&e->run_read_s, net_s(&rr.timing));
+		sb_samples_push(&e->run_scan_s, net_s(&sr.timing));
+		e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
+		e->scan_cached_max = Max(e->scan_cached_max, sr.cached_pct_before);
+		e->rows = sr.rows;
+		e->blocks_covered = e->target->nblocks;
+		if (!isnan(read_rate) && !isnan(scan_rate))
+		{
+			sb_samples_push(&e->ratio, 100.0 * scan_rate / read_rate);
+			sb_samples_push(&e->ratio_sorted, 100.0 * scan_rate / read_rate);
+		}
+	}
+	sb_sort(e->ratio_sorted.v, e->ratio_sorted.n);
+
+	/* The verdict's probes, on a few random stretches. */
+	refs = draw_stretches(e->target, &nrefs);
+	for (i = 0; i < Min(nrefs, SB_WHOLE_PROBES); i++)
+	{
+		MemoryContext old;
+		SbSegment	seg = stretch_segment(e, &refs[i]);
+
+		CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(e->passcxt);
+		if (e->cache == SB_CACHE_COLD)
+			sb_samples_push(&e->direct_mb_s, direct_of(e, &seg));
+		sb_samples_push(&e->ceiling_mb_s, ceiling_of(e, &e->target->leaves[refs[i].leaf], plan_leaf(e, &refs[i]), &seg));
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(e->passcxt);
+	}
+	e->read_s = sb_samples_median(&e->run_read_s);
+	e->scan_s = sb_samples_median(&e->run_scan_s);
+	if (e->direct_mb_s.n > 0)
+		sb_samples_push(&e->host_ratio, sb_samples_median(&e->read_mb_s) / sb_samples_median(&e->direct_mb_s));
+	if (e->ceiling_mb_s.n > 0)
+		sb_samples_push(&e->ceiling_ratio, sb_samples_median(&e->scan_mb_s) / sb_samples_median(&e->ceiling_mb_s));
+}
