@@ -54,15 +54,14 @@ q "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
 mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 8192, 'asis') ORDER BY segno")
 tick=$(getconf CLK_TCK)
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 summary()
 {
 	local left=$2 right=$3
 	local ml mr pr
-	ml=$(tr ' ' '\n' <<<"$left" | grep . | median)
-	mr=$(tr ' ' '\n' <<<"$right" | grep . | median)
+	ml=$(tr ' ' '\n' <<<"$left" | grep . | sb_median)
+	mr=$(tr ' ' '\n' <<<"$right" | grep . | sb_median)
 	pr=$(paste <(tr ' ' '\n' <<<"$left" | grep .) <(tr ' ' '\n' <<<"$right" | grep .) |
-		awk '$2 > 0 { print $1 / $2 }' | median)
+		awk '$2 > 0 { print $1 / $2 }' | sb_median)
 	NAME=$1 awk -v l="$ml" -v r="$mr" -v p="$pr" \
 		'BEGIN { printf "%-58s %8.3f %8.3f   ratio %.3f   pairs %.3f   (within 5 %%: %s)\n",
 				 ENVIRON["NAME"], l, r, l / r, p, (l / r >= 0.95 && l / r <= 1.05) ? "yes" : "no" }'

@@ -110,12 +110,11 @@ for i in $(seq 1 "$pairs"); do
 	fi
 done
 
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 row()
 {
 	local name=$1 left right
-	left=$(echo "$2" | median)
-	right=$(echo "$3" | median)
+	left=$(echo "$2" | sb_median)
+	right=$(echo "$3" | sb_median)
 	awk -v n="$name" -v l="$left" -v r="$right" -v w="$4" \
 		'BEGIN { printf "%-34s %12.1f %12.1f %8.2f   %s\n", n, l, r, l / r, w }'
 }

@@ -18,7 +18,7 @@
 # server's COPY leaves one that is not.  Before each load the previous table
 # is dropped and a CHECKPOINT taken, outside the timing.
 #
-# Prints every run, then medians, the ratios of issue 3 and peak RSS.
+# Prints every run, then medians, the ratios against the server's COPY and peak RSS.
 set -euo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 trap sb_cleanup EXIT
@@ -58,7 +58,6 @@ fresh()
 	psql_q -c "DROP TABLE IF EXISTS $1" -c "CHECKPOINT"
 }
 
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 maxof() { tr ' ' '\n' | grep . | sort -g | tail -1; }
 
 file="$work/lineitem.tbl"
@@ -89,9 +88,9 @@ done
 echo
 echo "medians of $PAIRS rounds, SF $SF ($rows rows):"
 for k in gen server vacuum j1-text j1-bin j2-bin j2-text; do
-	printf '  %-8s %7.2f s\n' "$k" "$(echo "${wall[$k]}" | median)"
+	printf '  %-8s %7.2f s\n' "$k" "$(echo "${wall[$k]}" | sb_median)"
 done
-m() { echo "${wall[$1]}" | median; }
+m() { echo "${wall[$1]}" | sb_median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 best=j1-bin
 for k in j2-bin j2-text; do
@@ -99,7 +98,7 @@ for k in j2-bin j2-text; do
 done
 ready=$(awk -v a="$(m server)" -v b="$(m vacuum)" 'BEGIN { print a + b }')
 echo
-echo "ratios (issue 3 floors in brackets):"
+echo "ratios (targets in brackets):"
 echo "  server COPY / generation alone:         $(ratio "$(m server)" "$(m gen)")x   [>= 5]"
 echo "  j1-text / server COPY:                  $(ratio "$(m j1-text)" "$(m server)")    [<= 1.10]"
 echo "  fastest ($best) / server COPY:          $(ratio "$(m $best)" "$(m server)")    [<= 0.75]"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scanbench's own figures against the tools people use by hand, measured
-# side by side and alternately in one run on one lineitem (issue 2):
+# side by side and alternately in one run on one lineitem:
 #
 #   A  raw_read cold 8 kB     vs  dd bs=8k after the same eviction
 #   B  raw_read direct 1 MB   vs  fio --direct=1 --bs=1M --rw=read
@@ -40,16 +40,15 @@ echo "lineitem: SF $scale, $bytes bytes in ${#files[@]} file(s); $pairs pairs ea
 
 now() { date +%s.%N; }
 rate() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # Medians of each side, their ratio, and the median of the pairs' own ratios.
 summary()
 {
 	local left=$2 right=$3
 	local ml mr pr
-	ml=$(tr ' ' '\n' <<<"$left" | grep . | median)
-	mr=$(tr ' ' '\n' <<<"$right" | grep . | median)
+	ml=$(tr ' ' '\n' <<<"$left" | grep . | sb_median)
+	mr=$(tr ' ' '\n' <<<"$right" | grep . | sb_median)
 	pr=$(paste <(tr ' ' '\n' <<<"$left" | grep .) <(tr ' ' '\n' <<<"$right" | grep .) |
-		awk '{ print $1 / $2 }' | median)
+		awk '{ print $1 / $2 }' | sb_median)
 	NAME=$1 WANT=$4 awk -v l="$ml" -v r="$mr" -v p="$pr" \
 		'BEGIN { printf "%-46s %10.3f %10.3f   ratio %.3f   pairs %.3f   (%s)\n",
 				 ENVIRON["NAME"], l, r, l / r, p, ENVIRON["WANT"] }'

@@ -57,15 +57,14 @@ echo "scratch: $bytes bytes in $bs-byte blocks on $(q "SELECT fstype || ' (' || 
 
 now() { date +%s.%N; }
 rate() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 summary()
 {
 	local left=$2 right=$3
 	local ml mr pr
-	ml=$(tr ' ' '\n' <<<"$left" | grep . | median)
-	mr=$(tr ' ' '\n' <<<"$right" | grep . | median)
+	ml=$(tr ' ' '\n' <<<"$left" | grep . | sb_median)
+	mr=$(tr ' ' '\n' <<<"$right" | grep . | sb_median)
 	pr=$(paste <(tr ' ' '\n' <<<"$left" | grep .) <(tr ' ' '\n' <<<"$right" | grep .) |
-		awk '{ print $1 / $2 }' | median)
+		awk '{ print $1 / $2 }' | sb_median)
 	NAME=$1 WANT=$4 awk -v l="$ml" -v r="$mr" -v p="$pr" \
 		'BEGIN { printf "%-44s %10.1f %10.1f   ratio %.3f   pairs %.3f   (%s)\n",
 				 ENVIRON["NAME"], l, r, l / r, p, ENVIRON["WANT"] }'

@@ -35,18 +35,10 @@ done
 
 pgbin=$(sb_pgbin)
 if [ $here -eq 0 ]; then
-	[ "$(id -u)" = 0 ] || sb_die "run as root, or with --here against a running server"
-	sb_install_packages
-	sb_build_install
-	dir=$(mktemp -d /tmp/scanbench-bench.XXXXXX)
-	sb_on_exit "rm -rf '$dir'"
-	sb_start_cluster "$dir" "$(sb_free_port 54332)"
-	"$pgbin/scanbench-load" --scale "$scale" --table "$table" --drop --quiet || sb_die "scanbench-load failed"
-	"$pgbin/psql" -X -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" || sb_die "CREATE EXTENSION failed"
+	sb_bench_lineitem "$scale" "$table" 54332
 fi
 q() { PGOPTIONS="-c client_min_messages=warning" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 whole="SELECT scan_s, read_s FROM scan_efficiency('$table', 'warm', method => 'whole')"
 pairs="SELECT scan_s, read_s, pairs FROM scan_efficiency('$table', 'warm', target_pct => 0, max_seconds => 3600)"
@@ -70,6 +62,6 @@ for i in $(seq 1 "$rounds"); do
 done
 echo
 printf 'executor scan, stretches / whole, seconds per byte: median %s (want 0.97-1.03)\n' \
-	"$(tr ' ' '\n' <<<"$scan_ratios" | grep . | median)"
+	"$(tr ' ' '\n' <<<"$scan_ratios" | grep . | sb_median)"
 printf 'raw read,      stretches / whole, seconds per byte: median %s\n' \
-	"$(tr ' ' '\n' <<<"$read_ratios" | grep . | median)"
+	"$(tr ' ' '\n' <<<"$read_ratios" | grep . | sb_median)"

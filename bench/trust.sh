@@ -42,18 +42,10 @@ done
 
 pgbin=$(sb_pgbin)
 if [ $here -eq 0 ]; then
-	[ "$(id -u)" = 0 ] || sb_die "run as root, or with --here against a running server"
-	sb_install_packages
-	sb_build_install
-	dir=$(mktemp -d /tmp/scanbench-bench.XXXXXX)
-	sb_on_exit "rm -rf '$dir'"
-	sb_start_cluster "$dir" "$(sb_free_port 54333)"
-	"$pgbin/scanbench-load" --scale "$scale" --table "$table" --drop --quiet || sb_die "scanbench-load failed"
-	"$pgbin/psql" -X -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" || sb_die "CREATE EXTENSION failed"
+	sb_bench_lineitem "$scale" "$table" 54333
 fi
 # The verdict's messages go to the server log; the row carries the verdict.
 q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "$table: $(q "SELECT pg_size_pretty(pg_relation_size('$table'))")"
 
@@ -67,7 +59,7 @@ if [ "$only" != sample ]; then
 		printf '%-5s %9s %9s – %-7s %6s %8s%% %8s  %s\n' "$i" "$pct" "${lo:-none}" "${hi:-none}" "$pairs" "$cov" "$secs" "$verdict"
 		figs+=" $pct" verdicts+=" $verdict"
 	done
-	med=$(tr ' ' '\n' <<<"$figs" | grep . | median)
+	med=$(tr ' ' '\n' <<<"$figs" | grep . | sb_median)
 	echo "median of the $calls calls: $med"
 	paste <(tr ' ' '\n' <<<"$figs" | grep .) <(tr ' ' '\n' <<<"$verdicts" | grep .) |
 		awk -v m="$med" '
@@ -95,6 +87,6 @@ if [ "$only" != repeat ]; then
 			"$i" "$sp" "$sc" "$sn" "$st" "$sv" "$fp" "$fc" "$fn" "$ft" "$d" "$t"
 		diffs+=" $d" times+=" $t"
 	done
-	echo "median difference of the sampled figure from the full one: $(tr ' ' '\n' <<<"$diffs" | grep . | median) % (want within +-5 %)"
-	echo "median time of the sampled call, in % of the full one's: $(tr ' ' '\n' <<<"$times" | grep . | median) % (want <= 15 %)"
+	echo "median difference of the sampled figure from the full one: $(tr ' ' '\n' <<<"$diffs" | grep . | sb_median) % (want within +-5 %)"
+	echo "median time of the sampled call, in % of the full one's: $(tr ' ' '\n' <<<"$times" | grep . | sb_median) % (want <= 15 %)"
 fi

@@ -213,6 +213,7 @@ extern void sb_scrub_cpu_caches(SbScrub *scrub);
 extern void sb_flush_stretch(SbLeaf *leaf, SbSegment *stretch, SbScrub *scrub);
 
 /* rawread.c */
+extern int	sb_open_segment(SbSegment *seg, bool direct, bool refuse_ok);
 extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 						SbReadResult *total, SbReadResult *per_segment);
 extern bool sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,

@@ -292,11 +292,12 @@ test_seq_write(SbScratch *s, SbTestResult *r)
 }
 
 /*
- * rewrite, as bonnie++ does it: read a block, change it, write it back in
- * place; the file is cold first, and written out at the end.
+ * seq_read, cold, as lmdd if=file bs=block_size; or, with rewrite, as
+ * bonnie++ rewrites: read a block, change it, write it back in place, and
+ * write the file out at the end.  The file is cold first either way.
  */
 static void
-test_rewrite(SbScratch *s, SbTestResult *r)
+sequential_pass(SbScratch *s, SbTestResult *r, bool rewrite)
 {
 	SbClock		clock;
 	int			fd;
@@ -313,39 +314,17 @@ test_rewrite(SbScratch *s, SbTestResult *r)
 		done = pg_pread(fd, s->buf, s->block_size, off);
 		if (done != s->block_size)
 			io_error(s, false, done);
-		s->buf[0]++;
-		done = pg_pwrite(fd, s->buf, s->block_size, off);
-		if (done != s->block_size)
-			io_error(s, true, done);
+		if (rewrite)
+		{
+			s->buf[0]++;
+			done = pg_pwrite(fd, s->buf, s->block_size, off);
+			if (done != s->block_size)
+				io_error(s, true, done);
+		}
 		r->ops++;
 	}
-	sync_scratch(s);
-	sb_clock_stop(&clock, &r->timing);
-	r->bytes = s->bytes;
-	r->done = true;
-}
-
-/* seq_read: cold, lmdd if=file bs=block_size. */
-static void
-test_seq_read(SbScratch *s, SbTestResult *r)
-{
-	SbClock		clock;
-	int			fd;
-	uint64		off;
-
-	r->cached_pct_before = evict_scratch(s);
-	fd = FileGetRawDesc(s->file);
-	sb_clock_start(&clock);
-	for (off = 0; off < s->bytes; off += s->block_size)
-	{
-		ssize_t		done;
-
-		CHECK_FOR_INTERRUPTS();
-		done = pg_pread(fd, s->buf, s->block_size, off);
-		if (done != s->block_size)
-			io_error(s, false, done);
-		r->ops++;
-	}
+	if (rewrite)
+		sync_scratch(s);
 	sb_clock_stop(&clock, &r->timing);
 	r->bytes = s->bytes;
 	r->done = true;
@@ -407,8 +386,8 @@ run_scratch(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
 		test_seq_write(&s, &results[SB_SEQ_WRITE]);
 		if (!write_only)
 		{
-			test_rewrite(&s, &results[SB_REWRITE]);
-			test_seq_read(&s, &results[SB_SEQ_READ]);
+			sequential_pass(&s, &results[SB_REWRITE], true);
+			sequential_pass(&s, &results[SB_SEQ_READ], false);
 			test_random(&s, random_ops, false, &results[SB_RANDOM_READ]);
 			test_random(&s, random_ops, true, &results[SB_RANDOM_WRITE]);
 		}

@@ -65,21 +65,8 @@ random_read(PG_FUNCTION_ARGS)
 	for (i = 0; i < target->nsegments; i++)
 	{
 		SbSegment  *seg = target->segments[i];
-		int			flags = O_RDONLY | PG_BINARY | (direct ? PG_O_DIRECT : 0);
 
-		files[i].fd = OpenTransientFile(seg->path, flags);
-		if (files[i].fd < 0)
-		{
-			if (direct && errno == EINVAL)
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("the filesystem under \"%s\" refuses O_DIRECT",
-								seg->path),
-						 errhint("Use cache => 'cold' to read through the page cache after evicting it.")));
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not open file \"%s\": %m", seg->path)));
-		}
+		files[i].fd = sb_open_segment(seg, direct, false);
 		/* No read-ahead for this descriptor, as fio does for random jobs. */
 		if (!direct)
 			(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);

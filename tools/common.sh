@@ -215,3 +215,28 @@ sb_restart_cluster()
 # directory goes, a mount is undone before its image is removed.
 sb_on_exit() { SB_CLEANUP="$1; ${SB_CLEANUP:-:}"; }
 sb_cleanup() { eval "${SB_CLEANUP:-:}"; }
+
+# sb_bench_lineitem SCALE TABLE PORT: for a bench, a throwaway cluster on a
+# free port from PORT on, with this tree installed and a lineitem of SCALE
+# loaded as TABLE.  Stopped and removed by the caller's EXIT trap.
+sb_bench_lineitem()
+{
+	local dir
+	[ "$(id -u)" = 0 ] || sb_die "run as root, or with --here against a running server"
+	sb_install_packages
+	sb_build_install
+	dir=$(mktemp -d /tmp/scanbench-bench.XXXXXX)
+	sb_on_exit "rm -rf '$dir'"
+	sb_start_cluster "$dir" "$(sb_free_port "$3")"
+	"$(sb_pgbin)/scanbench-load" --scale "$1" --table "$2" --drop --quiet ||
+		sb_die "scanbench-load failed"
+	"$(sb_pgbin)/psql" -X -q -c "CREATE EXTENSION IF NOT EXISTS scanbench" ||
+		sb_die "CREATE EXTENSION failed"
+}
+
+# The median of the numbers on standard input, one or more to a line.
+sb_median()
+{
+	tr ' ' '\n' | grep . | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
