@@ -7,6 +7,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchFds;
 use Time::HiRes qw(time);
 
 # 1.2 GB written and read several times, and a wall-clock limit: contrib's
@@ -83,14 +86,6 @@ else
 # (md.c) keeps at most one per segment; one of ours left behind would be a
 # second.
 my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('big')");
-sub open_fds
-{
-	my ($pid) = @_;
-	opendir(my $dh, "/proc/$pid/fd") or return -1;
-	my @targets = map { readlink("/proc/$pid/fd/$_") // '' } grep { !/^\./ } readdir($dh);
-	closedir($dh);
-	return scalar(grep { m{/$filenode(\.\d+)?$} } @targets);
-}
 
 my $session = $node->background_psql('postgres', on_error_stop => 0);
 my $pid = $session->query_safe('SELECT pg_backend_pid()');
@@ -100,7 +95,7 @@ $pid =~ s/\D//g;
 $session->query_safe("SELECT bytes FROM raw_read('big', 1048576, 'asis')");
 $session->query_safe("SET client_min_messages = warning");	# the verdict's NOTICEs
 $session->query_safe("SELECT rows FROM scan_efficiency('big', 'asis')");
-my $fds_before = open_fds($pid);
+my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
 ok($fds_before <= 2, "backend $pid has $fds_before descriptors on big's files");
 
 # 512-byte direct reads of 1.2 GB would take minutes; warm 512-byte reads
@@ -120,7 +115,7 @@ for my $call ("raw_read('big', 512, '$mode')",
 	like($stderr, qr/canceling statement due to statement timeout/,
 		"$call: cancelled by statement_timeout");
 	cmp_ok($elapsed, '<', 3, sprintf("%s: stopped within %.2f s", $call, $elapsed));
-	is(open_fds($pid), $fds_before, "$call: no descriptor left open");
+	is(open_fds($pid, qr{/$filenode(\.\d+)?$}), $fds_before, "$call: no descriptor left open");
 }
 $session->quit;
 

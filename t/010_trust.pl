@@ -11,6 +11,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchFds;
 use IPC::Run;
 use Time::HiRes qw(time sleep);
 
@@ -193,18 +196,10 @@ SKIP:
 	my $spid = $s->query_safe('SELECT pg_backend_pid()');
 	$spid =~ s/\D//g;
 	$s->query_safe('SET client_min_messages = warning');
-	my $open_fds = sub
-	{
-		my ($pid) = @_;
-		opendir(my $dh, "/proc/$pid/fd") or return -1;
-		my @targets = map { readlink("/proc/$pid/fd/$_") // '' } grep { !/^\./ } readdir($dh);
-		closedir($dh);
-		return scalar(grep { m{/$filenode(\.\d+)?$} } @targets);
-	};
 	# The server's own file cache (md.c) keeps descriptors of relations it
 	# read: take the baseline after a complete call.
 	$s->query_safe("SELECT pairs FROM scan_efficiency('big', 'asis', sample => 0.05)");
-	my $fds_before = $open_fds->($spid);
+	my $fds_before = open_fds($spid, qr{/$filenode(\.\d+)?$});
 
 	$t0 = time();
 	$s->query("SET statement_timeout = '300ms'; SELECT * FROM scan_efficiency('big', target_pct => 0)");
@@ -214,7 +209,7 @@ SKIP:
 	$stderr .= $s->{stderr};
 	like($stderr, qr/canceling statement due to statement timeout/, 'statement_timeout stops a call');
 	cmp_ok($took, '<', 1.3, sprintf('... within a second of it (%.2f s)', $took));
-	is($open_fds->($spid), $fds_before, '... and leaves no file open');
+	is(open_fds($spid, qr{/$filenode(\.\d+)?$}), $fds_before, '... and leaves no file open');
 
 	# A cancel from another session, half a second in.
 	my $canceller = IPC::Run::start(
@@ -232,7 +227,7 @@ SKIP:
 	$stderr .= $s->{stderr};
 	like($stderr, qr/canceling statement due to user request/, 'a cancel stops a call');
 	cmp_ok($took, '<', 1.5, sprintf('... within a second of it (%.2f s)', $took));
-	is($open_fds->($spid), $fds_before, '... and leaves no file open');
+	is(open_fds($spid, qr{/$filenode(\.\d+)?$}), $fds_before, '... and leaves no file open');
 	$s->quit;
 }
 

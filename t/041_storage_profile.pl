@@ -9,6 +9,9 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchFds;
 
 my $node = PostgreSQL::Test::Cluster->new('storage_profile');
 $node->init;
@@ -99,18 +102,12 @@ for my $ms (50, 300, 1200)
 	my $session = $node->background_psql('postgres', on_error_stop => 0);
 	my $pid = $session->query_safe('SELECT pg_backend_pid()');
 	$pid =~ s/\D//g;
-	my $tmp_fds = sub {
-		opendir(my $dh, "/proc/$pid/fd") or return -1;
-		my @t = map { readlink("/proc/$pid/fd/$_") // '' } grep { !/^\./ } readdir($dh);
-		closedir($dh);
-		return scalar(grep { m{/pgsql_tmp/} } @t);
-	};
 	$session->query("SET statement_timeout = '400ms'; SELECT * FROM storage_profile(size_mb => 200, random_ops => 5000000)");
 	my $stderr = $session->{stderr};
 	$session->query("RESET statement_timeout");
 	$stderr .= $session->{stderr};
 	like($stderr, qr/canceling statement due to statement timeout/, 'in a session: cancelled');
-	is($tmp_fds->(), 0, '... and no descriptor on a temporary file is left open');
+	is(open_fds($pid, qr{/pgsql_tmp/}), 0, '... and no descriptor on a temporary file is left open');
 	is(tree("$pgdata/base"), $before, '... and base/ is exactly as before');
 	$session->quit;
 }

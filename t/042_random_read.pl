@@ -5,6 +5,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchFds;
 use Time::HiRes qw(time);
 
 my $node = PostgreSQL::Test::Cluster->new('random_read');
@@ -89,20 +92,12 @@ is($node->safe_psql('postgres',
 # descriptors can be counted; the server's own file cache (md.c) keeps
 # one per segment, so the baseline is taken after a complete call.
 my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('r')");
-sub open_fds
-{
-	my ($pid) = @_;
-	opendir(my $dh, "/proc/$pid/fd") or return -1;
-	my @targets = map { readlink("/proc/$pid/fd/$_") // '' } grep { !/^\./ } readdir($dh);
-	closedir($dh);
-	return scalar(grep { m{/$filenode(\.\d+)?$} } @targets);
-}
 my $session = $node->background_psql('postgres', on_error_stop => 0);
 my $pid = $session->query_safe('SELECT pg_backend_pid()');
 $pid =~ s/\D//g;
 $session->query_safe("SELECT count(*) FROM r");
 $session->query_safe("SELECT reads FROM random_read('r', 100)");
-my $fds_before = open_fds($pid);
+my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
 for my $cache ('asis', 'cold')
 {
 	my $t0 = time();
@@ -119,7 +114,7 @@ for my $cache ('asis', 'cold')
 		  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
 		cmp_ok($elapsed, '<', 3, sprintf("%s: within %.2f s", $cache, $elapsed));
 	}
-	is(open_fds($pid), $fds_before, "$cache: no descriptor left open ($fds_before before)");
+	is(open_fds($pid, qr{/$filenode(\.\d+)?$}), $fds_before, "$cache: no descriptor left open ($fds_before before)");
 }
 $session->quit;
 
