@@ -56,12 +56,8 @@ tick=$(getconf CLK_TCK)
 
 summary()
 {
-	local left=$2 right=$3
 	local ml mr pr
-	ml=$(tr ' ' '\n' <<<"$left" | grep . | sb_median)
-	mr=$(tr ' ' '\n' <<<"$right" | grep . | sb_median)
-	pr=$(paste <(tr ' ' '\n' <<<"$left" | grep .) <(tr ' ' '\n' <<<"$right" | grep .) |
-		awk '$2 > 0 { print $1 / $2 }' | sb_median)
+	read -r ml mr pr <<<"$(sb_pair_medians "$2" "$3")"
 	NAME=$1 awk -v l="$ml" -v r="$mr" -v p="$pr" \
 		'BEGIN { printf "%-58s %8.3f %8.3f   ratio %.3f   pairs %.3f   (within 5 %%: %s)\n",
 				 ENVIRON["NAME"], l, r, l / r, p, (l / r >= 0.95 && l / r <= 1.05) ? "yes" : "no" }'

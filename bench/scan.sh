@@ -43,12 +43,8 @@ rate() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }
 # Medians of each side, their ratio, and the median of the pairs' own ratios.
 summary()
 {
-	local left=$2 right=$3
 	local ml mr pr
-	ml=$(tr ' ' '\n' <<<"$left" | grep . | sb_median)
-	mr=$(tr ' ' '\n' <<<"$right" | grep . | sb_median)
-	pr=$(paste <(tr ' ' '\n' <<<"$left" | grep .) <(tr ' ' '\n' <<<"$right" | grep .) |
-		awk '{ print $1 / $2 }' | sb_median)
+	read -r ml mr pr <<<"$(sb_pair_medians "$2" "$3")"
 	NAME=$1 WANT=$4 awk -v l="$ml" -v r="$mr" -v p="$pr" \
 		'BEGIN { printf "%-46s %10.3f %10.3f   ratio %.3f   pairs %.3f   (%s)\n",
 				 ENVIRON["NAME"], l, r, l / r, p, ENVIRON["WANT"] }'

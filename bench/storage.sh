@@ -59,12 +59,8 @@ now() { date +%s.%N; }
 rate() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }
 summary()
 {
-	local left=$2 right=$3
 	local ml mr pr
-	ml=$(tr ' ' '\n' <<<"$left" | grep . | sb_median)
-	mr=$(tr ' ' '\n' <<<"$right" | grep . | sb_median)
-	pr=$(paste <(tr ' ' '\n' <<<"$left" | grep .) <(tr ' ' '\n' <<<"$right" | grep .) |
-		awk '{ print $1 / $2 }' | sb_median)
+	read -r ml mr pr <<<"$(sb_pair_medians "$2" "$3")"
 	NAME=$1 WANT=$4 awk -v l="$ml" -v r="$mr" -v p="$pr" \
 		'BEGIN { printf "%-44s %10.1f %10.1f   ratio %.3f   pairs %.3f   (%s)\n",
 				 ENVIRON["NAME"], l, r, l / r, p, ENVIRON["WANT"] }'

@@ -240,3 +240,16 @@ sb_median()
 	tr ' ' '\n' | grep . | sort -g |
 		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+
+# sb_pair_medians LEFT RIGHT: for two sides measured in pairs (the values
+# space-separated, in pair order), prints the median of each side and the
+# median of the pairs' own ratios left / right, separated by spaces.
+sb_pair_medians()
+{
+	local ml mr pr
+	ml=$(sb_median <<<"$1")
+	mr=$(sb_median <<<"$2")
+	pr=$(paste <(tr ' ' '\n' <<<"$1" | grep .) <(tr ' ' '\n' <<<"$2" | grep .) |
+		awk '$2 > 0 { print $1 / $2 }' | sb_median)
+	echo "$ml $mr $pr"
+}
