@@ -6,6 +6,9 @@
 #      of the backend while psql runs the statement
 #   B  read wait (io_read_s)                          vs  EXPLAIN (ANALYZE, BUFFERS)
 #      I/O read time under track_io_timing
+#   C  read wait (io_read_s)                          vs  the backend's own read time
+#      (pg_stat_get_backend_io, PostgreSQL 18 and later) around psql's plain
+#      statement, the one A times
 #
 # then prints scan_breakdown (cold), scan_shapes (warm) and scan_sweep
 # (cold) on the same table, the figures the README's "Why is the scan
@@ -84,24 +87,46 @@ before_statement()
 # psql's statements run with the settings scanbench gives the measured one.
 scan_options="-c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -c enable_indexscan=off -c enable_indexonlyscan=off -c enable_bitmapscan=off -c track_io_timing=on"
 
-# psql's side of A: the backend's own CPU counters around the statement.
-# The session plans it once first, as scan_breakdown's has by the time its
-# clock starts, so that loading the catalog caches is on neither side.
-psql_cpu()
+# psql's side of A and C: the plain statement, with the backend's own CPU
+# counters around it and, from 18 on, its read time as the server counts
+# it per backend (flushed to the statistics before each reading; the raw
+# read before the statement bypasses shared buffers, so it counts none).  The
+# session plans the statement once first, as scan_breakdown's has by the
+# time its clock starts, so that loading the catalog caches is on neither
+# side.  Prints CPU seconds and read seconds (empty before 18).
+backend_io=$(q "SELECT to_regproc('pg_stat_get_backend_io') IS NOT NULL")
+psql_plain()
 {
+	local io_before="" io_after=""
+	if [ "$backend_io" = t ]; then
+		io_before="SELECT pg_stat_force_next_flush() \\g /dev/null
+SELECT coalesce(sum(read_time), 0) AS io0 FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation' \\gset"
+		io_after="SELECT pg_stat_force_next_flush() \\g /dev/null
+SELECT coalesce(sum(read_time), 0) - :io0 AS io1 FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation' \\gset
+\\setenv SB_IO :io1
+\\! echo \$SB_IO > $dir/io.ms"
+	fi
+	rm -f "$dir/io.ms"
 	PGOPTIONS=$scan_options "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL || sb_die "psql failed"
 EXPLAIN SELECT count(1) FROM lineitem;
+$io_before
 $(before_statement "$1")
 SELECT pg_backend_pid() AS pid \gset
 \setenv SB_PID :pid
 \! cat /proc/\$SB_PID/stat > $dir/stat.before
 SELECT count(1) FROM lineitem;
 \! cat /proc/\$SB_PID/stat > $dir/stat.after
+$io_after
 SQL
 	# Fields 14 and 15 (utime, stime) after the command name, which ends
 	# with the last ')'.
 	awk -v t="$tick" 'FNR == 1 { sub(/.*\) /, ""); split($0, f, " "); cpu[FILENAME] = f[12] + f[13] }
-		END { printf "%.3f\n", (cpu[ARGV[2]] - cpu[ARGV[1]]) / t }' "$dir/stat.before" "$dir/stat.after"
+		END { printf "%.3f", (cpu[ARGV[2]] - cpu[ARGV[1]]) / t }' "$dir/stat.before" "$dir/stat.after"
+	if [ -s "$dir/io.ms" ]; then
+		awk '{ printf "|%.3f\n", $1 / 1000 }' "$dir/io.ms"
+	else
+		echo "|"
+	fi
 }
 
 # EXPLAIN's side of B: the plan's read time (renamed "Shared I/O Read
@@ -127,28 +152,31 @@ breakdown()
 # order of the sides alternating from one pair to the next.
 compare()
 {
-	local cache=$1 i bd a_cpu="" b_cpu="" a_wait="" b_wait="" cpu wait pc ew
-	echo "$cache: pair  breakdown cpu_s  psql /proc cpu_s  breakdown io_read_s  EXPLAIN read_s"
+	local cache=$1 i bd pp a_cpu="" b_cpu="" a_wait="" b_wait="" c_wait="" cpu wait pc pw ew
+	echo "$cache: pair  breakdown cpu_s  psql /proc cpu_s  breakdown io_read_s  EXPLAIN read_s  psql backend read_s"
 	# One untimed round first: the first read after a load is unlike the
 	# rest on a VM.
 	breakdown "$cache" >/dev/null
 	for i in $(seq 1 "$pairs"); do
 		if [ $((i % 2)) = 1 ]; then
 			bd=$(breakdown "$cache")
-			pc=$(psql_cpu "$cache")
+			pp=$(psql_plain "$cache")
 			ew=$(explain_read_wait "$cache")
 		else
 			ew=$(explain_read_wait "$cache")
-			pc=$(psql_cpu "$cache")
+			pp=$(psql_plain "$cache")
 			bd=$(breakdown "$cache")
 		fi
-		cpu=${bd%|*} wait=${bd#*|}
-		printf '%10d  %15s  %16s  %19s  %14s\n' "$i" "$cpu" "$pc" "$wait" "$ew"
-		a_cpu+=" $cpu" b_cpu+=" $pc" a_wait+=" $wait" b_wait+=" $ew"
+		cpu=${bd%|*} wait=${bd#*|} pc=${pp%|*} pw=${pp#*|}
+		printf '%10d  %15s  %16s  %19s  %14s  %19s\n' "$i" "$cpu" "$pc" "$wait" "$ew" "${pw:--}"
+		a_cpu+=" $cpu" b_cpu+=" $pc" a_wait+=" $wait" b_wait+=" $ew" c_wait+=" $pw"
 	done
 	summary "A  $cache CPU s: scan_breakdown vs /proc around psql" "$a_cpu" "$b_cpu"
-	[ "$cache" = cold ] &&
+	if [ "$cache" = cold ]; then
 		summary "B  $cache read wait s: scan_breakdown vs EXPLAIN" "$a_wait" "$b_wait"
+		[ "$backend_io" = t ] &&
+			summary "C  $cache read wait s: scan_breakdown vs backend I/O stats" "$a_wait" "$c_wait"
+	fi
 }
 
 report()
