@@ -9,6 +9,13 @@
 #   C  read wait (io_read_s)                          vs  the backend's own read time
 #      (pg_stat_get_backend_io, PostgreSQL 18 and later) around psql's plain
 #      statement, the one A times
+#   D  (18 and later) the read wait of one execution both ways: a cold
+#      scan_rate's io_read_s (the scan scan_breakdown times) against the
+#      backend's read time from pg_stat_get_backend_io around that call
+#   E  what EXPLAIN ANALYZE's counting costs: the backend's CPU around the
+#      EXPLAIN of B against A's plain statement.  The more CPU the executor
+#      spends per block, the further read-ahead gets ahead of it, and the
+#      less it waits for reads.
 #
 # then prints scan_breakdown (cold), scan_shapes (warm) and scan_sweep
 # (cold) on the same table, the figures the README's "Why is the scan
@@ -57,13 +64,17 @@ q "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
 mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 8192, 'asis') ORDER BY segno")
 tick=$(getconf CLK_TCK)
 
+# summary NAME LEFT RIGHT [plain]: the medians of two paired sides, their
+# ratio and the median of the pairs' ratios; with "plain", no verdict (a
+# comparison that shows a cost rather than checks agreement).
 summary()
 {
 	local ml mr pr
 	read -r ml mr pr <<<"$(sb_pair_medians "$2" "$3")"
-	NAME=$1 awk -v l="$ml" -v r="$mr" -v p="$pr" \
-		'BEGIN { printf "%-58s %8.3f %8.3f   ratio %.3f   pairs %.3f   (within 5 %%: %s)\n",
-				 ENVIRON["NAME"], l, r, l / r, p, (l / r >= 0.95 && l / r <= 1.05) ? "yes" : "no" }'
+	NAME=$1 awk -v l="$ml" -v r="$mr" -v p="$pr" -v plain="${4:-}" \
+		'BEGIN { printf "%-58s %8.3f %8.3f   ratio %.3f   pairs %.3f", ENVIRON["NAME"], l, r, l / r, p
+				 if (plain == "") printf "   (within 5 %%: %s)", (l / r >= 0.95 && l / r <= 1.05) ? "yes" : "no"
+				 printf "\n" }'
 }
 
 # The steps scan_breakdown takes before its cold scan, in the same
@@ -86,6 +97,15 @@ before_statement()
 
 # psql's statements run with the settings scanbench gives the measured one.
 scan_options="-c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off -c enable_indexscan=off -c enable_indexonlyscan=off -c enable_bitmapscan=off -c track_io_timing=on"
+
+# The backend's CPU seconds between stat.before and stat.after: fields 14
+# and 15 (utime, stime) after the command name, which ends with the last
+# ')'.
+proc_cpu()
+{
+	awk -v t="$tick" 'FNR == 1 { sub(/.*\) /, ""); split($0, f, " "); cpu[FILENAME] = f[12] + f[13] }
+		END { printf "%.3f", (cpu[ARGV[2]] - cpu[ARGV[1]]) / t }' "$dir/stat.before" "$dir/stat.after"
+}
 
 # psql's side of A and C: the plain statement, with the backend's own CPU
 # counters around it and, from 18 on, its read time as the server counts
@@ -118,10 +138,7 @@ SELECT count(1) FROM lineitem;
 \! cat /proc/\$SB_PID/stat > $dir/stat.after
 $io_after
 SQL
-	# Fields 14 and 15 (utime, stime) after the command name, which ends
-	# with the last ')'.
-	awk -v t="$tick" 'FNR == 1 { sub(/.*\) /, ""); split($0, f, " "); cpu[FILENAME] = f[12] + f[13] }
-		END { printf "%.3f", (cpu[ARGV[2]] - cpu[ARGV[1]]) / t }' "$dir/stat.before" "$dir/stat.after"
+	proc_cpu
 	if [ -s "$dir/io.ms" ]; then
 		awk '{ printf "|%.3f\n", $1 / 1000 }' "$dir/io.ms"
 	else
@@ -130,16 +147,25 @@ SQL
 }
 
 # EXPLAIN's side of B: the plan's read time (renamed "Shared I/O Read
-# Time" in 17), in seconds.
-explain_read_wait()
+# Time" in 17), in seconds, and the backend's CPU around the EXPLAIN as A
+# takes it around the plain statement: what EXPLAIN's per-node counting
+# costs the executor.  Prints CPU seconds and read seconds.
+explain_side()
 {
-	PGOPTIONS=$scan_options "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 <<SQL | python3 -c '
-import json, sys
-p = json.loads(sys.stdin.read())[0]["Plan"]
-print("%.3f" % (p.get("Shared I/O Read Time", p.get("I/O Read Time", 0)) / 1000.0))' || sb_die "EXPLAIN failed"
+	PGOPTIONS=$scan_options "$pgbin/psql" -X -At -q -v ON_ERROR_STOP=1 >"$dir/explain.json" <<SQL || sb_die "EXPLAIN failed"
+EXPLAIN SELECT count(1) FROM lineitem \g /dev/null
 $(before_statement "$1")
+SELECT pg_backend_pid() AS pid \gset
+\setenv SB_PID :pid
+\! cat /proc/\$SB_PID/stat > $dir/stat.before
 EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) SELECT count(1) FROM lineitem;
+\! cat /proc/\$SB_PID/stat > $dir/stat.after
 SQL
+	proc_cpu
+	python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))[0]["Plan"]
+print("|%.3f" % (p.get("Shared I/O Read Time", p.get("I/O Read Time", 0)) / 1000.0))' "$dir/explain.json"
 }
 
 # One side's figures: scan_breakdown's backend CPU and read wait.
@@ -148,12 +174,43 @@ breakdown()
 	q "SELECT round((backend_user_s + backend_sys_s)::numeric, 3), io_read_s FROM scan_breakdown('lineitem', '$1')"
 }
 
+# same_scan: scanbench's read wait against the server's count of the same
+# execution (18 and later): the backend's read time from
+# pg_stat_get_backend_io around one scan_rate(..., 'cold') call, the scan
+# scan_breakdown times, against that call's own io_read_s.  Prints the two,
+# in seconds.
+same_scan()
+{
+	"$pgbin/psql" -X -At -q -v ON_ERROR_STOP=1 <<SQL || sb_die "scan_rate failed"
+SELECT pg_stat_force_next_flush() \g /dev/null
+SELECT coalesce(sum(read_time), 0) AS io0 FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation' \gset
+SELECT io_read_s AS rate_io FROM scan_rate('lineitem', 'cold') \gset
+SELECT pg_stat_force_next_flush() \g /dev/null
+SELECT :rate_io || '|' || round(((coalesce(sum(read_time), 0) - :io0) / 1000)::numeric, 3)
+FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation';
+SQL
+}
+
+# compare_same: D, pairs of same_scan.
+compare_same()
+{
+	local i r a="" b=""
+	echo "cold, one execution: pair  scan_rate io_read_s  backend I/O stats read_s"
+	for i in $(seq 1 "$pairs"); do
+		r=$(same_scan)
+		printf '%26d  %18s  %24s\n' "$i" "${r%|*}" "${r#*|}"
+		a+=" ${r%|*}" b+=" ${r#*|}"
+	done
+	summary "D  cold read wait s: one scan_rate vs backend I/O stats" "$a" "$b"
+}
+
 # compare CACHE: pairs of scan_breakdown against psql and EXPLAIN, the
 # order of the sides alternating from one pair to the next.
 compare()
 {
-	local cache=$1 i bd pp a_cpu="" b_cpu="" a_wait="" b_wait="" c_wait="" cpu wait pc pw ew
-	echo "$cache: pair  breakdown cpu_s  psql /proc cpu_s  breakdown io_read_s  EXPLAIN read_s  psql backend read_s"
+	local cache=$1 i bd pp ex cpu wait pc pw ec ew
+	local a_cpu="" b_cpu="" e_cpu="" a_wait="" b_wait="" c_wait=""
+	echo "$cache: pair  breakdown cpu_s  psql cpu_s  EXPLAIN cpu_s  breakdown io_read_s  EXPLAIN read_s  psql backend read_s"
 	# One untimed round first: the first read after a load is unlike the
 	# rest on a VM.
 	breakdown "$cache" >/dev/null
@@ -161,22 +218,25 @@ compare()
 		if [ $((i % 2)) = 1 ]; then
 			bd=$(breakdown "$cache")
 			pp=$(psql_plain "$cache")
-			ew=$(explain_read_wait "$cache")
+			ex=$(explain_side "$cache")
 		else
-			ew=$(explain_read_wait "$cache")
+			ex=$(explain_side "$cache")
 			pp=$(psql_plain "$cache")
 			bd=$(breakdown "$cache")
 		fi
-		cpu=${bd%|*} wait=${bd#*|} pc=${pp%|*} pw=${pp#*|}
-		printf '%10d  %15s  %16s  %19s  %14s  %19s\n' "$i" "$cpu" "$pc" "$wait" "$ew" "${pw:--}"
-		a_cpu+=" $cpu" b_cpu+=" $pc" a_wait+=" $wait" b_wait+=" $ew" c_wait+=" $pw"
+		cpu=${bd%|*} wait=${bd#*|} pc=${pp%|*} pw=${pp#*|} ec=${ex%|*} ew=${ex#*|}
+		printf '%10d  %15s  %10s  %13s  %19s  %14s  %19s\n' "$i" "$cpu" "$pc" "$ec" "$wait" "$ew" "${pw:--}"
+		a_cpu+=" $cpu" b_cpu+=" $pc" e_cpu+=" $ec" a_wait+=" $wait" b_wait+=" $ew" c_wait+=" $pw"
 	done
 	summary "A  $cache CPU s: scan_breakdown vs /proc around psql" "$a_cpu" "$b_cpu"
 	if [ "$cache" = cold ]; then
 		summary "B  $cache read wait s: scan_breakdown vs EXPLAIN" "$a_wait" "$b_wait"
-		[ "$backend_io" = t ] &&
+		if [ "$backend_io" = t ]; then
 			summary "C  $cache read wait s: scan_breakdown vs backend I/O stats" "$a_wait" "$c_wait"
+			compare_same
+		fi
 	fi
+	summary "E  $cache CPU s: EXPLAIN ANALYZE vs the plain statement" "$e_cpu" "$b_cpu" plain
 }
 
 report()

@@ -11,7 +11,7 @@ SET client_min_messages = error;
 SELECT relation, bytes = pg_relation_size('sb_t') AS all_bytes, rows, cache,
        block_size, runs, read_mb_s > 0 AS read_ok, scan_mb_s > 0 AS scan_ok,
        scan_pct BETWEEN scan_pct_p10 AND scan_pct_p90 AS pct_in_spread,
-       read_s > 0 AND scan_s > 0 AS seconds_ok,
+       read_s >= 0 AND scan_s >= 0 AS seconds_ok,
        read_cached_pct < 5 AS read_cold, scan_cached_pct < 5 AS scan_cold,
        filesystem IS NOT NULL AS has_fs, device IS NOT NULL AS has_device,
        measured_at <= now() + interval '1 hour' AS has_time,

@@ -6,7 +6,7 @@ SELECT relation, query, rows = (SELECT count(*) FROM sb_t) AS all_rows,
        bytes = pg_relation_size('sb_t') AS all_bytes, cache,
        workers_planned, workers_launched,
        cached_pct_before BETWEEN 0 AND 100 AS pct_ok,
-       seconds > 0 AS seconds_ok, mb_s > 0 AS rate_ok, rows_s > 0 AS rows_ok,
+       seconds >= 0 AS seconds_ok, mb_s > 0 AS rate_ok, rows_s > 0 AS rows_ok,
        shared_hit + shared_read >= pages AS all_pages_read,
        io_read_s >= 0 AS io_ok, user_s >= 0 AND sys_s >= 0 AS cpu_ok
 FROM scan_rate('sb_t');

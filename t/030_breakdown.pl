@@ -170,6 +170,29 @@ my $kept = $node->safe_psql('postgres',
 	"SELECT buffers_cached_pct_before FROM scan_rate('small', 'asis')");
 cmp_ok($kept, '>', 95, "nothing was evicted before the refusal ($kept % still in shared_buffers)");
 
+# --- The read wait is the server's own count of it (18: per backend). ---
+# The same execution counted both ways: scan_rate's io_read_s and the
+# backend's read time in pg_stat_get_backend_io around the call.  A first
+# call loads the catalogs, so that the second reads only the table.
+if ($v18)
+{
+	my $out = $node->safe_psql('postgres', q{
+		SELECT 1 FROM scan_rate('big', 'asis') \g /dev/null
+		SELECT pg_stat_force_next_flush() \g /dev/null
+		SELECT coalesce(sum(read_time), 0) AS io0 FROM pg_stat_get_backend_io(pg_backend_pid())
+			WHERE object = 'relation' \gset
+		SELECT io_read_s AS rate_io FROM scan_rate('big', 'cold') \gset
+		SELECT pg_stat_force_next_flush() \g /dev/null
+		SELECT :rate_io, (coalesce(sum(read_time), 0) - :io0) / 1000
+		FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation';
+	});
+	my ($mine, $server) = split /\|/, $out;
+	cmp_ok($server, '>', 0, "a cold scan of big waited for reads ($server s)");
+	# io_read_s is rounded to the millisecond.
+	cmp_ok(abs($mine - $server), '<=', 0.0006 + 0.01 * $server,
+		"io_read_s ($mine s) is the backend's read time in pg_stat_io ($server s)");
+}
+
 # --- 18 with io_method = sync: no I/O workers, NULL. ---
 if ($v18)
 {
