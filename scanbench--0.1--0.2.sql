@@ -91,7 +91,7 @@ COMMENT ON COLUMN scan_breakdown_result.parallel_user_s IS 'user CPU seconds of 
 COMMENT ON COLUMN scan_breakdown_result.parallel_sys_s IS 'system CPU seconds of the parallel workers, as parallel_user_s';
 COMMENT ON COLUMN scan_breakdown_result.io_worker_user_s IS 'user CPU seconds of the I/O workers (io_method = worker, 18 and later; NULL otherwise), including reads for other sessions meanwhile';
 COMMENT ON COLUMN scan_breakdown_result.io_worker_sys_s IS 'system CPU seconds of the I/O workers, as io_worker_user_s';
-COMMENT ON COLUMN scan_breakdown_result.io_read_s IS 'seconds this backend waited for reads (track_io_timing, as EXPLAIN (ANALYZE, BUFFERS) reports it)';
+COMMENT ON COLUMN scan_breakdown_result.io_read_s IS 'seconds this backend waited for reads: track_io_timing''s count, which pg_stat_io and EXPLAIN (ANALYZE, BUFFERS) show (EXPLAIN''s counting slows the scan, so on 18 it waits less)';
 COMMENT ON COLUMN scan_breakdown_result.storage_read_bytes IS 'bytes the kernel fetched from storage for the scan''s processes (/proc/PID/io read_bytes), read-ahead included';
 COMMENT ON COLUMN scan_breakdown_result.page_cache_bytes IS 'bytes their read calls returned beyond that, served from the page cache (rchar - read_bytes); NULL under io_method = io_uring, whose reads rchar does not count';
 COMMENT ON COLUMN scan_breakdown_result.shared_hit IS 'blocks found in shared_buffers (or local buffers)';
