@@ -107,43 +107,39 @@ proc_cpu()
 		END { printf "%.3f", (cpu[ARGV[2]] - cpu[ARGV[1]]) / t }' "$dir/stat.before" "$dir/stat.after"
 }
 
-# psql's side of A and C: the plain statement, with the backend's own CPU
-# counters around it and, from 18 on, its read time as the server counts
-# it per backend (flushed to the statistics before each reading; the raw
-# read before the statement bypasses shared buffers, so it counts none).  The
-# session plans the statement once first, as scan_breakdown's has by the
-# time its clock starts, so that loading the catalog caches is on neither
-# side.  Prints CPU seconds and read seconds (empty before 18).
+# The backend's read time as the server counts it per backend (18 and
+# later): read_before sets :io0, read_after prints the seconds since, each
+# flushing the backend's statistics first.
 backend_io=$(q "SELECT to_regproc('pg_stat_get_backend_io') IS NOT NULL")
+read_before="SELECT pg_stat_force_next_flush() \\g /dev/null
+SELECT coalesce(sum(read_time), 0) AS io0 FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation' \\gset"
+read_after="SELECT pg_stat_force_next_flush() \\g /dev/null
+SELECT round(((coalesce(sum(read_time), 0) - :io0) / 1000)::numeric, 3)
+FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation';"
+
+# psql's side of A and C: the plain statement, with the backend's own CPU
+# counters around it and, from 18 on, its read time (the raw read before
+# the statement bypasses shared buffers, so it counts none).  The session
+# plans the statement once first, as scan_breakdown's has by the time its
+# clock starts, so that loading the catalog caches is on neither side.
+# Prints CPU seconds and read seconds (empty before 18).
 psql_plain()
 {
-	local io_before="" io_after=""
-	if [ "$backend_io" = t ]; then
-		io_before="SELECT pg_stat_force_next_flush() \\g /dev/null
-SELECT coalesce(sum(read_time), 0) AS io0 FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation' \\gset"
-		io_after="SELECT pg_stat_force_next_flush() \\g /dev/null
-SELECT coalesce(sum(read_time), 0) - :io0 AS io1 FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation' \\gset
-\\setenv SB_IO :io1
-\\! echo \$SB_IO > $dir/io.ms"
-	fi
-	rm -f "$dir/io.ms"
-	PGOPTIONS=$scan_options "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL || sb_die "psql failed"
-EXPLAIN SELECT count(1) FROM lineitem;
-$io_before
+	local before="" after=""
+	[ "$backend_io" = t ] && before=$read_before after=$read_after
+	PGOPTIONS=$scan_options "$pgbin/psql" -X -At -q -v ON_ERROR_STOP=1 >"$dir/plain.out" <<SQL || sb_die "psql failed"
+EXPLAIN SELECT count(1) FROM lineitem \g /dev/null
+$before
 $(before_statement "$1")
 SELECT pg_backend_pid() AS pid \gset
 \setenv SB_PID :pid
 \! cat /proc/\$SB_PID/stat > $dir/stat.before
-SELECT count(1) FROM lineitem;
+SELECT count(1) FROM lineitem \g /dev/null
 \! cat /proc/\$SB_PID/stat > $dir/stat.after
-$io_after
+$after
 SQL
 	proc_cpu
-	if [ -s "$dir/io.ms" ]; then
-		awk '{ printf "|%.3f\n", $1 / 1000 }' "$dir/io.ms"
-	else
-		echo "|"
-	fi
+	echo "|$(cat "$dir/plain.out")"
 }
 
 # EXPLAIN's side of B: the plan's read time (renamed "Shared I/O Read
@@ -181,13 +177,10 @@ breakdown()
 # in seconds.
 same_scan()
 {
-	"$pgbin/psql" -X -At -q -v ON_ERROR_STOP=1 <<SQL || sb_die "scan_rate failed"
-SELECT pg_stat_force_next_flush() \g /dev/null
-SELECT coalesce(sum(read_time), 0) AS io0 FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation' \gset
-SELECT io_read_s AS rate_io FROM scan_rate('lineitem', 'cold') \gset
-SELECT pg_stat_force_next_flush() \g /dev/null
-SELECT :rate_io || '|' || round(((coalesce(sum(read_time), 0) - :io0) / 1000)::numeric, 3)
-FROM pg_stat_get_backend_io(pg_backend_pid()) WHERE object = 'relation';
+	"$pgbin/psql" -X -At -q -v ON_ERROR_STOP=1 <<SQL | paste -sd '|' || sb_die "scan_rate failed"
+$read_before
+SELECT io_read_s FROM scan_rate('lineitem', 'cold');
+$read_after
 SQL
 }
 
