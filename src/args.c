@@ -110,8 +110,6 @@ sb_check_query(const char *query)
 }
 
 /* The longest budget accepted: a week, far beyond any nightly window. */
-#define SB_MAX_SECONDS	(7 * 24 * 3600.0)
-
 void
 sb_check_sample(double sample)
 {

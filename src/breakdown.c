@@ -94,11 +94,12 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	uint64		storage_bytes = 0,
 				rchar = 0;
 	const char *bottleneck;
-	SbRow		row = {0};
+	SbRow		row;
 
 	sb_check_query(query);
 	sb_check_workers(workers);
 	tupdesc = sb_result_tupdesc(fcinfo);
+	sb_row_init(&row, tupdesc);
 
 	target = sb_target_open(relid, SB_TARGET_SCAN);
 
@@ -165,68 +166,68 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	else
 		bottleneck = "mixed";
 
-	sb_row_datum(&row, ObjectIdGetDatum(relid));
-	sb_row_text(&row, query);
-	sb_row_text(&row, sb_cache_name(cache));
-	sb_row_datum(&row, Int32GetDatum(sr.workers_launched));
-	sb_row_datum(&row, Int64GetDatum(sr.rows));
-	sb_row_datum(&row, Int64GetDatum(target->nblocks));
-	sb_row_datum(&row, Int64GetDatum(target->bytes));
-	sb_row_float(&row, sr.cached_pct_before, 1);
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_text(&row, "query", query);
+	sb_row_text(&row, "cache", sb_cache_name(cache));
+	sb_row_datum(&row, "workers_launched", Int32GetDatum(sr.workers_launched));
+	sb_row_datum(&row, "rows", Int64GetDatum(sr.rows));
+	sb_row_datum(&row, "pages", Int64GetDatum(target->nblocks));
+	sb_row_datum(&row, "bytes", Int64GetDatum(target->bytes));
+	sb_row_float(&row, "cached_pct_before", sr.cached_pct_before, 1);
 	/* The three times and what they predict. */
-	sb_row_float(&row, wall, 3);
-	sb_row_float(&row, sb_rate(target->bytes / SB_MB, wall), 1);
-	sb_row_float(&row, t_read, 3);
-	sb_row_float(&row, sb_rate(target->bytes / SB_MB, t_read), 1);
-	sb_row_float(&row, t_cpu, 3);
-	sb_row_float(&row, sb_rate(target->bytes / SB_MB, t_cpu), 1);
-	sb_row_float(&row, sb_rate(100.0 * t_read, wall), 1);
-	sb_row_float(&row, sb_no_overlap_pct(t_read, t_cpu), 1);
-	sb_row_float(&row, sb_perfect_overlap_pct(t_read, t_cpu), 1);
-	sb_row_float(&row, sb_overlap_pct(t_read, t_cpu, wall), 1);
+	sb_row_float(&row, "seconds", wall, 3);
+	sb_row_float(&row, "scan_mb_s", sb_rate(target->bytes / SB_MB, wall), 1);
+	sb_row_float(&row, "t_read_s", t_read, 3);
+	sb_row_float(&row, "read_mb_s", sb_rate(target->bytes / SB_MB, t_read), 1);
+	sb_row_float(&row, "t_cpu_s", t_cpu, 3);
+	sb_row_float(&row, "warm_mb_s", sb_rate(target->bytes / SB_MB, t_cpu), 1);
+	sb_row_float(&row, "scan_pct", sb_rate(100.0 * t_read, wall), 1);
+	sb_row_float(&row, "no_overlap_pct", sb_no_overlap_pct(t_read, t_cpu), 1);
+	sb_row_float(&row, "perfect_overlap_pct",
+				 sb_perfect_overlap_pct(t_read, t_cpu), 1);
+	sb_row_float(&row, "overlap_pct", sb_overlap_pct(t_read, t_cpu, wall), 1);
 	/* CPU: all, then each kind of process. */
-	sb_row_float(&row, user_s, 3);
-	sb_row_float(&row, sys_s, 3);
-	sb_row_timing(&row, &sr.timing);
+	sb_row_float(&row, "user_s", user_s, 3);
+	sb_row_float(&row, "sys_s", sys_s, 3);
+	sb_row_float(&row, "backend_user_s", sr.timing.user_s, 3);
+	sb_row_float(&row, "backend_sys_s", sr.timing.sys_s, 3);
 	if (sr.workers_launched == 0 || have_parallel)
 	{
-		sb_row_float(&row, par_user, 3);
-		sb_row_float(&row, par_sys, 3);
+		sb_row_float(&row, "parallel_user_s", par_user, 3);
+		sb_row_float(&row, "parallel_sys_s", par_sys, 3);
 	}
 	else
 	{
-		sb_row_null(&row);
-		sb_row_null(&row);
+		sb_row_null(&row, "parallel_user_s");
+		sb_row_null(&row, "parallel_sys_s");
 	}
 	sb_row_io_workers(&row, p);
 	/* Reads. */
-	sb_row_float(&row, sr.io_read_s, 3);
+	sb_row_float(&row, "io_read_s", sr.io_read_s, 3);
+	sb_row_null(&row, "storage_read_bytes");
+	sb_row_null(&row, "page_cache_bytes");
 	if (bytes_ok)
 	{
-		sb_row_datum(&row, Int64GetDatum(storage_bytes));
+		sb_row_datum(&row, "storage_read_bytes", Int64GetDatum(storage_bytes));
 		if (rchar_counts_reads())
-			sb_row_datum(&row, Int64GetDatum(rchar > storage_bytes ?
-											 rchar - storage_bytes : 0));
-		else
-			sb_row_null(&row);
+			sb_row_datum(&row, "page_cache_bytes",
+						 Int64GetDatum(rchar > storage_bytes ?
+									   rchar - storage_bytes : 0));
 	}
-	else
-	{
-		sb_row_null(&row);
-		sb_row_null(&row);
-	}
-	sb_row_datum(&row, Int64GetDatum(sr.shared_hit));
-	sb_row_datum(&row, Int64GetDatum(sr.shared_read));
-	sb_row_float(&row, sb_rate(1e9 * cpu_s, (double) sr.rows), 1);
-	sb_row_float(&row, sb_rate(1e9 * cpu_s, (double) target->nblocks), 0);
+	sb_row_datum(&row, "shared_hit", Int64GetDatum(sr.shared_hit));
+	sb_row_datum(&row, "shared_read", Int64GetDatum(sr.shared_read));
+	sb_row_float(&row, "cpu_ns_per_row", sb_rate(1e9 * cpu_s, (double) sr.rows), 1);
+	sb_row_float(&row, "cpu_ns_per_page",
+				 sb_rate(1e9 * cpu_s, (double) target->nblocks), 0);
 	/* Where the wall time went. */
-	sb_row_text(&row, bottleneck);
-	sb_row_float(&row, sb_share_pct(busy, budget), 1);
-	sb_row_float(&row, sb_share_pct(queued, budget), 1);
-	sb_row_float(&row, sb_share_pct(io_wait, budget), 1);
-	sb_row_float(&row, sb_share_pct(budget - busy - queued - io_wait, budget), 1);
-	sb_row_datum(&row, sb_io_settings());
+	sb_row_text(&row, "bottleneck", bottleneck);
+	sb_row_float(&row, "cpu_pct", sb_share_pct(busy, budget), 1);
+	sb_row_float(&row, "cpu_wait_pct", sb_share_pct(queued, budget), 1);
+	sb_row_float(&row, "io_wait_pct", sb_share_pct(io_wait, budget), 1);
+	sb_row_float(&row, "other_pct",
+				 sb_share_pct(budget - busy - queued - io_wait, budget), 1);
+	sb_row_datum(&row, "settings", sb_io_settings());
 	sb_target_close(target);
 
-	PG_RETURN_DATUM(sb_row_result(tupdesc, &row));
+	PG_RETURN_DATUM(sb_row_result(&row));
 }

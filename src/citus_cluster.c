@@ -66,7 +66,7 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 				pairs = 0;
 	instr_time	begin,
 				now;
-	SbNamedRow	row;
+	SbRow		row;
 	char	   *count_sql;
 	char	   *verdict;
 	Datum		result;
@@ -203,37 +203,37 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 
 	/* The row outlives SPI's memory, which SPI_finish() releases. */
 	old = MemoryContextSwitchTo(outer);
-	sb_named_row_init(&row, tupdesc);
-	sb_named_row_set(&row, "relation", ObjectIdGetDatum(relid));
-	sb_named_row_set(&row, "bytes", Int64GetDatum(bytes));
-	sb_named_row_set(&row, "rows", Int64GetDatum(rows));
-	sb_named_row_set(&row, "cache", CStringGetTextDatum(sb_cache_name(cache)));
-	sb_named_row_set(&row, "block_size", Int32GetDatum(block_size));
-	sb_named_row_set(&row, "runs", Int32GetDatum(runs));
-	sb_named_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
-	sb_named_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
-	sb_named_row_float(&row, "scan_pct", med, 1);
-	sb_named_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
-	sb_named_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
-	sb_named_row_float(&row, "read_cached_pct", read_cached, 1);
-	sb_named_row_float(&row, "scan_cached_pct", scan_cached, 1);
-	sb_named_row_set(&row, "filesystem", CStringGetTextDatum("citus"));
-	sb_named_row_set(&row, "device",
-			  CStringGetTextDatum(psprintf("%d nodes, %d placements",
-										   ct->nnodes, ct->nplacements)));
-	sb_named_row_set(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
-	sb_named_row_set(&row, "method", CStringGetTextDatum("cluster"));
-	sb_named_row_set(&row, "pairs", Int32GetDatum(pairs));
-	sb_named_row_float(&row, "coverage_pct", 100.0, 1);
-	sb_named_row_float(&row, "scan_pct_lo", lo, 1);
-	sb_named_row_float(&row, "scan_pct_hi", hi, 1);
-	sb_named_row_float(&row, "scan_pct_p10", p10, 1);
-	sb_named_row_float(&row, "scan_pct_p90", p90, 1);
-	sb_named_row_float(&row, "elapsed_s", INSTR_TIME_GET_DOUBLE(now), 3);
-	if (verdict)
-		sb_named_row_set(&row, "verdict", CStringGetTextDatum(verdict));
-	sb_named_row_set(&row, "settings", sb_io_settings());
-	result = HeapTupleGetDatum(heap_form_tuple(tupdesc, row.values, row.nulls));
+	sb_row_init(&row, tupdesc);
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_datum(&row, "bytes", Int64GetDatum(bytes));
+	sb_row_datum(&row, "rows", Int64GetDatum(rows));
+	sb_row_text(&row, "cache", sb_cache_name(cache));
+	sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
+	sb_row_datum(&row, "runs", Int32GetDatum(runs));
+	sb_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
+	sb_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
+	sb_row_float(&row, "scan_pct", med, 1);
+	sb_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
+	sb_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
+	sb_row_float(&row, "read_cached_pct", read_cached, 1);
+	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
+	sb_row_text(&row, "filesystem", "citus");
+	sb_row_text(&row, "device", psprintf("%d nodes, %d placements",
+										 ct->nnodes, ct->nplacements));
+	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
+	sb_row_text(&row, "method", "cluster");
+	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));
+	sb_row_float(&row, "coverage_pct", 100.0, 1);
+	sb_row_float(&row, "scan_pct_lo", lo, 1);
+	sb_row_float(&row, "scan_pct_hi", hi, 1);
+	sb_row_float(&row, "scan_pct_p10", p10, 1);
+	sb_row_float(&row, "scan_pct_p90", p90, 1);
+	sb_row_float(&row, "elapsed_s", INSTR_TIME_GET_DOUBLE(now), 3);
+	sb_row_text(&row, "verdict", verdict);
+	sb_row_datum(&row, "settings", sb_io_settings());
+	/* The server-path columns a cluster figure has no value for. */
+	sb_row_rest_null(&row);
+	result = sb_row_result(&row);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 
@@ -257,7 +257,7 @@ put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
 	double		med,
 				lo,
 				hi;
-	SbRow		row = {0};
+	SbRow		row;
 	int			i;
 
 	for (i = 0; i < pairs; i++)
@@ -268,34 +268,33 @@ put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
 	}
 	med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, NULL, NULL);
 
-	sb_row_datum(&row, ObjectIdGetDatum(relid));
-	sb_row_text(&row, level);
-	sb_row_text(&row, node);
+	sb_row_init(&row, rsinfo->setDesc);
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_text(&row, "level", level);
+	sb_row_text(&row, "node", node);
 	if (shard)
-		sb_row_datum(&row, Int64GetDatum(shardid));
+		sb_row_datum(&row, "shardid", Int64GetDatum(shardid));
 	else
-		sb_row_null(&row);
-	sb_row_text(&row, shard);
-	sb_row_datum(&row, Int64GetDatum(bytes));
-	sb_row_datum(&row, Int64GetDatum(rows));
-	sb_row_float(&row, sb_median(read_mb_s, pairs), 1);
-	sb_row_float(&row, sb_median(scan_mb_s, pairs), 1);
-	sb_row_float(&row, med, 1);
-	sb_row_float(&row, lo, 1);
-	sb_row_float(&row, hi, 1);
-	sb_row_float(&row, sb_median(read_s, pairs), 3);
-	sb_row_float(&row, sb_median(scan_s, pairs), 3);
-	sb_row_float(&row, read_cached, 1);
-	sb_row_float(&row, scan_cached, 1);
-	sb_row_datum(&row, Int32GetDatum(pairs));
-	sb_row_text(&row, sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
+		sb_row_null(&row, "shardid");
+	sb_row_text(&row, "shard", shard);
+	sb_row_datum(&row, "bytes", Int64GetDatum(bytes));
+	sb_row_datum(&row, "rows", Int64GetDatum(rows));
+	sb_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
+	sb_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
+	sb_row_float(&row, "scan_pct", med, 1);
+	sb_row_float(&row, "scan_pct_lo", lo, 1);
+	sb_row_float(&row, "scan_pct_hi", hi, 1);
+	sb_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
+	sb_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
+	sb_row_float(&row, "read_cached_pct", read_cached, 1);
+	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
+	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));
+	sb_row_text(&row, "verdict",
+				sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
 								 med, lo, hi, pairs, 0, NULL));
-	sb_row_text(&row, slowest);
-	sb_row_datum(&row, TimestampTzGetDatum(at));
-	if (row.n != rsinfo->setDesc->natts)
-		elog(ERROR, "scanbench built %d columns for a %d-column result",
-			 row.n, rsinfo->setDesc->natts);
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
+	sb_row_text(&row, "slowest_shard", slowest);
+	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(at));
+	tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 }
 
 Datum

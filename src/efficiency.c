@@ -175,8 +175,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	bool		with_write;
 	Oid			write_spc = InvalidOid;
 	double		write_mb_s = NAN;
-	SbRow		row = {0};
-	bool		record;
+	SbRow		row;
+	bool		record = false;
 	Datum		result;
 
 	/* A Citus table is measured on its nodes (citus.c). */
@@ -188,13 +188,32 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	e.cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
 	e.block_size = PG_GETARG_INT32(2);
 	e.runs = PG_GETARG_INT32(3);
-	e.sample = PG_GETARG_FLOAT8(4);
-	e.max_seconds = PG_GETARG_FLOAT8(5);
-	e.target_pct = PG_GETARG_FLOAT8(6);
-	e.method = sb_parse_method(PG_GETARG_TEXT_PP(7));
-	with_write = PG_GETARG_BOOL(8);
-	/* record is the last argument, whatever others come before it */
-	record = PG_GETARG_BOOL(PG_NARGS() - 1);
+
+	/*
+	 * The arguments of the SQL definition the caller has: 0.1's is (rel,
+	 * cache, block_size, runs), which measured runs alternated whole
+	 * passes; 0.2's adds sample, max_seconds, target_pct, method,
+	 * with_write and record.  A database not yet at ALTER EXTENSION UPDATE
+	 * calls this library through its old definition, so read only the
+	 * arguments it passes and give the others the old meaning.
+	 */
+	if (PG_NARGS() >= SB_EFFICIENCY_NARGS_0_2)
+	{
+		e.sample = PG_GETARG_FLOAT8(4);
+		e.max_seconds = PG_GETARG_FLOAT8(5);
+		e.target_pct = PG_GETARG_FLOAT8(6);
+		e.method = sb_parse_method(PG_GETARG_TEXT_PP(7));
+		with_write = PG_GETARG_BOOL(8);
+		record = PG_GETARG_BOOL(9);
+	}
+	else
+	{
+		e.sample = 1.0;
+		e.max_seconds = SB_MAX_SECONDS;
+		e.target_pct = 0;
+		e.method = SB_METHOD_WHOLE;
+		with_write = false;
+	}
 
 	sb_check_block_size(e.block_size);
 	sb_check_runs(e.runs);
@@ -207,6 +226,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 				 errmsg("sample applies to method \"pairs\" only"),
 				 errhint("method => 'whole' reads the whole relation; leave sample at 1, or use method => 'pairs'.")));
 	tupdesc = sb_result_tupdesc(fcinfo);
+	sb_row_init(&row, tupdesc);
 
 	e.passcxt = AllocSetContextCreate(CurrentMemoryContext, "scanbench pass",
 									  ALLOCSET_DEFAULT_SIZES);
@@ -263,49 +283,49 @@ scan_efficiency(PG_FUNCTION_ARGS)
 						&lo, &hi);
 	sb_mount_of(sb_target_first_path(e.target), &fstype, &device);
 
-	sb_row_datum(&row, ObjectIdGetDatum(relid));
-	sb_row_datum(&row, Int64GetDatum(e.target->bytes));
-	sb_row_datum(&row, Int64GetDatum(e.rows));
-	sb_row_text(&row, sb_cache_name(e.cache));
-	sb_row_datum(&row, Int32GetDatum(e.block_size));
-	sb_row_datum(&row, Int32GetDatum(e.runs));
-	sb_row_float(&row, sb_samples_median(&e.read_mb_s), 1);
-	sb_row_float(&row, sb_samples_median(&e.scan_mb_s), 1);
-	sb_row_float(&row, median, 1);
-	sb_row_float(&row, e.ratio.n > 0 ? e.read_s : NAN, 3);
-	sb_row_float(&row, e.ratio.n > 0 ? e.scan_s : NAN, 3);
-	sb_row_float(&row, e.ratio.n > 0 ? e.read_cached_max : NAN, 1);
-	sb_row_float(&row, e.ratio.n > 0 ? e.scan_cached_max : NAN, 1);
-	sb_row_text(&row, fstype);
-	sb_row_text(&row, device);
-	sb_row_datum(&row, TimestampTzGetDatum(GetCurrentTimestamp()));
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_datum(&row, "bytes", Int64GetDatum(e.target->bytes));
+	sb_row_datum(&row, "rows", Int64GetDatum(e.rows));
+	sb_row_text(&row, "cache", sb_cache_name(e.cache));
+	sb_row_datum(&row, "block_size", Int32GetDatum(e.block_size));
+	sb_row_datum(&row, "runs", Int32GetDatum(e.runs));
+	sb_row_float(&row, "read_mb_s", sb_samples_median(&e.read_mb_s), 1);
+	sb_row_float(&row, "scan_mb_s", sb_samples_median(&e.scan_mb_s), 1);
+	sb_row_float(&row, "scan_pct", median, 1);
+	sb_row_float(&row, "read_s", e.ratio.n > 0 ? e.read_s : NAN, 3);
+	sb_row_float(&row, "scan_s", e.ratio.n > 0 ? e.scan_s : NAN, 3);
+	sb_row_float(&row, "read_cached_pct", e.ratio.n > 0 ? e.read_cached_max : NAN, 1);
+	sb_row_float(&row, "scan_cached_pct", e.ratio.n > 0 ? e.scan_cached_max : NAN, 1);
+	sb_row_text(&row, "filesystem", fstype);
+	sb_row_text(&row, "device", device);
+	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
 
-	sb_row_text(&row, sb_method_name(e.method));
-	sb_row_datum(&row, Int32GetDatum(e.ratio.n));
-	sb_row_float(&row, sb_pct(e.blocks_covered, e.target->nblocks), 1);
-	sb_row_float(&row, lo, 1);
-	sb_row_float(&row, hi, 1);
-	sb_row_float(&row, sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.1), 1);
-	sb_row_float(&row, sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.9), 1);
-	sb_row_float(&row, sb_efficiency_elapsed_s(&e), 3);
+	sb_row_text(&row, "method", sb_method_name(e.method));
+	sb_row_datum(&row, "pairs", Int32GetDatum(e.ratio.n));
+	sb_row_float(&row, "coverage_pct", sb_pct(e.blocks_covered, e.target->nblocks), 1);
+	sb_row_float(&row, "scan_pct_lo", lo, 1);
+	sb_row_float(&row, "scan_pct_hi", hi, 1);
+	sb_row_float(&row, "scan_pct_p10", sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.1), 1);
+	sb_row_float(&row, "scan_pct_p90", sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.9), 1);
+	sb_row_float(&row, "elapsed_s", sb_efficiency_elapsed_s(&e), 3);
 	if (e.ratio.n == 0)
-		sb_row_null(&row);		/* nothing measured, nothing to judge */
+		sb_row_null(&row, "verdict");	/* nothing measured, nothing to judge */
 	else
 	{
 		SbVerdict	v;
 
 		judge(&e, median, lo, hi, &v);
-		sb_row_text(&row, verdict_text(&v));
+		sb_row_text(&row, "verdict", verdict_text(&v));
 	}
-	sb_row_datum(&row, sb_io_settings());
-	sb_row_float(&row, write_mb_s, 1);
+	sb_row_datum(&row, "settings", sb_io_settings());
+	sb_row_float(&row, "write_mb_s", write_mb_s, 1);
 
 	sb_target_close(e.target);
 	MemoryContextDelete(e.passcxt);
 	if (e.scrub)
 		pfree(e.scrub->buf);	/* tens of MB: give them back now */
 
-	result = sb_row_result(tupdesc, &row);
+	result = sb_row_result(&row);
 	if (record)
 		sb_history_record(fcinfo, result, tupdesc);
 	PG_RETURN_DATUM(result);

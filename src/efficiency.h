@@ -49,6 +49,9 @@
 
 #define SB_CONFIDENCE		0.95
 #define SB_DEFAULT_TARGET	5.0		/* judged against when target_pct is 0 */
+
+/* scan_efficiency's arguments in the 0.2 definition; 0.1 passed 4. */
+#define SB_EFFICIENCY_NARGS_0_2	10
 #define SB_CACHED_PCT		5.0		/* resident after eviction: not cold */
 #define SB_HOST_CACHE_RATIO 1.1		/* buffered over direct, with a margin */
 #define SB_CEILING_RATIO	0.9		/* scan at 90 % of its warm rate or more */

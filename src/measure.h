@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 
 #include "fmgr.h"
+#include "access/htup.h"
 #include "access/tupdesc.h"
 #include "portability/instr_time.h"
 #include "storage/block.h"
@@ -28,6 +29,7 @@
 
 /* Largest block_size accepted by the raw readers: 64 MB. */
 #define SB_MAX_BLOCK_SIZE	(64 * 1024 * 1024)
+#define SB_MAX_SECONDS		(7 * 24 * 3600.0)	/* a call's budget: a week */
 
 /* What the caller wants of the caches before the timed pass. */
 typedef enum SbCacheMode
@@ -300,42 +302,27 @@ extern SbMethod sb_parse_method(text *arg);
 extern const char *sb_method_name(SbMethod method);
 
 /*
- * rows.c: result rows, built as Datum arrays in column order; a NaN float
- * (a rate over nothing) becomes NULL.
+ * rows.c: result rows filled by column name; a column the result type
+ * lacks (an earlier version's type) is skipped, a NaN float becomes NULL.
  */
-#define SB_ROW_MAX_COLUMNS	64
-
 typedef struct SbRow
-{
-	int			n;
-	Datum		values[SB_ROW_MAX_COLUMNS];
-	bool		nulls[SB_ROW_MAX_COLUMNS];
-} SbRow;
-
-extern void sb_row_datum(SbRow *row, Datum d);
-extern void sb_row_null(SbRow *row);
-extern void sb_row_float(SbRow *row, double v, int digits);
-extern void sb_row_text(SbRow *row, const char *s);
-extern void sb_row_timing(SbRow *row, SbTiming *t);
-extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);
-extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
-extern Datum sb_row_result(TupleDesc tupdesc, SbRow *row);
-
-/*
- * scan_efficiency_result grows columns over releases: fill the ones the
- * caller knows by name and leave the others NULL, so the cluster's row
- * keeps its meaning whatever the single-server figure adds.
- */
-typedef struct SbNamedRow
 {
 	TupleDesc	tupdesc;
 	Datum	   *values;
 	bool	   *nulls;
-} SbNamedRow;
+	bool	   *filled;
+} SbRow;
 
-extern void sb_named_row_init(SbNamedRow *row, TupleDesc tupdesc);
-extern void sb_named_row_set(SbNamedRow *row, const char *name, Datum value);
-extern void sb_named_row_float(SbNamedRow *row, const char *name, double v,
-							   int digits);
+extern void sb_row_init(SbRow *row, TupleDesc tupdesc);
+extern bool sb_row_has(SbRow *row, const char *name);
+extern void sb_row_datum(SbRow *row, const char *name, Datum d);
+extern void sb_row_null(SbRow *row, const char *name);
+extern void sb_row_float(SbRow *row, const char *name, double v, int digits);
+extern void sb_row_text(SbRow *row, const char *name, const char *s);
+extern void sb_row_rest_null(SbRow *row);
+extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);
+extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
+extern HeapTuple sb_row_tuple(SbRow *row);
+extern Datum sb_row_result(SbRow *row);
 
 #endif							/* SCANBENCH_MEASURE_H */

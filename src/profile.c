@@ -469,26 +469,28 @@ storage_profile(PG_FUNCTION_ARGS)
 	for (i = 0; i < SB_NTESTS; i++)
 	{
 		SbTestResult *r = &results[i];
-		SbRow		row = {0};
+		SbRow		row;
 		double		cpu_s = r->timing.user_s + r->timing.sys_s;
 
-		sb_row_text(&row, spcname);
-		sb_row_text(&row, test_names[i]);
-		sb_row_datum(&row, Int32GetDatum(block_size));
-		sb_row_datum(&row, Int64GetDatum(r->bytes));
-		sb_row_datum(&row, Int64GetDatum(r->ops));
-		sb_row_float(&row, r->cached_pct_before, 1);
-		sb_row_float(&row, r->timing.seconds, 3);
-		sb_row_float(&row, sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
-		sb_row_float(&row, r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
-		sb_row_float(&row, r->random ? r->p50_us : NAN, 1);
-		sb_row_float(&row, r->random ? r->p95_us : NAN, 1);
-		sb_row_float(&row, r->random ? r->p99_us : NAN, 1);
-		sb_row_timing(&row, &r->timing);
-		sb_row_float(&row, r->timing.seconds > 0 ?
+		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_text(&row, "tablespace", spcname);
+		sb_row_text(&row, "test", test_names[i]);
+		sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
+		sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
+		sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
+		sb_row_float(&row, "cached_pct_before", r->cached_pct_before, 1);
+		sb_row_float(&row, "seconds", r->timing.seconds, 3);
+		sb_row_float(&row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
+		sb_row_float(&row, "iops",
+					 r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
+		sb_row_float(&row, "latency_p50_us", r->random ? r->p50_us : NAN, 1);
+		sb_row_float(&row, "latency_p95_us", r->random ? r->p95_us : NAN, 1);
+		sb_row_float(&row, "latency_p99_us", r->random ? r->p99_us : NAN, 1);
+		sb_row_float(&row, "user_s", r->timing.user_s, 3);
+		sb_row_float(&row, "sys_s", r->timing.sys_s, 3);
+		sb_row_float(&row, "cpu_pct", r->timing.seconds > 0 ?
 					 100.0 * cpu_s / r->timing.seconds : NAN, 1);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-							 row.values, row.nulls);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}
 	return (Datum) 0;
 }

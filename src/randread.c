@@ -36,7 +36,7 @@ random_read(PG_FUNCTION_ARGS)
 	SbRandomFile *files;
 	SbRandomResult r;
 	uint64		cached = 0;
-	SbRow		row = {0};
+	SbRow		row;
 	int			i;
 
 	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
@@ -46,6 +46,7 @@ random_read(PG_FUNCTION_ARGS)
 				 errhint("reads must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
 	sb_check_block_size(block_size);
 	tupdesc = sb_result_tupdesc(fcinfo);
+	sb_row_init(&row, tupdesc);
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
 
@@ -80,31 +81,29 @@ random_read(PG_FUNCTION_ARGS)
 	for (i = 0; i < target->nsegments; i++)
 		CloseTransientFile(files[i].fd);
 
-	sb_row_datum(&row, ObjectIdGetDatum(relid));
-	sb_row_datum(&row, Int64GetDatum(r.ops));
-	sb_row_datum(&row, Int32GetDatum(block_size));
-	sb_row_text(&row, sb_cache_name(cache));
-	sb_row_datum(&row, Int64GetDatum(r.bytes));
-	sb_row_float(&row, sb_pct(cached, target->nblocks), 1);
-	sb_row_float(&row, r.timing.seconds, 3);
-	sb_row_float(&row, sb_rate(r.ops, r.timing.seconds), 0);
-	sb_row_float(&row, sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
-	sb_row_float(&row, r.p50_us, 1);
-	sb_row_float(&row, r.p95_us, 1);
-	sb_row_float(&row, r.p99_us, 1);
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_datum(&row, "reads", Int64GetDatum(r.ops));
+	sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
+	sb_row_text(&row, "cache", sb_cache_name(cache));
+	sb_row_datum(&row, "bytes", Int64GetDatum(r.bytes));
+	sb_row_float(&row, "cached_pct_before", sb_pct(cached, target->nblocks), 1);
+	sb_row_float(&row, "seconds", r.timing.seconds, 3);
+	sb_row_float(&row, "iops", sb_rate(r.ops, r.timing.seconds), 0);
+	sb_row_float(&row, "mb_s", sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
+	sb_row_float(&row, "latency_p50_us", r.p50_us, 1);
+	sb_row_float(&row, "latency_p95_us", r.p95_us, 1);
+	sb_row_float(&row, "latency_p99_us", r.p99_us, 1);
+	sb_row_null(&row, "min_offset");
+	sb_row_null(&row, "max_offset");
 	if (r.ops > 0)
 	{
-		sb_row_datum(&row, Int64GetDatum(r.min_offset));
-		sb_row_datum(&row, Int64GetDatum(r.max_offset));
+		sb_row_datum(&row, "min_offset", Int64GetDatum(r.min_offset));
+		sb_row_datum(&row, "max_offset", Int64GetDatum(r.max_offset));
 	}
-	else
-	{
-		sb_row_null(&row);
-		sb_row_null(&row);
-	}
-	sb_row_datum(&row, BoolGetDatum(r.repeats));
-	sb_row_timing(&row, &r.timing);
+	sb_row_datum(&row, "repeats", BoolGetDatum(r.repeats));
+	sb_row_float(&row, "user_s", r.timing.user_s, 3);
+	sb_row_float(&row, "sys_s", r.timing.sys_s, 3);
 	sb_target_close(target);
 
-	PG_RETURN_DATUM(sb_row_result(tupdesc, &row));
+	PG_RETURN_DATUM(sb_row_result(&row));
 }

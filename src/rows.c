@@ -1,9 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * rows.c
- *	  Result rows of the SQL functions, built column by column in the
- *	  order of the result type; the count is checked against the type so
- *	  that a column added to one and not the other fails loudly.
+ *	  Result rows of the SQL functions, filled by column name from the
+ *	  result type the caller's SQL definition declares.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,47 +16,97 @@
 
 #include "measure.h"
 
+/*
+ * A row is filled by column name, never by position: the library serves
+ * the result types of every earlier version of the extension (a database
+ * not yet at ALTER EXTENSION UPDATE still has them), so a column the
+ * caller's type lacks is skipped, and one a type has but nobody filled is
+ * an error rather than a silent NULL or a shifted value.
+ */
 void
-sb_row_datum(SbRow *row, Datum d)
+sb_row_init(SbRow *row, TupleDesc tupdesc)
 {
-	if (row->n >= SB_ROW_MAX_COLUMNS)
-		elog(ERROR, "scanbench result row has more than %d columns",
-			 SB_ROW_MAX_COLUMNS);
-	row->values[row->n] = d;
-	row->nulls[row->n] = false;
-	row->n++;
+	int			i;
+
+	row->tupdesc = tupdesc;
+	row->values = palloc0(sizeof(Datum) * Max(tupdesc->natts, 1));
+	row->nulls = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
+	row->filled = palloc0(sizeof(bool) * Max(tupdesc->natts, 1));
+	for (i = 0; i < tupdesc->natts; i++)
+		row->nulls[i] = true;
+}
+
+/* The attribute index of a column, or -1 where this result type lacks it. */
+static int
+row_column(SbRow *row, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < row->tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(row->tupdesc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+bool
+sb_row_has(SbRow *row, const char *name)
+{
+	return row_column(row, name) >= 0;
 }
 
 void
-sb_row_null(SbRow *row)
+sb_row_datum(SbRow *row, const char *name, Datum d)
 {
-	sb_row_datum(row, (Datum) 0);
-	row->nulls[row->n - 1] = true;
+	int			i = row_column(row, name);
+
+	if (i < 0)
+		return;
+	row->values[i] = d;
+	row->nulls[i] = false;
+	row->filled[i] = true;
 }
 
 void
-sb_row_float(SbRow *row, double v, int digits)
+sb_row_null(SbRow *row, const char *name)
+{
+	int			i = row_column(row, name);
+
+	if (i < 0)
+		return;
+	row->nulls[i] = true;
+	row->filled[i] = true;
+}
+
+void
+sb_row_float(SbRow *row, const char *name, double v, int digits)
 {
 	if (isnan(v))
-		sb_row_null(row);
+		sb_row_null(row, name);
 	else
-		sb_row_datum(row, Float8GetDatum(sb_round(v, digits)));
+		sb_row_datum(row, name, Float8GetDatum(sb_round(v, digits)));
 }
 
 void
-sb_row_text(SbRow *row, const char *s)
+sb_row_text(SbRow *row, const char *name, const char *s)
 {
 	if (s == NULL)
-		sb_row_null(row);
+		sb_row_null(row, name);
 	else
-		sb_row_datum(row, CStringGetTextDatum(s));
+		sb_row_datum(row, name, CStringGetTextDatum(s));
 }
 
+/* Every column not filled so far is NULL on purpose. */
 void
-sb_row_timing(SbRow *row, SbTiming *t)
+sb_row_rest_null(SbRow *row)
 {
-	sb_row_float(row, t->user_s, 3);
-	sb_row_float(row, t->sys_s, 3);
+	int			i;
+
+	for (i = 0; i < row->tupdesc->natts; i++)
+		row->filled[i] = true;
 }
 
 /*
@@ -70,13 +119,13 @@ sb_row_io_workers(SbRow *row, SbProcDelta *procs)
 {
 	if (procs->io_workers.cpu_ok)
 	{
-		sb_row_float(row, procs->io_workers.user_s, 3);
-		sb_row_float(row, procs->io_workers.sys_s, 3);
+		sb_row_float(row, "io_worker_user_s", procs->io_workers.user_s, 3);
+		sb_row_float(row, "io_worker_sys_s", procs->io_workers.sys_s, 3);
 	}
 	else
 	{
-		sb_row_null(row);
-		sb_row_null(row);
+		sb_row_null(row, "io_worker_user_s");
+		sb_row_null(row, "io_worker_sys_s");
 	}
 }
 
@@ -90,32 +139,9 @@ sb_result_tupdesc(FunctionCallInfo fcinfo)
 	return BlessTupleDesc(tupdesc);
 }
 
-Datum
-sb_row_result(TupleDesc tupdesc, SbRow *row)
-{
-	if (row->n != tupdesc->natts)
-		elog(ERROR, "scanbench built %d columns for a %d-column result",
-			 row->n, tupdesc->natts);
-	return HeapTupleGetDatum(heap_form_tuple(tupdesc, row->values, row->nulls));
-}
-
-/*
- * Rows filled by column name: see SbNamedRow in measure.h.
- */
-void
-sb_named_row_init(SbNamedRow *row, TupleDesc tupdesc)
-{
-	int			i;
-
-	row->tupdesc = tupdesc;
-	row->values = palloc0(sizeof(Datum) * tupdesc->natts);
-	row->nulls = palloc(sizeof(bool) * tupdesc->natts);
-	for (i = 0; i < tupdesc->natts; i++)
-		row->nulls[i] = true;
-}
-
-void
-sb_named_row_set(SbNamedRow *row, const char *name, Datum value)
+/* The row as a tuple of its type; every live column must have been filled. */
+HeapTuple
+sb_row_tuple(SbRow *row)
 {
 	int			i;
 
@@ -123,18 +149,15 @@ sb_named_row_set(SbNamedRow *row, const char *name, Datum value)
 	{
 		Form_pg_attribute att = TupleDescAttr(row->tupdesc, i);
 
-		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
-		{
-			row->values[i] = value;
-			row->nulls[i] = false;
-			return;
-		}
+		if (!att->attisdropped && !row->filled[i])
+			elog(ERROR, "scanbench filled no value for column \"%s\" of its result",
+				 NameStr(att->attname));
 	}
+	return heap_form_tuple(row->tupdesc, row->values, row->nulls);
 }
 
-void
-sb_named_row_float(SbNamedRow *row, const char *name, double v, int digits)
+Datum
+sb_row_result(SbRow *row)
 {
-	if (!isnan(v))
-		sb_named_row_set(row, name, Float8GetDatum(sb_round(v, digits)));
+	return HeapTupleGetDatum(sb_row_tuple(row));
 }

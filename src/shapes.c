@@ -195,30 +195,27 @@ scan_shapes(PG_FUNCTION_ARGS)
 	{
 		double		secs = sb_median(seconds[i], runs);
 		double		mb_s = sb_rate(target->bytes / SB_MB, secs);
-		SbTiming	cpu;
-		SbRow		row = {0};
+		SbRow		row;
 
-		cpu.seconds = secs;
-		cpu.user_s = sb_median(user_s[i], runs);
-		cpu.sys_s = sb_median(sys_s[i], runs);
-		sb_row_datum(&row, ObjectIdGetDatum(relid));
-		sb_row_text(&row, shapes[i].name);
-		sb_row_text(&row, shapes[i].where ?
+		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+		sb_row_text(&row, "shape", shapes[i].name);
+		sb_row_text(&row, "query", shapes[i].where ?
 					psprintf("%s WHERE %s", shapes[i].query, shapes[i].where) :
 					shapes[i].query);
-		sb_row_text(&row, sb_cache_name(cache));
-		sb_row_datum(&row, Int32GetDatum(runs));
-		sb_row_float(&row, cached_pct[i], 1);
-		sb_row_datum(&row, Int64GetDatum(rows));
-		sb_row_float(&row, secs, 3);
-		sb_row_float(&row, mb_s, 1);
-		sb_row_float(&row, sb_rate((double) rows, secs), 0);
-		sb_row_float(&row, sb_rate(1e9 * secs, (double) rows), 1);
-		sb_row_float(&row, med_read, 1);
-		sb_row_float(&row, sb_rate(100.0 * mb_s, med_read), 1);
-		sb_row_timing(&row, &cpu);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-							 row.values, row.nulls);
+		sb_row_text(&row, "cache", sb_cache_name(cache));
+		sb_row_datum(&row, "runs", Int32GetDatum(runs));
+		sb_row_float(&row, "cached_pct_before", cached_pct[i], 1);
+		sb_row_datum(&row, "rows", Int64GetDatum(rows));
+		sb_row_float(&row, "seconds", secs, 3);
+		sb_row_float(&row, "mb_s", mb_s, 1);
+		sb_row_float(&row, "rows_s", sb_rate((double) rows, secs), 0);
+		sb_row_float(&row, "ns_per_row", sb_rate(1e9 * secs, (double) rows), 1);
+		sb_row_float(&row, "read_mb_s", med_read, 1);
+		sb_row_float(&row, "read_pct", sb_rate(100.0 * mb_s, med_read), 1);
+		sb_row_float(&row, "user_s", sb_median(user_s[i], runs), 3);
+		sb_row_float(&row, "sys_s", sb_median(sys_s[i], runs), 3);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}
 	sb_target_close(target);
 

@@ -42,12 +42,12 @@ sb_tablespace_dir(Oid spc)
 }
 
 static void
-put_int(SbRow *row, int64 v)
+put_int(SbRow *row, const char *name, int64 v)
 {
 	if (v < 0)
-		sb_row_null(row);
+		sb_row_null(row, name);
 	else
-		sb_row_datum(row, Int32GetDatum((int32) Min(v, PG_INT32_MAX)));
+		sb_row_datum(row, name, Int32GetDatum((int32) Min(v, PG_INT32_MAX)));
 }
 
 /* One row per layer under path. */
@@ -62,39 +62,39 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 	foreach(lc, layers)
 	{
 		SbLayer    *l = lfirst(lc);
-		SbRow		row = {0};
+		SbRow		row;
 
-		sb_row_text(&row, spcname);
-		sb_row_text(&row, path);
-		sb_row_datum(&row, Int32GetDatum(l->level));
-		sb_row_text(&row, l->kind);
-		sb_row_text(&row, l->name);
-		sb_row_text(&row, l->parent);
-		sb_row_text(&row, l->major_minor);
-		sb_row_text(&row, l->mount_point);
-		sb_row_text(&row, l->fstype);
-		sb_row_text(&row, l->mount_options);
-		sb_row_text(&row, l->dm_name);
-		sb_row_text(&row, l->raid_level);
-		sb_row_text(&row, l->backing_file);
+		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_text(&row, "tablespace", spcname);
+		sb_row_text(&row, "data_path", path);
+		sb_row_datum(&row, "level", Int32GetDatum(l->level));
+		sb_row_text(&row, "kind", l->kind);
+		sb_row_text(&row, "name", l->name);
+		sb_row_text(&row, "parent", l->parent);
+		sb_row_text(&row, "major_minor", l->major_minor);
+		sb_row_text(&row, "mount_point", l->mount_point);
+		sb_row_text(&row, "fstype", l->fstype);
+		sb_row_text(&row, "mount_options", l->mount_options);
+		sb_row_text(&row, "dm_name", l->dm_name);
+		sb_row_text(&row, "raid_level", l->raid_level);
+		sb_row_text(&row, "backing_file", l->backing_file);
 		if (l->rotational < 0)
-			sb_row_null(&row);
+			sb_row_null(&row, "rotational");
 		else
-			sb_row_datum(&row, BoolGetDatum(l->rotational != 0));
-		sb_row_text(&row, l->scheduler);
-		put_int(&row, l->read_ahead_kb);
-		put_int(&row, l->nr_requests);
-		put_int(&row, l->logical_block_size);
-		put_int(&row, l->physical_block_size);
-		put_int(&row, l->max_sectors_kb);
+			sb_row_datum(&row, "rotational", BoolGetDatum(l->rotational != 0));
+		sb_row_text(&row, "scheduler", l->scheduler);
+		put_int(&row, "read_ahead_kb", l->read_ahead_kb);
+		put_int(&row, "nr_requests", l->nr_requests);
+		put_int(&row, "logical_block_size", l->logical_block_size);
+		put_int(&row, "physical_block_size", l->physical_block_size);
+		put_int(&row, "max_sectors_kb", l->max_sectors_kb);
 		if (l->size_bytes < 0)
-			sb_row_null(&row);
+			sb_row_null(&row, "size_bytes");
 		else
-			sb_row_datum(&row, Int64GetDatum(l->size_bytes));
-		sb_row_text(&row, l->note);
-		sb_row_datum(&row, settings);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-							 row.values, row.nulls);
+			sb_row_datum(&row, "size_bytes", Int64GetDatum(l->size_bytes));
+		sb_row_text(&row, "note", l->note);
+		sb_row_datum(&row, "settings", settings);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}
 }
 

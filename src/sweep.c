@@ -226,26 +226,26 @@ scan_sweep(PG_FUNCTION_ARGS)
 		SbSweepValue *v = &values[i];
 		double		seconds = sb_median(v->seconds, runs);
 		double		mb_s = sb_rate(target->bytes / SB_MB, seconds);
-		SbRow		row = {0};
+		SbRow		row;
 
 		if (i == 0)
 			first_s = seconds;
-		sb_row_datum(&row, ObjectIdGetDatum(relid));
-		sb_row_text(&row, setting);
-		sb_row_text(&row, v->value);
-		sb_row_text(&row, sb_cache_name(cache));
-		sb_row_datum(&row, Int32GetDatum(runs));
-		sb_row_datum(&row, Int32GetDatum(v->planned));
-		sb_row_datum(&row, Int32GetDatum(v->launched));
-		sb_row_float(&row, v->cached_pct, 1);
-		sb_row_float(&row, seconds, 3);
-		sb_row_float(&row, mb_s, 1);
-		sb_row_float(&row, sb_rate(first_s, seconds), 2);
-		sb_row_float(&row, med_read, 1);
-		sb_row_float(&row, sb_rate(100.0 * mb_s, med_read), 1);
-		sb_row_datum(&row, v->settings);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-							 row.values, row.nulls);
+		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+		sb_row_text(&row, "setting", setting);
+		sb_row_text(&row, "value", v->value);
+		sb_row_text(&row, "cache", sb_cache_name(cache));
+		sb_row_datum(&row, "runs", Int32GetDatum(runs));
+		sb_row_datum(&row, "workers_planned", Int32GetDatum(v->planned));
+		sb_row_datum(&row, "workers_launched", Int32GetDatum(v->launched));
+		sb_row_float(&row, "cached_pct_before", v->cached_pct, 1);
+		sb_row_float(&row, "seconds", seconds, 3);
+		sb_row_float(&row, "mb_s", mb_s, 1);
+		sb_row_float(&row, "speedup", sb_rate(first_s, seconds), 2);
+		sb_row_float(&row, "read_mb_s", med_read, 1);
+		sb_row_float(&row, "read_pct", sb_rate(100.0 * mb_s, med_read), 1);
+		sb_row_datum(&row, "settings", v->settings);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}
 	sb_target_close(target);
 

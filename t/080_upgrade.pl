@@ -94,6 +94,62 @@ sub snapshot
 	return { map { $_ => sql($db, $snapshot{$_}) } keys %snapshot };
 }
 
+# The library serves the SQL definitions of every earlier version: a
+# database not yet at ALTER EXTENSION UPDATE (after a package upgrade, say)
+# calls the new library through its old CREATE FUNCTIONs.  Every C function
+# of each old version is called that way, and must answer: a crash would
+# reset every connection of the cluster.  A C function of an old version
+# with no call below fails the test, so a new one cannot be forgotten.
+my %old_call = (
+	raw_read => q{SELECT bytes > 0 FROM raw_read('t', cache => 'warm')},
+	raw_read_segments => q{SELECT count(*) > 0 FROM raw_read_segments('t', cache => 'warm')},
+	scan_rate => q{SELECT rows = 20000 FROM scan_rate('t', 'warm')},
+	scan_efficiency => q{SELECT rows = 20000 AND scan_pct > 0 FROM scan_efficiency('t', 'warm')},
+	scan_breakdown => q{SELECT rows = 20000 FROM scan_breakdown('t', 'warm')},
+	scan_shapes => q{SELECT count(*) > 0 FROM scan_shapes('t')},
+	scan_sweep => q{SELECT count(*) = 2 FROM scan_sweep('t', 'effective_io_concurrency', ARRAY['1', '2'], 'warm')},
+	storage_info_rel => q{SELECT count(*) > 0 FROM storage_info('t'::regclass)},
+	storage_info_tablespace => q{SELECT count(*) > 0 FROM storage_info('pg_default'::name)},
+	storage_profile => q{SELECT count(*) = 5 FROM storage_profile('pg_default', 1, 8192, 10)},
+	random_read => q{SELECT reads = 100 FROM random_read('t', 100, 8192, 'warm')},
+	scan_history_kernel => q{SELECT scan_history_kernel() <> ''},
+	scan_history_outside_block => q{SELECT scan_history_outside_block() IS NULL},
+	# Citus tables only: a plain table gets an error, never a crash.
+	scan_efficiency_shards => q{SELECT count(*) FROM scan_efficiency_shards('t', 'warm')},
+	scan_efficiency_node => q{SELECT scan_efficiency_node('read', 'warm', 8192, '{}', '{}') IS NOT NULL},
+);
+my %may_refuse = (scan_efficiency_shards => 1);
+
+sub call_old_definitions
+{
+	my ($db, $v) = @_;
+	sql($db, q{CREATE TABLE t AS SELECT g, repeat('x', 100) AS pad FROM generate_series(1, 20000) g; VACUUM t});
+	my @c_funcs = split /\n/, sql($db, qq{
+		SELECT DISTINCT p.prosrc FROM ($members) m JOIN pg_proc p
+		ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
+		JOIN pg_language l ON l.oid = p.prolang AND l.lanname = 'c' ORDER BY 1});
+	ok(scalar(@c_funcs) >= 4, "$v: C functions of the old definitions: " . scalar(@c_funcs));
+	for my $f (@c_funcs)
+	{
+		my $q = $old_call{$f};
+		ok(defined $q, "$v: $f has a call under the old definitions") or next;
+		my ($rc, $out, $err) = $node->psql($db, $q);
+		if ($may_refuse{$f})
+		{
+			ok($rc == 0 || $err =~ /^ERROR:/m, "$v: $f under the old definition answers or refuses cleanly")
+			  or diag("rc $rc: $err");
+		}
+		else
+		{
+			is("$rc $out", '0 t', "$v: $f works under the old definition with the new library")
+			  or diag($err);
+		}
+		is($node->safe_psql('postgres', 'SELECT 1'), '1', "$v: the server is up after $f");
+	}
+	unlike(slurp_file($node->logfile), qr/terminated by signal/,
+		"$v: no backend crashed under the old definitions");
+}
+
 sql('postgres', 'CREATE DATABASE fresh');
 sql('fresh', 'CREATE EXTENSION scanbench');
 my $current = sql('fresh', "SELECT extversion FROM pg_extension WHERE extname = 'scanbench'");
@@ -118,6 +174,7 @@ for my $v (@old)
 	my $db = "from_" . ($v =~ s/\W/_/gr);
 	sql('postgres', "CREATE DATABASE $db");
 	sql($db, "CREATE EXTENSION scanbench VERSION '$v'");
+	call_old_definitions($db, $v);
 	sql($db, 'ALTER EXTENSION scanbench UPDATE');
 	is(sql($db, "SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), $current,
 		"$v: updated to $current");
