@@ -52,7 +52,9 @@ closedir $dh;
 
 # A later release whose upgrade changes the result type, as 0.2 did.
 my $ext = "$copy{sharedir}/extension";
-open(my $fh, '>', "$ext/scanbench--0.2--0.3.sql") or die $!;
+my ($major, $minor) = split /\./, $version;
+my $later = "$major." . ($minor + 1);
+open(my $fh, '>', "$ext/scanbench--$version--$later.sql") or die $!;
 print $fh "ALTER TYPE scan_efficiency_result ADD ATTRIBUTE later_s float8;\n";
 print $fh "COMMENT ON COLUMN scan_efficiency_result.later_s IS 'a column of a later release';\n";
 close $fh;
@@ -130,8 +132,8 @@ is(sql('SET search_path = public; SELECT count(*) FROM monitoring.scan_trend'), 
 
 # A later release changes the result type: the history is not touched.
 $before = sql(sprintf($rows_digest, 'monitoring'));
-sql("ALTER EXTENSION scanbench UPDATE TO '0.3'");
-is(sql("SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), '0.3', 'updated to a later release');
+sql("ALTER EXTENSION scanbench UPDATE TO '$later'");
+is(sql("SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), $later, 'updated to a later release');
 is(sql(sprintf($rows_digest, 'monitoring')), $before, 'every run is still there, unchanged');
 like(sql("SELECT status FROM monitoring.scan_history_judge((SELECT max(id) FROM monitoring.scan_history))"),
 	qr/^(ok|warning|regression|first|not_judged)$/, 'and can still be judged');
