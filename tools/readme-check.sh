@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Run the README's code blocks that are marked safe to run, against a
-# throwaway cluster, and fail if any of them fails.
+# Run the code blocks of README.md and of every page of doc/ that are
+# marked safe to run, against a throwaway cluster, and fail if any of them
+# fails; before that, tools/docs-check.pl checks the README's size and every
+# relative link, and that each page of doc/ is linked from the README.
 #
-#   tools/readme-check.sh [README]      (as root, or as the postgres user)
+#   tools/readme-check.sh [PAGE.md...]   (as root, or as the postgres user)
+#
+# Without PAGEs: README.md, then doc/*.md in name order, all in one cluster
+# (so a page may use what the README set up: the extension).
 #
 # A block is marked by the word "run" after its language in the opening
 # fence:
@@ -18,10 +23,15 @@
 # roles monitor, checker and dba, and a tablespace fast.  The extension must
 # be installed (tools/test.sh calls this after make install).
 #
-# Prints an ok/not ok line per block and ends with "N passed, N failed".
+# Prints an ok/not ok line per check and per block and ends with
+# "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-readme=${1:-$top/README.md}
+if [ $# -gt 0 ]; then
+	pages=("$@")
+else
+	pages=("$top/README.md" "$top"/doc/*.md)
+fi
 major=${SB_PGMAJOR:-15}
 bin=${SB_PGBIN:-/usr/lib/postgresql/$major/bin}
 pass=0 fail=0
@@ -40,22 +50,41 @@ as_pg()
 }
 trap 'as_pg pg_ctl -D "$work/data" -m immediate stop >/dev/null 2>&1; rm -rf "$work"' EXIT
 
-# Split the marked blocks into files: NNN.sql or NNN.sh, with their line.
-awk -v dir="$work" '
-	/^```[a-z]+ run[ \t]*$/ && !inblock { n++; split($0, a, /[` ]+/); lang = a[2];
-		file = sprintf("%s/%03d.%s", dir, n, lang); printf "" > file;
-		print file " " NR >> (dir "/blocks"); inblock = 1; next }
-	/^```/ && inblock { inblock = 0; close(file); next }
-	inblock { print >> file }
-' "$readme"
-[ -s "$work/blocks" ] || { echo "not ok - no block of $readme is marked run"; fail=1; finish; }
+# The pages as a reader meets them: size, links, every page reachable.
+if [ $# -eq 0 ]; then
+	out=$(perl "$top/tools/docs-check.pl" "$top")
+	rc=$?
+	printf '%s\n' "$out" | sed '$d'
+	counts=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	if [ -n "$counts" ]; then
+		pass=$((pass + ${counts% *})) fail=$((fail + ${counts#* }))
+	elif [ $rc -ne 0 ]; then
+		echo "not ok - tools/docs-check.pl (exit $rc)"
+		fail=$((fail + 1))
+	fi
+fi
+
+# Split the marked blocks into files: NNN.sql or NNN.sh, with their page
+# and line.
+: >"$work/blocks"
+for page in "${pages[@]}"; do
+	name=${page#"$top"/}
+	awk -v dir="$work" -v page="$name" -v n="$(wc -l <"$work/blocks")" '
+		/^```[a-z]+ run[ \t]*$/ && !inblock { n++; split($0, a, /[` ]+/); lang = a[2];
+			file = sprintf("%s/%03d.%s", dir, n, lang); printf "" > file;
+			print file " " page " " NR >> (dir "/blocks"); inblock = 1; next }
+		/^```/ && inblock { inblock = 0; close(file); next }
+		inblock { print >> file }
+	' "$page" || { echo "not ok - $name cannot be read"; fail=$((fail + 1)); }
+done
+[ -s "$work/blocks" ] || { echo "not ok - no block of ${pages[*]} is marked run"; fail=$((fail + 1)); finish; }
 [ "$(id -u)" = 0 ] && chown -R postgres: "$work"
 
 as_pg initdb -D "$work/data" -U postgres -A trust >"$work/initdb.log" 2>&1 ||
-	{ cat "$work/initdb.log"; echo "not ok - initdb"; fail=1; finish; }
+	{ cat "$work/initdb.log"; echo "not ok - initdb"; fail=$((fail + 1)); finish; }
 as_pg pg_ctl -D "$work/data" -l "$work/server.log" -w \
 	-o "-c listen_addresses='' -c unix_socket_directories='$work' -p 5432" start >/dev/null ||
-	{ cat "$work/server.log"; echo "not ok - the cluster starts"; fail=1; finish; }
+	{ cat "$work/server.log"; echo "not ok - the cluster starts"; fail=$((fail + 1)); finish; }
 mkdir "$work/ts"
 [ "$(id -u)" = 0 ] && chown postgres: "$work/ts"
 if ! as_pg psql -X -q -v ON_ERROR_STOP=1 -d postgres >"$work/setup.log" 2>&1 <<SQL ||
@@ -68,25 +97,25 @@ SQL
 	! as_pg scanbench-load -q -s 0.01 -d tpch >>"$work/setup.log" 2>&1; then
 	cat "$work/setup.log"
 	echo "not ok - set-up: database tpch, roles, tablespace, lineitem"
-	fail=1
+	fail=$((fail + 1))
 	finish
 fi
 
-while read -r file line; do
+while read -r file page line; do
 	mkdir -p "$work/cwd"
 	[ "$(id -u)" = 0 ] && chown postgres: "$work/cwd"
 	case $file in
 	*.sql) (cd "$work/cwd" && as_pg psql -X -q -v ON_ERROR_STOP=1 -d tpch -f "$file") >"$work/out" 2>&1 ;;
 	*.sh) (cd "$work/cwd" && as_pg bash -e "$file") >"$work/out" 2>&1 ;;
-	*) echo "# README line $line: no runner for ${file##*.}" >"$work/out"; false ;;
+	*) echo "# $page line $line: no runner for ${file##*.}" >"$work/out"; false ;;
 	esac
 	rc=$?
 	first=$(grep -m1 -v '^\s*\(#\|--\|$\)' "$file" | cut -c1-60)
 	if [ $rc -eq 0 ]; then
-		echo "ok - README line $line: $first"
+		echo "ok - $page line $line: $first"
 		pass=$((pass + 1))
 	else
-		echo "not ok - README line $line: $first"
+		echo "not ok - $page line $line: $first"
 		sed 's/^/#   /' "$work/out" | tail -15
 		fail=$((fail + 1))
 	fi

@@ -347,7 +347,7 @@ check "library built at -O0 loads on $(sb_pgversion)" check_o0
 
 # ---- layout: the Debian package, and the README's runnable blocks ----
 check "Debian package: build, dpkg -i, CREATE EXTENSION, the loader from it" env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/package-test.sh"
-check "README: the blocks marked run" "$SB_TOP/tools/readme-check.sh"
+check "README and doc/: size, links, the blocks marked run" "$SB_TOP/tools/readme-check.sh"
 # ---- end layout ----
 
 sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, ${SB_LOCK_WAITED:-0} s of them waiting for other runs"

@@ -1,0 +1,141 @@
+#!/usr/bin/env perl
+# The README and the pages of doc/ as a reader meets them, without a server:
+#
+#   tools/docs-check.pl [TOP]        (TOP: the tree, default this script's ..)
+#
+# Fails when README.md is over 20,000 bytes (the README a DBA reads in ten
+# minutes; the rest lives a link away), when a relative link in README.md or
+# doc/*.md names a file that does not exist or a #heading the file does not
+# have, and when a page of doc/ is not linked from README.md (a page nobody
+# can reach from the front is a page nobody reads).
+#
+# Prints an ok/not ok line per check and ends with "N passed, N failed".
+use strict;
+use warnings;
+use File::Basename qw(dirname);
+use File::Spec;
+use Cwd qw(abs_path);
+
+my $top = abs_path($ARGV[0] // dirname(abs_path($0)) . '/..');
+my $max_readme = 20000;
+my ($pass, $fail) = (0, 0);
+
+sub check
+{
+	my ($ok, $name, @why) = @_;
+	if ($ok) { print "ok - $name\n"; $pass++; }
+	else { print "not ok - $name\n"; print "#   $_\n" for @why; $fail++; }
+	return $ok;
+}
+
+sub slurp
+{
+	my $f = shift;
+	open(my $fh, '<:encoding(UTF-8)', $f) or return undef;
+	local $/;
+	my $s = <$fh>;
+	close $fh;
+	return $s;
+}
+
+# Headings and links outside fenced code blocks, with their line numbers.
+sub parse
+{
+	my $text = shift;
+	my (@headings, @links);
+	my $fence;
+	my $n = 0;
+	for my $line (split /\n/, $text)
+	{
+		$n++;
+		if ($line =~ /^(```|~~~)/)
+		{
+			$fence = defined $fence ? undef : 1;
+			next;
+		}
+		next if defined $fence;
+		push @headings, $1 if $line =~ /^#{1,6}\s+(.*?)\s*#*\s*$/;
+		(my $plain = $line) =~ s/`[^`]*`//g;    # no links inside inline code
+		while ($plain =~ /\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)
+		{
+			push @links, [$1, $n];
+		}
+	}
+	return (\@headings, \@links);
+}
+
+# The anchors GitHub gives a page's headings: lower case, punctuation
+# dropped, spaces to hyphens, -1, -2, ... for repeats.
+sub anchors
+{
+	my %seen;
+	my %a;
+	for my $h (@_)
+	{
+		my $s = lc $h;
+		$s =~ s/`//g;
+		$s =~ s/\[([^\]]*)\]\([^)]*\)/$1/g;
+		$s =~ s/[^\w\- ]//g;
+		$s =~ s/ /-/g;
+		my $k = $seen{$s}++ ? "$s-" . ($seen{$s} - 1) : $s;
+		$a{$k} = 1;
+	}
+	return \%a;
+}
+
+my $readme = "$top/README.md";
+my @pages = ($readme, sort glob("$top/doc/*.md"));
+my %parsed;
+for my $p (@pages)
+{
+	my $text = slurp($p);
+	check(defined $text, "readable: " . File::Spec->abs2rel($p, $top), "$!")
+		or next;
+	$parsed{$p} = [parse($text)];
+}
+
+my $size = -s $readme // 0;
+check($size > 0 && $size <= $max_readme, "README.md is $size bytes, at most $max_readme",
+	  "move detail to a page of doc/ and link it");
+
+for my $p (@pages)
+{
+	next unless $parsed{$p};
+	my $rel = File::Spec->abs2rel($p, $top);
+	my @bad;
+	for my $l (@{ $parsed{$p}[1] })
+	{
+		my ($target, $line) = @$l;
+		next if $target =~ m{^[a-z][a-z0-9+.-]*:}i;    # http:, https:, mailto:
+		my ($path, $frag) = $target =~ /^([^#]*)(?:#(.*))?$/;
+		my $file = $path eq '' ? $p : File::Spec->rel2abs($path, dirname($p));
+		if (!-e $file)
+		{
+			push @bad, "line $line: $target: no file $path";
+			next;
+		}
+		next unless defined $frag && $file =~ /\.md$/;
+		$parsed{$file} //= [parse(slurp($file) // '')];
+		push @bad, "line $line: $target: no heading #$frag in $path"
+			unless anchors(@{ $parsed{$file}[0] })->{$frag};
+	}
+	check(!@bad, "$rel: every relative link names a file and heading that exist", @bad);
+}
+
+my %linked;
+if ($parsed{$readme})
+{
+	for my $l (@{ $parsed{$readme}[1] })
+	{
+		my ($path) = $l->[0] =~ /^([^#]*)/;
+		$linked{ File::Spec->rel2abs($path, $top) } = 1 if $path ne '';
+	}
+}
+for my $p (@pages[1 .. $#pages])
+{
+	my $rel = File::Spec->abs2rel($p, $top);
+	check($linked{$p}, "$rel is linked from README.md", "add it to the README's list of pages");
+}
+
+print "$pass passed, $fail failed\n";
+exit($fail ? 1 : 0);
