@@ -16,11 +16,11 @@
 #            the quota); a warm raw read at most at the unlimited warm rate
 #   scan     a scan runs at most at the disk's limit and at most at its CPU
 #            ceiling: scan_rate(rel, 'warm') in the same cell, wall clock,
-#            the median of three;
+#            the fastest of three;
 #            where the disk is the tighter by far (storage-limited), at the
 #            disk's limit
 #   pct      a storage-limited scan's scan_pct is 100 * scan / disk limit,
-#            the scan being scan_rate's in the cell
+#            the scan being scan_rate's in the cell (at most the limit)
 #
 # and flags (!) a figure more than 10 % above its bound, or more than 10 %
 # off an answer that is exact (the raw read at a limit, a storage-limited
@@ -119,9 +119,9 @@ for load in $loads; do
 			for disk in $dlist; do
 				sb_lab_limit "$group" "$data" "$disk" "$cpu" || sb_die "could not set the limits"
 				limit=$(awk -v m="$disk" 'BEGIN { if (m > 0) printf "%.1f", m * 1.048576 }')
-				# The CPU ceiling: the median of three warm scans, each of which
-				# a quota's period boundaries move by a few per cent.
-				ceil=$(for i in 1 2 3; do q "SELECT mb_s FROM scan_rate('lineitem', 'warm')"; done | sb_median)
+				# The CPU ceiling: the fastest of three warm scans (a busy shared
+				# machine slows single passes by 10-40 %).
+				ceil=$(for i in 1 2 3; do q "SELECT mb_s FROM scan_rate('lineitem', 'warm')"; done | sort -g | tail -1)
 				raw_ceil=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'warm')")
 				raw=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, '$cache')")
 				scan=$(q "SELECT mb_s FROM scan_rate('lineitem', '$cache')")
@@ -140,14 +140,17 @@ for load in $loads; do
 					# Storage-limited: the disk's limit well under the CPU ceiling.
 					if [ -n "$limit" ] && awk -v l="$limit" -v c="$ceil" 'BEGIN { exit !(l < 0.67 * c) }'; then
 						scan_kind=eq
-						pct_known=$(awk -v s="$scan" -v l="$raw_known" 'BEGIN { printf "%.1f", 100 * s / l }')
+						# A single pass may run a few per cent above the limit
+						# (the throttle's allowance after the eviction's idle
+						# gap); the sustained scan runs at the limit.
+						pct_known=$(awk -v s="$scan" -v l="$raw_known" 'BEGIN { if (s > l) s = l; printf "%.1f", 100 * s / l }')
 					fi
 				else
 					# A warm raw read is all CPU: at most the unlimited one.
 					raw_known=$warm_raw
 					raw_kind=max
 					scan_known=$ceil
-					scan_kind=eq
+					scan_kind=max
 					pct_known=
 				fi
 				flags=""

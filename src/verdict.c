@@ -19,9 +19,9 @@
  *   cpu_contended  the backend waited for a CPU held by other processes
  *                  for more than 10 % of the timed passes; the rates
  *                  include that wait (they are what the server got)
- *   cpu_limited    the group's own CPU quota held the passes back: the
- *                  figure is right for this server, and smaller than the
- *                  machine's
+ *   cpu_limited    the group's own CPU quota held the passes back and the
+ *                  scan ran at its CPU ceiling under it: the figure is
+ *                  right for this server, and smaller than the machine's
  *   io_limited     the group's read throttle on the device, not the
  *                  device, set the read rate
  *   storage_not_limiting  the scan ran at its warm (CPU) rate, or faster
@@ -195,7 +195,13 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 					 errhint("Compare with a figure taken when the machine is quieter.")));
 	}
 
-	if (quota && in->timed_s > 0 && throttled > SB_HELD_SHARE * in->timed_s)
+	/*
+	 * The quota set the rate only where the scan ran at its CPU ceiling
+	 * (measured under the same quota): a scan the disk holds back may be
+	 * throttled now and then and still go no faster without the quota.
+	 */
+	if (quota && in->timed_s > 0 && throttled > SB_HELD_SHARE * in->timed_s &&
+		(isnan(in->ceiling_ratio) || in->ceiling_ratio >= SB_CEILING_RATIO))
 	{
 		add(v, "cpu_limited");
 		if (say)
