@@ -54,6 +54,15 @@ ALTER TYPE scan_efficiency_shard_result
 COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any of unstable, cached, storage_not_limiting';
 
 --
+-- scan_breakdown: of the time waiting for a CPU, the part the server's own
+-- CPU quota held it back.
+--
+ALTER TYPE scan_breakdown_result
+	ADD ATTRIBUTE cpu_throttled_pct float8;
+COMMENT ON COLUMN scan_breakdown_result.cpu_wait_pct IS 'percent of wall time this backend was runnable but waiting for a CPU (/proc/self/schedstat; 0 where the kernel does not keep it): held by another process, or held back by the server''s CPU quota (cpu_throttled_pct)';
+COMMENT ON COLUMN scan_breakdown_result.cpu_throttled_pct IS 'percent of wall time the server''s control group was held back by its CPU quota (cgroup cpu.stat), counted in cpu_wait_pct; NULL where it cannot be read';
+
+--
 -- storage_info: the server's control group limits on every row.
 --
 ALTER TYPE storage_info_result
