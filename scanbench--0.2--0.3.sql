@@ -23,8 +23,28 @@ DROP FUNCTION scan_history_measure(regclass, text, integer, float8, float8, floa
 DROP FUNCTION scan_history_record(scan_efficiency_result);
 DROP FUNCTION scan_history_marks(text);
 
+-- The verdict becomes an array.  An attribute's type cannot change while
+-- a table has a column of the type, so the array is a new attribute that
+-- takes the old one's name: tables made OF the type (a user's own history)
+-- have their verdicts converted; a verdict inside a column of the type
+-- becomes NULL.
+DO $$
+DECLARE
+	typ regtype;
+	t regclass;
+BEGIN
+	FOREACH typ IN ARRAY ARRAY['scan_efficiency_result', 'scan_efficiency_shard_result']::regtype[] LOOP
+		EXECUTE format('ALTER TYPE %s ADD ATTRIBUTE verdict_marks text[] CASCADE', typ);
+		FOR t IN SELECT c.oid FROM pg_class c WHERE c.reloftype = typ LOOP
+			EXECUTE format('UPDATE %s SET verdict_marks = string_to_array(verdict, '','')', t);
+		END LOOP;
+		EXECUTE format('ALTER TYPE %s DROP ATTRIBUTE verdict CASCADE', typ);
+		EXECUTE format('ALTER TYPE %s RENAME ATTRIBUTE verdict_marks TO verdict CASCADE', typ);
+	END LOOP;
+END
+$$;
+
 ALTER TYPE scan_efficiency_result
-	ALTER ATTRIBUTE verdict SET DATA TYPE text[] CASCADE,
 	ADD ATTRIBUTE cpu_wait_s float8 CASCADE,
 	ADD ATTRIBUTE cpu_throttled_s float8 CASCADE,
 	ADD ATTRIBUTE cpu_quota_us bigint CASCADE,
@@ -49,8 +69,6 @@ COMMENT ON COLUMN scan_efficiency_result.write_bps_limit IS 'write throttle of t
 COMMENT ON COLUMN scan_efficiency_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
 COMMENT ON COLUMN scan_efficiency_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
 
-ALTER TYPE scan_efficiency_shard_result
-	ALTER ATTRIBUTE verdict SET DATA TYPE text[];
 COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any of unstable, cached, storage_not_limiting';
 
 --
