@@ -76,7 +76,7 @@ COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any o
 -- CPU quota held it back.
 --
 ALTER TYPE scan_breakdown_result
-	ADD ATTRIBUTE cpu_throttled_pct float8;
+	ADD ATTRIBUTE cpu_throttled_pct float8 CASCADE;
 COMMENT ON COLUMN scan_breakdown_result.cpu_wait_pct IS 'percent of wall time this backend was runnable but waiting for a CPU (/proc/self/schedstat; 0 where the kernel does not keep it): held by another process, or held back by the server''s CPU quota (cpu_throttled_pct)';
 COMMENT ON COLUMN scan_breakdown_result.cpu_throttled_pct IS 'percent of wall time the server''s control group was held back by its CPU quota (cgroup cpu.stat), counted in cpu_wait_pct; NULL where it cannot be read';
 
@@ -84,12 +84,12 @@ COMMENT ON COLUMN scan_breakdown_result.cpu_throttled_pct IS 'percent of wall ti
 -- storage_info: the server's control group limits on every row.
 --
 ALTER TYPE storage_info_result
-	ADD ATTRIBUTE cpu_quota_us bigint,
-	ADD ATTRIBUTE cpu_period_us bigint,
-	ADD ATTRIBUTE read_bps_limit bigint,
-	ADD ATTRIBUTE write_bps_limit bigint,
-	ADD ATTRIBUTE read_iops_limit bigint,
-	ADD ATTRIBUTE write_iops_limit bigint;
+	ADD ATTRIBUTE cpu_quota_us bigint CASCADE,
+	ADD ATTRIBUTE cpu_period_us bigint CASCADE,
+	ADD ATTRIBUTE read_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE write_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE read_iops_limit bigint CASCADE,
+	ADD ATTRIBUTE write_iops_limit bigint CASCADE;
 
 COMMENT ON COLUMN storage_info_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
 COMMENT ON COLUMN storage_info_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
