@@ -2,3 +2,859 @@
 
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION scanbench UPDATE TO '0.3'" to load this file. \quit
+
+--
+-- Rates are what the server really gets, and the limits it gets them
+-- under are facts: scan_efficiency's rates are bytes over the wall-clock
+-- time of each pass, the waits for a CPU included; each run shows the
+-- time the backend waited for a CPU, the time its control group was held
+-- back by its CPU quota, and the group's limits (CPU quota, the data
+-- device's read and write throttles), as storage_info and the history do.
+-- The verdict is an array of marks (text[]), given by one judge in the
+-- library, which the history reads as it is.
+--
+-- The objects that depend on the verdict's type are dropped here and made
+-- again below with the array.
+--
+DROP VIEW scan_trend;
+DROP FUNCTION scanbench_metrics();
+DROP FUNCTION scan_history_svg_runs(text, text, text, integer);
+DROP FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text);
+DROP FUNCTION scan_history_record(scan_efficiency_result);
+DROP FUNCTION scan_history_marks(text);
+
+-- The verdict becomes an array.  An attribute's type cannot change while
+-- a table has a column of the type, so the array is a new attribute that
+-- takes the old one's name: tables made OF the type (a user's own history)
+-- have their verdicts converted; a verdict inside a column of the type
+-- becomes NULL.
+DO $$
+DECLARE
+	typ regtype;
+	t regclass;
+BEGIN
+	FOREACH typ IN ARRAY ARRAY['scan_efficiency_result', 'scan_efficiency_shard_result']::regtype[] LOOP
+		EXECUTE format('ALTER TYPE %s ADD ATTRIBUTE verdict_marks text[] CASCADE', typ);
+		FOR t IN SELECT c.oid FROM pg_class c WHERE c.reloftype = typ LOOP
+			EXECUTE format('UPDATE %s SET verdict_marks = string_to_array(verdict, '','')', t);
+		END LOOP;
+		EXECUTE format('ALTER TYPE %s DROP ATTRIBUTE verdict CASCADE', typ);
+		EXECUTE format('ALTER TYPE %s RENAME ATTRIBUTE verdict_marks TO verdict CASCADE', typ);
+	END LOOP;
+END
+$$;
+
+ALTER TYPE scan_efficiency_result
+	ADD ATTRIBUTE cpu_wait_s float8 CASCADE,
+	ADD ATTRIBUTE cpu_throttled_s float8 CASCADE,
+	ADD ATTRIBUTE cpu_quota_us bigint CASCADE,
+	ADD ATTRIBUTE cpu_period_us bigint CASCADE,
+	ADD ATTRIBUTE read_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE write_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE read_iops_limit bigint CASCADE,
+	ADD ATTRIBUTE write_iops_limit bigint CASCADE;
+
+COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
+COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
+COMMENT ON COLUMN scan_efficiency_result.read_s IS 'wall-clock seconds of raw reading: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'wall-clock seconds of scanning: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches: 8 MB, or long enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
+COMMENT ON COLUMN scan_efficiency_result.verdict IS 'marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting; NULL when nothing was measured';
+COMMENT ON COLUMN scan_efficiency_result.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
+COMMENT ON COLUMN scan_efficiency_result.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the timed passes (cgroup cpu.stat); NULL where it cannot be read';
+COMMENT ON COLUMN scan_efficiency_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN scan_efficiency_result.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+
+COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any of unstable, cached, storage_not_limiting';
+
+--
+-- scan_breakdown: of the time waiting for a CPU, the part the server's own
+-- CPU quota held it back.
+--
+ALTER TYPE scan_breakdown_result
+	ADD ATTRIBUTE cpu_throttled_pct float8 CASCADE;
+COMMENT ON COLUMN scan_breakdown_result.cpu_wait_pct IS 'percent of wall time this backend was runnable but waiting for a CPU (/proc/self/schedstat; 0 where the kernel does not keep it): held by another process, or held back by the server''s CPU quota (cpu_throttled_pct)';
+COMMENT ON COLUMN scan_breakdown_result.cpu_throttled_pct IS 'percent of wall time the server''s control group was held back by its CPU quota (cgroup cpu.stat), counted in cpu_wait_pct; NULL where it cannot be read';
+
+--
+-- storage_info: the server's control group limits on every row.
+--
+ALTER TYPE storage_info_result
+	ADD ATTRIBUTE cpu_quota_us bigint CASCADE,
+	ADD ATTRIBUTE cpu_period_us bigint CASCADE,
+	ADD ATTRIBUTE read_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE write_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE read_iops_limit bigint CASCADE,
+	ADD ATTRIBUTE write_iops_limit bigint CASCADE;
+
+COMMENT ON COLUMN storage_info_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN storage_info_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN storage_info_result.read_bps_limit IS 'read throttle of the device under data_path for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN storage_info_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN storage_info_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN storage_info_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+
+--
+-- The history: the verdict as an array, the waits and the limits of each
+-- run.  A stored verdict of 0.2 ('ok' or marks joined by commas) becomes
+-- its array of marks.
+--
+ALTER TABLE scan_history
+	ALTER COLUMN verdict SET DATA TYPE text[] USING string_to_array(verdict, ','),
+	ADD COLUMN cpu_wait_s float8,
+	ADD COLUMN cpu_throttled_s float8,
+	ADD COLUMN cpu_quota_us bigint,
+	ADD COLUMN cpu_period_us bigint,
+	ADD COLUMN read_bps_limit bigint,
+	ADD COLUMN write_bps_limit bigint,
+	ADD COLUMN read_iops_limit bigint,
+	ADD COLUMN write_iops_limit bigint;
+
+COMMENT ON COLUMN scan_history.verdict IS 'the run''s verdict marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting';
+COMMENT ON COLUMN scan_history.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the run''s timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
+COMMENT ON COLUMN scan_history.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the run''s timed passes (cgroup cpu.stat); NULL where it cannot be read';
+COMMENT ON COLUMN scan_history.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN scan_history.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN scan_history.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN scan_history.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN scan_history.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_history.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+
+-- The marks a run is compared under: NULL when it cannot be judged
+-- (unstable, cached, burst), else '' or the marks that make its figure a
+-- different quantity, in verdict order.
+CREATE FUNCTION scan_history_marks(verdict text[]) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT CASE
+		WHEN coalesce(verdict, '{}') && ARRAY['unstable', 'cached', 'burst'] THEN NULL
+		ELSE array_to_string(ARRAY(
+			SELECT m FROM unnest(verdict) WITH ORDINALITY AS v(m, i)
+			WHERE m = ANY (ARRAY['host_cache', 'cpu_contended', 'cpu_limited',
+								 'io_limited', 'storage_not_limiting'])
+			ORDER BY i), ',')
+	END;
+END;
+
+COMMENT ON FUNCTION scan_history_marks(text[]) IS
+'NULL for a verdict that cannot be judged (unstable, cached, burst), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
+
+CREATE FUNCTION scan_history_record(run scan_efficiency_result) RETURNS bigint
+LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache,
+		bytes, rows, block_size, runs, read_mb_s, scan_mb_s, scan_pct,
+		scan_pct_lo, scan_pct_hi, scan_pct_p10, scan_pct_p90, read_s, scan_s,
+		read_cached_pct, scan_cached_pct, method, pairs, coverage_pct,
+		elapsed_s, verdict, write_mb_s, filesystem, device, scheduler,
+		read_ahead_kb, kernel, server_version, settings,
+		cpu_wait_s, cpu_throttled_s, cpu_quota_us, cpu_period_us,
+		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit)
+	SELECT coalesce((j ->> 'measured_at')::timestamptz, now()), c.oid,
+		n.nspname, c.relname, j ->> 'cache',
+		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
+		(j ->> 'block_size')::integer, (j ->> 'runs')::integer,
+		(j ->> 'read_mb_s')::float8, (j ->> 'scan_mb_s')::float8,
+		(j ->> 'scan_pct')::float8, (j ->> 'scan_pct_lo')::float8,
+		(j ->> 'scan_pct_hi')::float8, (j ->> 'scan_pct_p10')::float8,
+		(j ->> 'scan_pct_p90')::float8, (j ->> 'read_s')::float8,
+		(j ->> 'scan_s')::float8, (j ->> 'read_cached_pct')::float8,
+		(j ->> 'scan_cached_pct')::float8, j ->> 'method',
+		(j ->> 'pairs')::integer, (j ->> 'coverage_pct')::float8,
+		(j ->> 'elapsed_s')::float8,
+		CASE jsonb_typeof(j -> 'verdict')
+			WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(j -> 'verdict'))
+			WHEN 'string' THEN string_to_array(j ->> 'verdict', ',') END,
+		(j ->> 'write_mb_s')::float8, j ->> 'filesystem', j ->> 'device',
+		st.scheduler, st.read_ahead_kb, scan_history_kernel(),
+		current_setting('server_version'),
+		coalesce(j -> 'settings',
+				 (SELECT jsonb_object_agg(s.name, current_setting(s.name))
+				  FROM pg_settings s
+				  WHERE s.name IN ('io_method', 'io_workers', 'io_combine_limit',
+								   'effective_io_concurrency', 'track_io_timing',
+								   'shared_buffers'))),
+		(j ->> 'cpu_wait_s')::float8, (j ->> 'cpu_throttled_s')::float8,
+		(j ->> 'cpu_quota_us')::bigint, (j ->> 'cpu_period_us')::bigint,
+		(j ->> 'read_bps_limit')::bigint, (j ->> 'write_bps_limit')::bigint,
+		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint
+	FROM to_jsonb(run) AS j,
+		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+		-- The device layers under the relation's first file: every
+		-- scheduler on the way down (a device-mapper volume's "none" over
+		-- its disk's "mq-deadline"), and the read-ahead of the device the
+		-- filesystem sits on, which is the one its reads use.
+		(SELECT string_agg(i.scheduler, '/' ORDER BY i.level)
+				FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,
+				(array_agg(i.read_ahead_kb ORDER BY i.level)
+				 FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb
+		 FROM storage_info((run).relation) AS i WHERE i.level > 0) AS st
+	WHERE c.oid = (run).relation
+	RETURNING id;
+END;
+
+COMMENT ON FUNCTION scan_history_record(scan_efficiency_result) IS
+'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings; returns the run number';
+
+CREATE FUNCTION scan_history_measure(rel regclass, cache text, runs integer,
+									 sample float8, max_seconds float8,
+									 target_pct float8, method text)
+RETURNS bigint
+LANGUAGE sql VOLATILE
+SET client_min_messages = error
+BEGIN ATOMIC
+	SELECT scan_history_record(r)
+	FROM scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
+						 runs => scan_history_measure.runs,
+						 sample => scan_history_measure.sample,
+						 max_seconds => scan_history_measure.max_seconds,
+						 target_pct => scan_history_measure.target_pct,
+						 method => scan_history_measure.method) AS r;
+END;
+
+COMMENT ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) IS
+'measure with scan_efficiency and record the run; returns the run number';
+
+CREATE OR REPLACE FUNCTION scan_history_judge(run bigint,
+								   min_pct float8 DEFAULT NULL,
+								   max_drop_pct float8 DEFAULT 20,
+								   warn_pct float8 DEFAULT NULL,
+								   warn_drop_pct float8 DEFAULT 10,
+								   window_days integer DEFAULT 30,
+								   OUT status text, OUT message text,
+								   OUT detail text, OUT hint text,
+								   OUT median_pct float8, OUT drop_pct float8,
+								   OUT earlier_runs integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext_schema text;
+	cur record;
+	marks text;
+	label text;
+	subject text;
+	since timestamptz;
+	changes text;
+	fails text[] := '{}';
+	warns text[] := '{}';
+	warn_at float8;
+	lim text;
+BEGIN
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	PERFORM set_config('search_path',
+					   'pg_catalog, ' || quote_ident(ext_schema) || ', pg_temp', true);
+	PERFORM scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+									  warn_drop_pct, window_days);
+
+	SELECT * INTO cur FROM scan_history h WHERE h.id = run;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no run % in scan_history', run
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
+			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END;
+	subject := format('%s scan efficiency %s %%', label, round(cur.scan_pct::numeric, 1));
+	hint := format('The runs: SELECT * FROM %I.scan_history WHERE relschema = %L AND relname = %L ORDER BY measured_at DESC;',
+				   ext_schema, cur.relschema, cur.relname);
+	earlier_runs := 0;
+
+	marks := scan_history_marks(cur.verdict);
+	IF cur.scan_pct IS NULL OR marks IS NULL THEN
+		status := 'not_judged';
+		IF cur.scan_pct IS NULL THEN
+			message := format('%s scan efficiency was not judged: nothing was measured (an empty relation)', label);
+		ELSE
+			message := format('%s was not judged: %s', subject, array_to_string(ARRAY[
+				CASE WHEN 'unstable' = ANY (cur.verdict) THEN
+					format('the measurement was unstable (95 %% interval %s–%s %%)',
+						   round(cur.scan_pct_lo::numeric, 1), round(cur.scan_pct_hi::numeric, 1)) END,
+				CASE WHEN 'cached' = ANY (cur.verdict) THEN
+					format('part of the relation was already cached (%s %% before the reads, %s %% before the scans)',
+						   round(cur.read_cached_pct::numeric, 1), round(cur.scan_cached_pct::numeric, 1)) END,
+				CASE WHEN 'burst' = ANY (cur.verdict) THEN
+					'its passes ran faster than the server''s limits allow over time (a burst)' END],
+				'; '));
+		END IF;
+		detail := format('Run %s (verdict %s) is recorded and left out of later comparisons. '
+						 'An unstable run needs a quieter machine or more time (max_seconds); '
+						 'a cached one means another process holds the files in memory; '
+						 'a burst one needs method => ''whole'' or a larger relation.',
+						 cur.id, coalesce(array_to_string(cur.verdict, ','), 'none'));
+		RETURN;
+	END IF;
+
+	SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct),
+		   min(h.measured_at)
+	INTO earlier_runs, median_pct, since
+	FROM scan_history h
+	WHERE h.relschema = cur.relschema AND h.relname = cur.relname
+	  AND h.cache = cur.cache AND h.id <> cur.id
+	  AND h.measured_at <= cur.measured_at
+	  AND h.measured_at > cur.measured_at - make_interval(days => window_days)
+	  AND h.scan_pct IS NOT NULL
+	  AND scan_history_marks(h.verdict) = marks;
+
+	IF earlier_runs = 0 THEN
+		status := 'first';
+		message := format('%s: first recorded run%s in %s days, nothing to compare with yet',
+						  subject,
+						  CASE WHEN marks <> '' THEN ' marked ' || marks ELSE '' END,
+						  window_days);
+		detail := format('Run %s is recorded; later runs are compared with it.', cur.id);
+		RETURN;
+	END IF;
+
+	median_pct := round(median_pct::numeric, 1);
+	drop_pct := CASE WHEN median_pct > 0
+				THEN round((100 * (median_pct - cur.scan_pct) / median_pct)::numeric, 1) END;
+
+	IF min_pct IS NOT NULL AND cur.scan_pct < min_pct THEN
+		fails := fails || format('is below its limit of %s %%', min_pct);
+	END IF;
+	IF drop_pct > max_drop_pct THEN
+		fails := fails || format('is %s %% below its %s-day median %s %%',
+								 round(drop_pct), window_days, round(median_pct::numeric, 1));
+	END IF;
+	warn_at := coalesce(warn_pct, min_pct * 1.1);
+	IF cardinality(fails) = 0 THEN
+		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
+			warns := warns || format('is close to its limit of %s %%', min_pct);
+		END IF;
+		IF drop_pct > warn_drop_pct THEN
+			warns := warns || format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
+									 round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct);
+		END IF;
+	END IF;
+
+	-- What changed: each fact of this run against the value most of the
+	-- compared runs had (the latest of equally common ones).
+	WITH w AS (
+		SELECT h.* FROM scan_history h
+		WHERE h.relschema = cur.relschema AND h.relname = cur.relname
+		  AND h.cache = cur.cache AND h.id <> cur.id
+		  AND h.measured_at <= cur.measured_at
+		  AND h.measured_at > cur.measured_at - make_interval(days => window_days)
+		  AND h.scan_pct IS NOT NULL
+		  AND scan_history_marks(h.verdict) = marks
+	), facts AS (
+		SELECT f.ord, f.fact, f.val, w.measured_at
+		FROM w, LATERAL (VALUES
+			(1, 'filesystem', w.filesystem), (2, 'device', w.device),
+			(3, 'scheduler', w.scheduler), (4, 'read_ahead_kb', w.read_ahead_kb::text),
+			(5, 'kernel', w.kernel), (6, 'server version', w.server_version),
+			(7, 'block_size', w.block_size::text),
+			(9, 'cpu_quota_us', coalesce(w.cpu_quota_us::text, 'none')),
+			(9, 'cpu_period_us', coalesce(w.cpu_period_us::text, 'none')),
+			(9, 'read_bps_limit', coalesce(w.read_bps_limit::text, 'none')),
+			(9, 'write_bps_limit', coalesce(w.write_bps_limit::text, 'none')),
+			(9, 'read_iops_limit', coalesce(w.read_iops_limit::text, 'none')),
+			(9, 'write_iops_limit', coalesce(w.write_iops_limit::text, 'none'))) AS f(ord, fact, val)
+		UNION ALL
+		SELECT 10, s.key, s.value, w.measured_at FROM w, jsonb_each_text(w.settings) AS s
+	), usual AS (
+		SELECT DISTINCT ON (fact) ord, fact, val
+		FROM facts WHERE val IS NOT NULL
+		GROUP BY ord, fact, val
+		ORDER BY fact, count(*) DESC, max(measured_at) DESC
+	), now_facts AS (
+		SELECT f.fact, f.val FROM (VALUES
+			('filesystem', cur.filesystem), ('device', cur.device),
+			('scheduler', cur.scheduler), ('read_ahead_kb', cur.read_ahead_kb::text),
+			('kernel', cur.kernel), ('server version', cur.server_version),
+			('block_size', cur.block_size::text),
+			('cpu_quota_us', coalesce(cur.cpu_quota_us::text, 'none')),
+			('cpu_period_us', coalesce(cur.cpu_period_us::text, 'none')),
+			('read_bps_limit', coalesce(cur.read_bps_limit::text, 'none')),
+			('write_bps_limit', coalesce(cur.write_bps_limit::text, 'none')),
+			('read_iops_limit', coalesce(cur.read_iops_limit::text, 'none')),
+			('write_iops_limit', coalesce(cur.write_iops_limit::text, 'none'))) AS f(fact, val)
+		UNION ALL
+		SELECT s.key, s.value FROM jsonb_each_text(cur.settings) AS s
+	), size AS (
+		SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w.bytes) AS bytes FROM w
+	)
+	SELECT string_agg(c, '; ' ORDER BY o, c) INTO changes
+	FROM (
+		SELECT u.ord AS o, format('%s changed %s → %s', u.fact, u.val, n.val) AS c
+		FROM usual u JOIN now_facts n USING (fact)
+		WHERE n.val IS NOT NULL AND n.val <> u.val
+		UNION ALL
+		SELECT 8, format('size changed %s → %s', pg_size_pretty(s.bytes::bigint), pg_size_pretty(cur.bytes))
+		FROM size s
+		WHERE s.bytes > 0 AND abs(cur.bytes - s.bytes) > 0.1 * s.bytes
+	) AS changed;
+
+	lim := concat_ws(', ',
+					 CASE WHEN min_pct IS NOT NULL THEN format('alarm below %s %%', min_pct) END,
+					 format('alarm at a drop of %s %%', max_drop_pct),
+					 CASE WHEN warn_at IS NOT NULL THEN format('warning below %s %%', round(warn_at::numeric, 1)) END,
+					 CASE WHEN warn_drop_pct IS NOT NULL THEN format('warning at a drop of %s %%', warn_drop_pct) END);
+	detail := format('Run %s at %s, %s: read %s MB/s, scan %s MB/s%s, verdict %s. '
+					 'Median of %s earlier run%s since %s%s. Limits: %s.',
+					 cur.id, to_char(cur.measured_at, 'YYYY-MM-DD HH24:MI:SS TZ'), cur.cache,
+					 coalesce(round(cur.read_mb_s::numeric, 1)::text, '?'),
+					 coalesce(round(cur.scan_mb_s::numeric, 1)::text, '?'),
+					 CASE WHEN cur.scan_pct_lo IS NOT NULL AND cur.scan_pct_hi IS NOT NULL
+					 THEN format(', 95 %% interval %s–%s %%', round(cur.scan_pct_lo::numeric, 1),
+								 round(cur.scan_pct_hi::numeric, 1)) ELSE '' END,
+					 coalesce(array_to_string(cur.verdict, ','), 'none'), earlier_runs,
+					 CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+					 to_char(since, 'YYYY-MM-DD'),
+					 CASE WHEN marks <> '' THEN ', all marked ' || marks ELSE '' END,
+					 lim);
+
+	IF cardinality(fails) > 0 THEN
+		status := 'regression';
+		message := subject || ' ' || array_to_string(fails, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSIF cardinality(warns) > 0 THEN
+		status := 'warning';
+		message := subject || ' ' || array_to_string(warns, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSE
+		status := 'ok';
+		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s',
+						  subject, window_days, round(median_pct::numeric, 1), earlier_runs,
+						  CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+						  CASE WHEN changes IS NOT NULL THEN '; ' || changes ELSE '' END);
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) IS
+'compare a recorded run with the median of earlier judged runs of the same relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed';
+
+CREATE VIEW scan_trend AS
+SELECT format('%I.%I', h.relschema, h.relname) AS relation,
+	   h.cache,
+	   count(*) AS runs,
+	   count(*) FILTER (WHERE h.judged) AS judged_runs,
+	   min(h.measured_at) AS first_at,
+	   max(h.measured_at) AS latest_at,
+	   (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
+	   -- array_agg of arrays makes a two-dimensional array: the latest
+	   -- verdict is taken as text and split again.
+	   string_to_array((array_agg(array_to_string(h.verdict, ',')
+							  ORDER BY h.measured_at DESC, h.id DESC))[1], ',') AS latest_verdict,
+	   round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)
+			 FILTER (WHERE h.judged)::numeric, 1)::float8 AS median_pct,
+	   min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
+	   max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
+	   round((100 * (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
+					 FILTER (WHERE h.judged))[1]
+			  / nullif(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)
+					   FILTER (WHERE h.judged), 0) - 100)::numeric, 1)::float8 AS change_pct,
+	   (array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
+	   (array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
+FROM (SELECT sh.*, scan_history_marks(sh.verdict) IS NOT NULL
+				   AND sh.scan_pct IS NOT NULL AS judged
+	  FROM scan_history sh) AS h
+GROUP BY h.relschema, h.relname, h.cache;
+
+COMMENT ON VIEW scan_trend IS
+'scan efficiency per relation and cache mode over the recorded runs';
+COMMENT ON COLUMN scan_trend.relation IS 'schema-qualified name';
+COMMENT ON COLUMN scan_trend.cache IS 'cache mode';
+COMMENT ON COLUMN scan_trend.runs IS 'recorded runs';
+COMMENT ON COLUMN scan_trend.judged_runs IS 'runs that could be judged (not unstable, not cached)';
+COMMENT ON COLUMN scan_trend.first_at IS 'first recorded run';
+COMMENT ON COLUMN scan_trend.latest_at IS 'latest recorded run';
+COMMENT ON COLUMN scan_trend.latest_pct IS 'scan efficiency of the latest run, %';
+COMMENT ON COLUMN scan_trend.latest_verdict IS 'verdict marks of the latest run';
+COMMENT ON COLUMN scan_trend.median_pct IS 'median scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.min_pct IS 'lowest scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.max_pct IS 'highest scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.change_pct IS 'latest judged run against the median, % (negative: lower)';
+COMMENT ON COLUMN scan_trend.latest_read_mb_s IS 'raw read rate of the latest run, MB/s';
+COMMENT ON COLUMN scan_trend.latest_scan_mb_s IS 'scan rate of the latest run, MB/s';
+
+CREATE FUNCTION scanbench_metrics() RETURNS text
+LANGUAGE sql STABLE
+BEGIN ATOMIC
+	WITH latest AS (
+		SELECT DISTINCT ON (h.relschema, h.relname, h.cache) h.*
+		FROM scan_history h
+		ORDER BY h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
+	), counted AS (
+		SELECT h.relschema, h.relname, h.cache, count(*) AS recorded
+		FROM scan_history h GROUP BY h.relschema, h.relname, h.cache
+	), labelled AS (
+		SELECT l.*, c.recorded,
+			format('relation="%s",cache="%s"',
+				   replace(replace(replace(l.relschema || '.' || l.relname,
+										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n'),
+				   replace(replace(replace(l.cache,
+										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n')) AS labels,
+			(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY e.scan_pct)
+			 FROM scan_history e
+			 WHERE e.relschema = l.relschema AND e.relname = l.relname
+			   AND e.cache = l.cache AND e.scan_pct IS NOT NULL
+			   AND e.measured_at > l.measured_at - interval '30 days'
+			   AND e.measured_at <= l.measured_at
+			   AND scan_history_marks(e.verdict) = coalesce(scan_history_marks(l.verdict), '')) AS median_pct
+		FROM latest l JOIN counted c USING (relschema, relname, cache)
+	), families (ord, name, help) AS (VALUES
+		(1, 'scanbench_scan_efficiency_percent',
+		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),
+		(2, 'scanbench_scan_efficiency_lower_percent',
+		 'Lower end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(3, 'scanbench_scan_efficiency_upper_percent',
+		 'Upper end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(4, 'scanbench_scan_efficiency_median_percent',
+		 'Median scan efficiency of the judged runs of the 30 days up to the latest run, with its marks.'),
+		(5, 'scanbench_read_bytes_per_second',
+		 'Raw read rate of the relation''s files in the latest run.'),
+		(6, 'scanbench_scan_bytes_per_second',
+		 'Executor count(1) scan rate of the relation in the latest run.'),
+		(7, 'scanbench_run_judged',
+		 '1 when the latest run could be judged, 0 when it was unstable, cached or a burst.'),
+		(8, 'scanbench_verdict_info',
+		 'Verdict of the latest run, as a label.'),
+		(9, 'scanbench_last_run_timestamp_seconds',
+		 'When the latest run was measured, seconds since the Unix epoch.'),
+		(10, 'scanbench_recorded_runs',
+		 'Runs of the relation and cache mode in the history.')
+	), samples (ord, labels, value) AS (
+		SELECT v.ord, CASE WHEN v.ord = 8 THEN l.labels || format(',verdict="%s"',
+					replace(replace(replace(coalesce(array_to_string(l.verdict, ','), ''),
+						E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n'))
+				ELSE l.labels END, v.value
+		FROM labelled l, LATERAL (VALUES
+			(1, l.scan_pct::text), (2, l.scan_pct_lo::text), (3, l.scan_pct_hi::text),
+			(4, round(l.median_pct::numeric, 1)::text),
+			(5, round((l.read_mb_s * 1e6)::numeric)::text),
+			(6, round((l.scan_mb_s * 1e6)::numeric)::text),
+			(7, CASE WHEN l.scan_pct IS NULL THEN NULL
+				WHEN scan_history_marks(l.verdict) IS NULL THEN '0' ELSE '1' END),
+			(8, '1'),
+			(9, extract(epoch FROM l.measured_at)::text),
+			(10, l.recorded::text)) AS v(ord, value)
+		WHERE v.value IS NOT NULL
+	)
+	SELECT string_agg(line, E'\n' ORDER BY ord, sub, line)
+	FROM (
+		SELECT f.ord, 0 AS sub,
+			   format(E'# HELP %s %s\n# TYPE %s gauge', f.name, f.help, f.name) AS line
+		FROM families f
+		UNION ALL
+		SELECT s.ord, 1, format('%s{%s} %s', f.name, s.labels, s.value)
+		FROM samples s JOIN families f USING (ord)
+	) AS lines;
+END;
+
+COMMENT ON FUNCTION scanbench_metrics() IS
+'the latest run of each relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %)';
+
+CREATE FUNCTION scan_history_svg_runs(want_schema text, want_name text,
+									  want_cache text, days integer)
+RETURNS TABLE (id bigint, measured_at timestamptz, t float8, series bigint,
+			   relschema text, relname text, cache text,
+			   scan_pct float8, scan_pct_lo float8, scan_pct_hi float8,
+			   read_mb_s float8, scan_mb_s float8, verdict text[],
+			   filesystem text, device text, scheduler text,
+			   read_ahead_kb integer, kernel text, server_version text)
+LANGUAGE sql STABLE
+BEGIN ATOMIC
+	SELECT h.id, h.measured_at, extract(epoch FROM h.measured_at)::float8,
+		   dense_rank() OVER (ORDER BY h.relschema, h.relname, h.cache),
+		   h.relschema, h.relname, h.cache, h.scan_pct, h.scan_pct_lo,
+		   h.scan_pct_hi, h.read_mb_s, h.scan_mb_s, h.verdict, h.filesystem,
+		   h.device, h.scheduler, h.read_ahead_kb, h.kernel, h.server_version
+	FROM scan_history h
+	WHERE (want_name IS NULL OR (h.relschema = want_schema AND h.relname = want_name))
+	  AND (want_cache IS NULL OR h.cache = want_cache)
+	  AND h.measured_at > now() - make_interval(days => days);
+END;
+
+COMMENT ON FUNCTION scan_history_svg_runs(text, text, text, integer) IS
+'the runs scan_history_svg draws: epoch seconds (t) and a series number per relation and cache mode';
+
+CREATE OR REPLACE FUNCTION scan_history_svg(rel regclass DEFAULT NULL,
+								 cache text DEFAULT 'cold',
+								 days integer DEFAULT 90,
+								 min_pct float8 DEFAULT NULL,
+								 max_drop_pct float8 DEFAULT 20)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- Plot areas: panel 1 (scan %) above panel 2 (MB/s), legend at right.
+	w constant integer := 980;
+	h constant integer := 640;
+	xl constant integer := 72;
+	xr constant integer := 740;
+	t1 constant integer := 56;
+	b1 constant integer := 320;
+	t2 constant integer := 380;
+	b2 constant integer := 590;
+	colors constant text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#9467bd',
+									'#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
+	want_schema text;
+	want_name text;
+	tmin float8;
+	tmax float8;
+	ymax1 float8;
+	ymax2 float8;
+	step1 float8;
+	step2 float8;
+	nruns integer;
+	out text[] := '{}';
+	r record;
+	s record;
+	i integer;
+	v float8;
+	tx float8;
+	color text;
+	title text;
+	pts text;
+BEGIN
+	PERFORM set_config('search_path', 'pg_catalog, ' || quote_ident(n.nspname) || ', pg_temp', true)
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	IF days IS NULL OR days < 1 THEN
+		RAISE EXCEPTION 'days must be at least 1, not %', coalesce(days::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	PERFORM scan_history_check_limits(min_pct, coalesce(max_drop_pct, 20), NULL, NULL, days);
+	IF rel IS NOT NULL THEN
+		SELECT n.nspname, c.relname INTO want_schema, want_name
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.oid = rel;
+	END IF;
+
+	SELECT count(*), min(x.t), max(x.t),
+		   max(greatest(x.scan_pct, x.scan_pct_hi, min_pct)),
+		   max(greatest(x.read_mb_s, x.scan_mb_s))
+	INTO nruns, tmin, tmax, ymax1, ymax2
+	FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x;
+
+	title := 'Scan efficiency'
+		|| CASE WHEN want_name IS NOT NULL THEN ' of ' || quote_ident(want_schema) || '.' || quote_ident(want_name) ELSE '' END
+		|| CASE WHEN scan_history_svg.cache IS NOT NULL THEN ', ' || scan_history_svg.cache ELSE '' END
+		|| CASE WHEN nruns > 0 THEN format(', %s run%s from %s to %s', nruns,
+					CASE WHEN nruns > 1 THEN 's' ELSE '' END,
+					to_char(to_timestamp(tmin), 'YYYY-MM-DD'), to_char(to_timestamp(tmax), 'YYYY-MM-DD'))
+			ELSE '' END;
+	out := out || format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">',
+						 w, h, w, h)
+			   || format('<title>%s</title>', replace(replace(replace(title, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'))
+			   || format('<rect width="%s" height="%s" fill="white"/>', w, h)
+			   || format('<text x="%s" y="28" font-size="17" font-weight="bold">%s</text>',
+						 xl, replace(replace(replace(title, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
+	IF nruns = 0 THEN
+		out := out || format('<text x="%s" y="%s" font-size="15" fill="#555">No recorded runs in the last %s days.</text>', xl, (t1 + b1) / 2, days)
+				   || '</svg>'::text;
+		RETURN array_to_string(out, E'\n');
+	END IF;
+	IF tmax - tmin < 3600 THEN
+		tmin := tmin - 1800;
+		tmax := tmax + 1800;
+	ELSE
+		-- a margin so that the first and last points clear the axes
+		tx := (tmax - tmin) * 0.03;
+		tmin := tmin - tx;
+		tmax := tmax + tx;
+	END IF;
+
+	-- Axes on round steps of 1, 2 or 5 times a power of ten.
+	ymax1 := greatest(coalesce(ymax1, 100), 1) * 1.05;
+	step1 := power(10, floor(log(ymax1 / 5)));
+	step1 := step1 * CASE WHEN ymax1 / 5 <= step1 THEN 1 WHEN ymax1 / 5 <= 2 * step1 THEN 2
+						  WHEN ymax1 / 5 <= 5 * step1 THEN 5 ELSE 10 END;
+	ymax1 := ceil(ymax1 / step1) * step1;
+	ymax2 := greatest(coalesce(ymax2, 1), 1) * 1.05;
+	step2 := power(10, floor(log(ymax2 / 5)));
+	step2 := step2 * CASE WHEN ymax2 / 5 <= step2 THEN 1 WHEN ymax2 / 5 <= 2 * step2 THEN 2
+						  WHEN ymax2 / 5 <= 5 * step2 THEN 5 ELSE 10 END;
+	ymax2 := ceil(ymax2 / step2) * step2;
+
+	-- Frames, grid and axis labels.
+	out := out || format('<g class="grid" stroke="#ddd" stroke-width="1">');
+	v := 0;
+	WHILE v <= ymax1 + step1 / 2 LOOP
+		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', xl, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1), xr, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1));
+		v := v + step1;
+	END LOOP;
+	v := 0;
+	WHILE v <= ymax2 + step2 / 2 LOOP
+		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', xl, round((b2 - v / ymax2 * (b2 - t2))::numeric, 1), xr, round((b2 - v / ymax2 * (b2 - t2))::numeric, 1));
+		v := v + step2;
+	END LOOP;
+	FOR i IN 0 .. 5 LOOP
+		tx := xl + i * (xr - xl) / 5.0;
+		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', round(tx::numeric, 1), t1, round(tx::numeric, 1), b1)
+				   || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', round(tx::numeric, 1), t2, round(tx::numeric, 1), b2);
+	END LOOP;
+	out := out || '</g>'::text
+			   || format('<g fill="none" stroke="#333"><rect x="%s" y="%s" width="%s" height="%s"/><rect x="%s" y="%s" width="%s" height="%s"/></g>',
+						 xl, t1, xr - xl, b1 - t1, xl, t2, xr - xl, b2 - t2);
+	out := out || '<g class="axis" fill="#333" text-anchor="end">'::text;
+	v := 0;
+	WHILE v <= ymax1 + step1 / 2 LOOP
+		out := out || format('<text x="%s" y="%s">%s</text>', xl - 6, round((b1 - v / ymax1 * (b1 - t1) + 4)::numeric, 1), v);
+		v := v + step1;
+	END LOOP;
+	v := 0;
+	WHILE v <= ymax2 + step2 / 2 LOOP
+		out := out || format('<text x="%s" y="%s">%s</text>', xl - 6, round((b2 - v / ymax2 * (b2 - t2) + 4)::numeric, 1), v);
+		v := v + step2;
+	END LOOP;
+	out := out || '</g>'::text
+			   || format('<text transform="translate(18 %s) rotate(-90)" text-anchor="middle" fill="#333">scan %% of raw read</text>', (t1 + b1) / 2)
+			   || format('<text transform="translate(18 %s) rotate(-90)" text-anchor="middle" fill="#333">MB/s</text>', (t2 + b2) / 2)
+			   || format('<text x="%s" y="%s" fill="#333">Scan efficiency, %%, with its 95 %% interval</text>', xl + 4, t1 - 6)
+			   || format('<text x="%s" y="%s" fill="#333">Raw read (solid) and executor scan (dashed), MB/s</text>', xl + 4, t2 - 6);
+	out := out || '<g class="axis" fill="#333" text-anchor="middle">'::text;
+	FOR i IN 0 .. 5 LOOP
+		tx := tmin + i * (tmax - tmin) / 5.0;
+		out := out || format('<text x="%s" y="%s">%s</text>', round((xl + i * (xr - xl) / 5.0)::numeric, 1), b2 + 18,
+							 to_char(to_timestamp(tx), CASE WHEN tmax - tmin > 3 * 86400 THEN 'YYYY-MM-DD' ELSE 'MM-DD HH24:MI' END));
+	END LOOP;
+	out := out || '</g>'::text;
+
+	-- A fixed limit, across the panel.
+	IF min_pct IS NOT NULL THEN
+		out := out || format('<g class="limit" paint-order="stroke"><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c00" stroke-width="1.5" stroke-dasharray="8 4"/><text x="%s" y="%s" fill="#c00" stroke="white" stroke-width="3" text-anchor="end">alarm below %s %%</text></g>',
+							 xl, round((b1 - min_pct / ymax1 * (b1 - t1))::numeric, 1), xr, round((b1 - min_pct / ymax1 * (b1 - t1))::numeric, 1),
+							 xr - 4, round((b1 - min_pct / ymax1 * (b1 - t1) - 4)::numeric, 1), min_pct);
+	END IF;
+
+	-- Series: band, limit, line and points, then the rates below.
+	FOR s IN
+		SELECT x.series, min(x.relschema) AS relschema, min(x.relname) AS relname, min(x.cache) AS cache,
+			   percentile_cont(0.5) WITHIN GROUP (ORDER BY x.scan_pct)
+				 FILTER (WHERE scan_history_marks(x.verdict) IS NOT NULL) AS median
+		FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x GROUP BY x.series ORDER BY x.series
+	LOOP
+		color := colors[1 + (s.series - 1) % cardinality(colors)];
+		out := out || format('<g class="series" data-relation="%s">',
+							 replace(replace(replace(replace(quote_ident(s.relschema) || '.' || quote_ident(s.relname), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'));
+
+		SELECT string_agg(p, ' ' ORDER BY k) INTO pts FROM (
+			SELECT 1 AS k, x.t AS o, format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
+							  round((b1 - x.scan_pct_hi / ymax1 * (b1 - t1))::numeric, 1)) AS p
+			FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_pct_hi IS NOT NULL AND x.scan_pct_lo IS NOT NULL
+			UNION ALL
+			SELECT 2, -x.t, format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
+							  round((b1 - x.scan_pct_lo / ymax1 * (b1 - t1))::numeric, 1))
+			FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_pct_hi IS NOT NULL AND x.scan_pct_lo IS NOT NULL
+			ORDER BY 1, 2) AS band(k, o, p);
+		IF pts IS NOT NULL THEN
+			out := out || format('<polygon class="band" points="%s" fill="%s" fill-opacity="0.18" stroke="%s" stroke-opacity="0.35"/>', pts, color, color);
+		END IF;
+
+		IF s.median IS NOT NULL THEN
+			v := s.median * (1 - coalesce(max_drop_pct, 20) / 100);
+			out := out || format('<g class="limit" paint-order="stroke"><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.2" stroke-dasharray="8 4"/><text x="%s" y="%s" fill="%s" stroke="white" stroke-width="3" text-anchor="end">alarm: %s %% below median %s %%</text></g>',
+								 xl, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1), xr, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1), color,
+								 xr - 4, round((b1 - v / ymax1 * (b1 - t1) + 14)::numeric, 1), color,
+								 coalesce(max_drop_pct, 20), round(s.median::numeric, 1));
+		END IF;
+
+		SELECT string_agg(format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
+								 round((b1 - x.scan_pct / ymax1 * (b1 - t1))::numeric, 1)), ' ' ORDER BY x.t, x.id)
+		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_pct IS NOT NULL;
+		IF pts IS NOT NULL THEN
+			out := out || format('<polyline points="%s" fill="none" stroke="%s" stroke-width="1.8"/>', pts, color);
+		END IF;
+		FOR r IN SELECT x.* FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series ORDER BY x.t, x.id LOOP
+			tx := xl + (r.t - tmin) / (tmax - tmin) * (xr - xl);
+			out := out || format('<circle class="run" cx="%s" cy="%s" r="3.5" fill="%s" stroke="%s" stroke-width="1.5"><title>%s</title></circle>',
+								 round(tx::numeric, 1), round((b1 - coalesce(r.scan_pct, 0) / ymax1 * (b1 - t1))::numeric, 1),
+								 CASE WHEN r.scan_pct IS NOT NULL AND scan_history_marks(r.verdict) IS NOT NULL THEN color ELSE 'white' END,
+								 color,
+								 replace(replace(replace(format('run %s, %s: %s %% (%s–%s), %s, read %s MB/s, scan %s MB/s',
+									r.id, to_char(r.measured_at, 'YYYY-MM-DD HH24:MI'),
+									coalesce(round(r.scan_pct::numeric, 1)::text, 'not measured'),
+									coalesce(round(r.scan_pct_lo::numeric, 1)::text, '?'),
+									coalesce(round(r.scan_pct_hi::numeric, 1)::text, '?'),
+									coalesce(array_to_string(r.verdict, ','), 'no verdict'),
+									coalesce(round(r.read_mb_s::numeric, 1)::text, '?'),
+									coalesce(round(r.scan_mb_s::numeric, 1)::text, '?')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
+		END LOOP;
+
+		SELECT string_agg(format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
+								 round((b2 - x.read_mb_s / ymax2 * (b2 - t2))::numeric, 1)), ' ' ORDER BY x.t, x.id)
+		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.read_mb_s IS NOT NULL;
+		IF pts IS NOT NULL THEN
+			out := out || format('<polyline class="read" points="%s" fill="none" stroke="%s" stroke-width="1.8"/>', pts, color);
+		END IF;
+		SELECT string_agg(format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
+								 round((b2 - x.scan_mb_s / ymax2 * (b2 - t2))::numeric, 1)), ' ' ORDER BY x.t, x.id)
+		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_mb_s IS NOT NULL;
+		IF pts IS NOT NULL THEN
+			out := out || format('<polyline class="scan" points="%s" fill="none" stroke="%s" stroke-width="1.8" stroke-dasharray="6 4"/>', pts, color);
+		END IF;
+		SELECT string_agg(format('<circle class="rate" cx="%1$s" cy="%2$s" r="2.5" fill="%4$s"/><circle class="rate" cx="%1$s" cy="%3$s" r="2.5" fill="white" stroke="%4$s"/>',
+								 round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
+								 round((b2 - x.read_mb_s / ymax2 * (b2 - t2))::numeric, 1),
+								 round((b2 - x.scan_mb_s / ymax2 * (b2 - t2))::numeric, 1), color), '' ORDER BY x.t, x.id)
+		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x
+		WHERE x.series = s.series AND x.read_mb_s IS NOT NULL AND x.scan_mb_s IS NOT NULL;
+		out := out || coalesce(pts, '') || '</g>'::text;
+
+		-- Legend entry.
+		out := out || format('<g class="legend"><rect x="%s" y="%s" width="14" height="14" fill="%s"/><text x="%s" y="%s">%s</text></g>',
+							 xr + 16, t1 + (s.series - 1) * 22, color, xr + 36, t1 + (s.series - 1) * 22 + 12,
+							 replace(replace(replace(quote_ident(s.relschema) || '.' || quote_ident(s.relname) || ' (' || s.cache || ')',
+									 '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
+	END LOOP;
+
+	-- Changes of storage facts, kernel or server version between two
+	-- consecutive runs of a series, drawn over the series to stay legible.
+	out := out || '<g class="changes" font-size="11" fill="#444" stroke="white" stroke-width="3" paint-order="stroke">'::text;
+	FOR r IN
+		SELECT x.t, string_agg(c.what, ', ') AS what
+		FROM (SELECT y.*, lag(y.filesystem) OVER p AS p_fs, lag(y.device) OVER p AS p_dev,
+					 lag(y.scheduler) OVER p AS p_sched, lag(y.read_ahead_kb) OVER p AS p_ra,
+					 lag(y.kernel) OVER p AS p_kernel, lag(y.server_version) OVER p AS p_ver
+			  FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) y
+			  WINDOW p AS (PARTITION BY y.series ORDER BY y.measured_at, y.id)) AS x,
+			 LATERAL (VALUES
+				(1, 'filesystem', x.p_fs, x.filesystem), (2, 'device', x.p_dev, x.device),
+				(3, 'scheduler', x.p_sched, x.scheduler), (4, 'read-ahead', x.p_ra::text, x.read_ahead_kb::text),
+				(5, 'kernel', x.p_kernel, x.kernel), (6, 'server', split_part(x.p_ver, ' ', 1), split_part(x.server_version, ' ', 1))
+			 ) AS f(ord, fact, before, after),
+			 LATERAL (SELECT format('%s %s → %s', f.fact, f.before, f.after) AS what) AS c
+		WHERE f.before IS NOT NULL AND f.after IS NOT NULL AND f.before <> f.after
+		GROUP BY x.t, x.series, x.id
+		ORDER BY x.t
+	LOOP
+		tx := xl + (r.t - tmin) / (tmax - tmin) * (xr - xl);
+		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#777" stroke-width="1" stroke-dasharray="2 3"/>',
+							 round(tx::numeric, 1), t1, round(tx::numeric, 1), b2)
+				   || format('<text transform="translate(%s %s) rotate(90)">%s</text>',
+							 round((tx + 4)::numeric, 1), t1 + 6,
+							 replace(replace(replace(r.what, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
+	END LOOP;
+	out := out || '</g>'::text;
+
+	out := out || format('<g class="key" fill="#333" font-size="11" transform="translate(%s %s)">', xr + 16, t2)
+			   || '<circle cx="7" cy="0" r="3.5" fill="#333"/><text x="20" y="4">a run</text>'::text
+			   || '<circle cx="7" cy="18" r="3.5" fill="white" stroke="#333" stroke-width="1.5"/><text x="20" y="22">a run not judged</text>'::text
+			   || '<rect x="0" y="30" width="14" height="10" fill="#333" fill-opacity="0.18"/><text x="20" y="40">95 % interval</text>'::text
+			   || '<line x1="0" y1="54" x2="14" y2="54" stroke="#333" stroke-dasharray="8 4"/><text x="20" y="58">alarm limit</text>'::text
+			   || '<line x1="0" y1="72" x2="14" y2="72" stroke="#333" stroke-width="1.8"/><text x="20" y="76">raw read MB/s</text>'::text
+			   || '<line x1="0" y1="90" x2="14" y2="90" stroke="#333" stroke-width="1.8" stroke-dasharray="6 4"/><text x="20" y="94">scan MB/s</text>'::text
+			   || '<line x1="7" y1="102" x2="7" y2="116" stroke="#777" stroke-dasharray="2 3"/><text x="20" y="112">storage, kernel or</text><text x="20" y="126">server changed</text>'::text
+			   || '</g></svg>'::text;
+	RETURN array_to_string(out, E'\n');
+END
+$$;
+
+REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_history_svg_runs(text, text, text, integer) FROM PUBLIC;
+GRANT SELECT ON scan_trend TO pg_monitor;
+GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION scan_history_svg_runs(text, text, text, integer) TO pg_monitor;

@@ -44,7 +44,7 @@ RETURNS bigint LANGUAGE sql AS $$
 		scan_cached_pct, verdict, filesystem, device, scheduler, read_ahead_kb,
 		kernel, server_version, settings)
 	VALUES (now() - make_interval(secs => days_ago * 86400), 1, 'public', rel, 'cold',
-		1000000000, 2000, 20 * pct, pct, pct - 2, pct + 2, 0, 0, verdict, 'ext4',
+		1000000000, 2000, 20 * pct, pct, pct - 2, pct + 2, 0, 0, string_to_array(verdict, ','), 'ext4',
 		'/dev/vda', sched, 128, '6.1.0', '15.20', '{"effective_io_concurrency": "1"}')
 	RETURNING id
 $$;

@@ -17,14 +17,15 @@ SELECT relation, bytes = pg_relation_size('sb_t') AS all_bytes, rows, cache,
        measured_at <= now() + interval '1 hour' AS has_time,
        method, pairs, coverage_pct,
        elapsed_s >= read_s + scan_s AS elapsed_covers_both,
-       verdict ~ '^(ok|(unstable,?)?(cached,?)?(host_cache,?)?(storage_not_limiting)?)$' AS verdict_ok,
+       verdict <@ ARRAY['ok', 'unstable', 'cached', 'host_cache', 'burst', 'cpu_contended',
+                     'cpu_limited', 'io_limited', 'storage_not_limiting'] AS verdict_ok,
        settings ? 'shared_buffers' AS has_settings
 FROM scan_efficiency('sb_t');
 
 SELECT pairs, rows, coverage_pct, scan_pct BETWEEN scan_pct_lo AND scan_pct_hi AS pct_in_interval
 FROM scan_efficiency('sb_t', 'asis');
 -- A sample is not read twice: one pair is too few for an interval.
-SELECT pairs, scan_pct_lo, scan_pct_hi, verdict LIKE 'unstable%' AS unstable
+SELECT pairs, scan_pct_lo, scan_pct_hi, 'unstable' = ANY (verdict) AS unstable
 FROM scan_efficiency('sb_t', 'asis', sample => 0.5);
 
 -- Whole passes: six runs are the fewest that give a 95 % interval.
@@ -32,11 +33,11 @@ SELECT method, runs, pairs, coverage_pct, rows,
        scan_pct BETWEEN scan_pct_lo AND scan_pct_hi AS pct_in_interval,
        scan_pct_lo <= scan_pct_p10 AND scan_pct_p90 <= scan_pct_hi AS spread_in_interval
 FROM scan_efficiency('sb_t', 'warm', runs => 6, method => 'whole');
-SELECT method, pairs, scan_pct_lo IS NULL AS no_interval, verdict LIKE 'unstable%' AS unstable
+SELECT method, pairs, scan_pct_lo IS NULL AS no_interval, 'unstable' = ANY (verdict) AS unstable
 FROM scan_efficiency('sb_t', 'asis', runs => 5, method => 'whole');
 
 SELECT cache, runs, block_size, read_cached_pct > 95 AS read_warm, scan_cached_pct > 95 AS scan_warm,
-       verdict LIKE '%storage_not_limiting' AS cpu_bound
+       'storage_not_limiting' = ANY (verdict) AS cpu_bound
 FROM scan_efficiency('sb_t', 'warm', 65536, 3);
 -- Every partition's stretches, each scanned on its own.
 SELECT cache, pairs, rows, coverage_pct FROM scan_efficiency('sb_part', 'asis');

@@ -223,6 +223,10 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	sb_row_text(&row, "bottleneck", bottleneck);
 	sb_row_float(&row, "cpu_pct", sb_share_pct(busy, budget), 1);
 	sb_row_float(&row, "cpu_wait_pct", sb_share_pct(queued, budget), 1);
+	/* Of that wait, the group held back by its own CPU quota (clock.c). */
+	sb_row_float(&row, "cpu_throttled_pct",
+				 isnan(sr.timing.throttled_s) ? NAN :
+				 sb_share_pct(Min(sr.timing.throttled_s, queued), budget), 1);
 	sb_row_float(&row, "io_wait_pct", sb_share_pct(io_wait, budget), 1);
 	sb_row_float(&row, "other_pct",
 				 sb_share_pct(budget - busy - queued - io_wait, budget), 1);

@@ -451,58 +451,34 @@ sb_citus_ratio_figures(const double *ratio, int n, double *lo, double *hi,
 }
 
 /*
- * The verdict, with the single-server figure's words: unstable when the
- * interval is missing (under 6 pairs) or wider than the target, cached
- * when a cold pass found more than 5 % resident, storage_not_limiting
- * when count(1) outran the raw read.  host_cache needs O_DIRECT reads of
- * every placement, which the cluster figure does not take.  With 'what'
- * set, one NOTICE or WARNING per problem.
+ * The verdict, from the judge of the single-server figure (verdict.c), on
+ * what a cluster figure has: the interval, the cached share and the
+ * ratio.  host_cache needs O_DIRECT reads of every placement and
+ * storage_not_limiting's ceiling a warm scan of each, which the cluster
+ * figure does not take; the limits are the nodes', not this server's.
+ * With 'what' set, one NOTICE or WARNING per mark.  False when there is
+ * no figure to judge.
  */
-char *
+bool
 sb_citus_verdict(SbCacheMode cache, double cached_pct, double median, double lo,
-		   double hi, int pairs, double target_pct, const char *what)
+				 double hi, int pairs, double target_pct, const char *what,
+				 SbVerdict *v)
 {
-	double		limit = target_pct > 0 ? target_pct : SB_CITUS_TARGET;
-	double		halfwidth = sb_halfwidth_pct(median, lo, hi);
-	StringInfoData v;
+	SbJudgeInput in;
 
+	memset(v, 0, sizeof(SbVerdict));
 	if (isnan(median))
-		return NULL;
-	initStringInfo(&v);
-	if (isnan(halfwidth) || halfwidth > limit)
-	{
-		appendStringInfoString(&v, ",unstable");
-		if (what && isnan(halfwidth))
-			ereport(NOTICE,
-					(errmsg("the cluster figure of \"%s\" is unstable: %d pair%s too few for a 95 %% confidence interval",
-							what, pairs, pairs == 1 ? " is" : "s are"),
-					 errhint("Use runs => 6 or more, or allow more time (max_seconds).")));
-		else if (what)
-			ereport(NOTICE,
-					(errmsg("the cluster figure of \"%s\" is unstable: its 95 %% confidence interval is %.1f to %.1f, +-%.1f %% of the median after %d pairs, wider than +-%g %%",
-							what, lo, hi, halfwidth, pairs, limit),
-					 errhint("Allow more time (max_seconds), or measure when the nodes are quieter.")));
-	}
-	if (cache == SB_CACHE_COLD && !isnan(cached_pct) && cached_pct > SB_CACHED_LIMIT_PCT)
-	{
-		appendStringInfoString(&v, ",cached");
-		if (what)
-			ereport(WARNING,
-					(errmsg("cold measurement of \"%s\" found %.1f %% of the placements' blocks still cached after eviction",
-							what, cached_pct),
-					 errdetail("Part of the figure comes from memory, not from the nodes' storage."),
-					 errhint("Another process on a node may hold the placements' files mapped or locked in memory.")));
-	}
-	if (median > 100)
-	{
-		appendStringInfoString(&v, ",storage_not_limiting");
-		if (what)
-			ereport(NOTICE,
-					(errmsg("storage is not what limits count(1) on \"%s\": it ran at %.1f %% of the nodes' raw read rate",
-							what, median),
-					 errdetail("The figure then measures the executors' CPU cost and the coordinator, not how much of the disks' speed the query gets."),
-					 errhint(cache == SB_CACHE_WARM ? "This is expected with cache => 'warm'." :
-							 "Expected when reads come from memory or fast storage.")));
-	}
-	return v.len == 0 ? "ok" : v.data + 1;
+		return false;
+	sb_judge_input_init(&in);
+	in.what = what;
+	in.unit = "pairs";
+	in.cache = cache;
+	in.n = pairs;
+	in.median = median;
+	in.lo = lo;
+	in.hi = hi;
+	in.target_pct = target_pct > 0 ? target_pct : SB_CITUS_TARGET;
+	in.cached_pct = cached_pct;
+	sb_judge(&in, v);
+	return true;
 }

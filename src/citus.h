@@ -12,6 +12,7 @@
 #define SCANBENCH_CITUS_H
 
 #include "measure.h"
+#include "verdict.h"
 
 /* Pairs a cluster figure takes at most when it samples to a target. */
 #define SB_CITUS_MAX_PAIRS	100
@@ -90,8 +91,9 @@ extern void sb_citus_store_step(SbCitusTable *ct, SbStepRow *rows,
 								bool is_read, int pair);
 extern double sb_citus_ratio_figures(const double *ratio, int n, double *lo,
 									 double *hi, double *p10, double *p90);
-extern char *sb_citus_verdict(SbCacheMode cache, double cached_pct,
-							  double median, double lo, double hi, int pairs,
-							  double target_pct, const char *what);
+extern bool sb_citus_verdict(SbCacheMode cache, double cached_pct,
+							 double median, double lo, double hi, int pairs,
+							 double target_pct, const char *what,
+							 SbVerdict *v);
 
 #endif							/* SCANBENCH_CITUS_H */

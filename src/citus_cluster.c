@@ -68,7 +68,8 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 				now;
 	SbRow		row;
 	char	   *count_sql;
-	char	   *verdict;
+	SbVerdict	verdict;
+	bool		judged;
 	Datum		result;
 	MemoryContext old;
 
@@ -198,8 +199,8 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	INSTR_TIME_SUBTRACT(now, begin);
 
 	med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, &p10, &p90);
-	verdict = sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
-						 med, lo, hi, pairs, target_pct, ct->relname);
+	judged = sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
+							  med, lo, hi, pairs, target_pct, ct->relname, &verdict);
 
 	/* The row outlives SPI's memory, which SPI_finish() releases. */
 	old = MemoryContextSwitchTo(outer);
@@ -229,7 +230,10 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	sb_row_float(&row, "scan_pct_p10", p10, 1);
 	sb_row_float(&row, "scan_pct_p90", p90, 1);
 	sb_row_float(&row, "elapsed_s", INSTR_TIME_GET_DOUBLE(now), 3);
-	sb_row_text(&row, "verdict", verdict);
+	if (judged)
+		sb_row_verdict(&row, "verdict", &verdict);
+	else
+		sb_row_null(&row, "verdict");
 	sb_row_datum(&row, "settings", sb_io_settings());
 	/* The server-path columns a cluster figure has no value for. */
 	sb_row_rest_null(&row);
@@ -258,6 +262,7 @@ put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
 				lo,
 				hi;
 	SbRow		row;
+	SbVerdict	verdict;
 	int			i;
 
 	for (i = 0; i < pairs; i++)
@@ -289,9 +294,11 @@ put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
 	sb_row_float(&row, "read_cached_pct", read_cached, 1);
 	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
 	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));
-	sb_row_text(&row, "verdict",
-				sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
-								 med, lo, hi, pairs, 0, NULL));
+	if (sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
+						 med, lo, hi, pairs, 0, NULL, &verdict))
+		sb_row_verdict(&row, "verdict", &verdict);
+	else
+		sb_row_null(&row, "verdict");
 	sb_row_text(&row, "slowest_shard", slowest);
 	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(at));
 	tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));

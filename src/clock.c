@@ -5,10 +5,23 @@
  *
  * Wall time comes from instr_time (clock_gettime(CLOCK_MONOTONIC)), the
  * clock EXPLAIN ANALYZE uses.  CPU time is getrusage(RUSAGE_SELF): this
- * backend only, so parallel workers' CPU is not in it.  The time the
- * backend spent runnable but waiting for a CPU, the run queue delay of
- * /proc/self/schedstat, is kept too: it is other processes' load, not the
- * measured work's cost (scan_efficiency leaves it out of its rates).
+ * backend only, so parallel workers' CPU is not in it.
+ *
+ * Two waits are kept beside the wall time, never taken out of it: a rate
+ * is bytes over the time the pass really took, as the server's own
+ * queries see it.  While a backend waits for a CPU, read-ahead (and, on
+ * 18, asynchronous I/O) keeps the device busy, so a rate net of the wait
+ * would count I/O already done against a shorter interval: a rate the
+ * device never delivered.
+ *   cpu_wait_s   the run queue delay of /proc/self/schedstat: runnable but
+ *                not running, whether other processes held the CPUs or the
+ *                group's CPU quota was spent (a throttled group's tasks
+ *                stay runnable);
+ *   throttled_s  how long the group whose quota binds this backend was held
+ *                back (cgroup.c): the part of the wait that is the server's
+ *                own limit, not other processes' load.  It is the group's
+ *                figure, so it counts time the group was held back while
+ *                this backend was not running too.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +31,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "measure.h"
 
 static double
@@ -53,6 +67,16 @@ run_delay_s(void)
 	return (double) waited / 1e9;
 }
 
+/* The cgroup's throttled seconds, NaN where unknown. */
+static double
+throttled_s(void)
+{
+	SbCgroupCpuStat s;
+
+	sb_cgroup_cpu_stat(&s);
+	return s.ok ? s.throttled_s : NAN;
+}
+
 /*
  * The run queue delay is read inside the wall-clock interval, after its
  * start and before its end, so that a wait it counts cannot lie outside
@@ -64,6 +88,7 @@ sb_clock_start(SbClock *clock)
 	getrusage(RUSAGE_SELF, &clock->ru_start);
 	INSTR_TIME_SET_CURRENT(clock->start);
 	clock->run_delay_start = run_delay_s();
+	clock->throttled_start = throttled_s();
 }
 
 void
@@ -71,6 +96,7 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 {
 	instr_time	end;
 	struct rusage ru;
+	double		throttled_end = throttled_s();
 	double		run_delay_end = run_delay_s();
 
 	INSTR_TIME_SET_CURRENT(end);
@@ -84,4 +110,7 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 	if (isnan(timing->cpu_wait_s) || timing->cpu_wait_s < 0)
 		timing->cpu_wait_s = 0;
 	timing->cpu_wait_s = Min(timing->cpu_wait_s, timing->seconds);
+	timing->throttled_s = throttled_end - clock->throttled_start;
+	if (!isnan(timing->throttled_s))
+		timing->throttled_s = Min(Max(timing->throttled_s, 0), timing->seconds);
 }

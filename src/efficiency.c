@@ -24,9 +24,13 @@
  * precision asked for, not the terabyte twice.  A relation of fewer than
  * ten stretches is read in rounds until it has ten pairs.
  *
- * Every timed pass leaves out the time this backend waited for a CPU
- * (clock.c): on a busy machine that wait lands on the CPU-bound scan and
- * would be counted as the executor's cost.
+ * Every rate is bytes over the wall-clock time of its pass, what the
+ * server really got (clock.c says why no wait is taken out).  The time
+ * the backend waited for a CPU and the time its group was held back by a
+ * CPU quota are columns of their own, beside the group's limits; the
+ * verdict (verdict.c) says when either shaped the figure.  Under limits,
+ * the stretches are long enough that a rate limiter's allowance does not
+ * inflate them (pairs.c).
  *
  * method => 'whole' keeps the original measurement: runs alternated
  * passes over the whole relation, now with the same statistics over runs.
@@ -49,6 +53,7 @@
 #include "portability/instr_time.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -56,105 +61,35 @@
 
 PG_FUNCTION_INFO_V1(scan_efficiency);
 
-/* ---- The verdict ---- */
+/* ---- The verdict (verdict.c) ---- */
 
-typedef struct SbVerdict
-{
-	bool		unstable;
-	bool		cached;
-	bool		host_cache;
-	bool		storage_not_limiting;
-} SbVerdict;
-
-/*
- * Judge the figure and say so once per problem: a WARNING where a cold
- * figure did not measure the storage it claims to, a NOTICE where it is
- * imprecise or measures the CPU (expected when warm).
- */
 static void
 judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 {
-	double		limit = e->target_pct > 0 ? e->target_pct : SB_DEFAULT_TARGET;
-	double		halfwidth = sb_halfwidth_pct(median, lo, hi);
-	double		host = sb_samples_median(&e->host_ratio);
-	double		ceiling = sb_samples_median(&e->ceiling_ratio);
-	const char *unit = e->method == SB_METHOD_PAIRS ? "pairs" : "runs";
-	const char *unit1 = e->method == SB_METHOD_PAIRS ? "pair" : "run";
+	SbJudgeInput in;
 
-	memset(v, 0, sizeof(SbVerdict));
-
-	/* Not a verdict: the figures are net of it.  But say how much. */
-	if (e->timed_s > 0 && e->cpu_wait_s > 0.1 * e->timed_s)
-		ereport(NOTICE,
-				(errmsg("this backend waited for a CPU during %.0f %% of the timed passes",
-						100 * e->cpu_wait_s / e->timed_s),
-				 errdetail("Other processes kept the CPUs busy.  That time (%.3f s, from /proc/self/schedstat) is left out of the rates and of scan_pct.",
-						   e->cpu_wait_s)));
-
-	v->unstable = isnan(halfwidth) || halfwidth > limit;
-	if (v->unstable && isnan(halfwidth))
-		ereport(NOTICE,
-				(errmsg("scan_pct is unstable: %d %s %s too few for a %.0f %% confidence interval",
-						e->ratio.n, e->ratio.n == 1 ? unit1 : unit,
-						e->ratio.n == 1 ? "is" : "are", 100 * SB_CONFIDENCE),
-				 errhint(e->method == SB_METHOD_PAIRS ?
-						 "The relation holds too few stretches of 8 MB; use method => 'whole' with runs => 6 or more." :
-						 "Use runs => 6 or more.")));
-	else if (v->unstable)
-		ereport(NOTICE,
-				(errmsg("scan_pct is unstable: its %.0f %% confidence interval is %.1f to %.1f, +-%.1f %% of the median after %d %s, wider than +-%.1f %%",
-						100 * SB_CONFIDENCE, lo, hi, halfwidth, e->ratio.n, unit, limit),
-				 errhint("Allow more time (max_seconds) or a larger sample, or measure when the machine is quieter.")));
-
-	v->cached = (e->cache == SB_CACHE_COLD &&
-				 Max(e->read_cached_max, e->scan_cached_max) > SB_CACHED_PCT);
-	if (v->cached)
-		ereport(WARNING,
-				(errmsg("cold measurement found %.1f %% of the blocks still cached after eviction",
-						Max(e->read_cached_max, e->scan_cached_max)),
-				 errdetail("Part of the figure comes from memory, not from the storage."),
-				 errhint("Another process may hold the relation's files mapped or locked in memory (a backup or cache-warming tool, for instance).")));
-
-	v->host_cache = (e->cache == SB_CACHE_COLD && !isnan(host) &&
-					 host > SB_HOST_CACHE_RATIO);
-	if (v->host_cache)
-		ereport(WARNING,
-				(errmsg("cold reads ran %.1f times as fast as O_DIRECT reads of the same blocks",
-						host),
-				 errdetail("%s Blocks evicted from this system's caches were served from a cache below it, such as a hypervisor's memory: \"cold\" is not the storage here.",
-						   e->method == SB_METHOD_PAIRS ?
-						   "Each pair read its stretch with 1 MB O_DIRECT reads too; that is the median pair's ratio." :
-						   psprintf("Median raw read %.1f MB/s, O_DIRECT 1 MB reads of 8 stretches %.1f MB/s.",
-									sb_samples_median(&e->read_mb_s), sb_samples_median(&e->direct_mb_s))),
-				 errhint("Compare with raw_read(rel, 1048576, 'direct'), or measure on the host or on bare metal.")));
-
-	v->storage_not_limiting = (!isnan(ceiling) && ceiling >= SB_CEILING_RATIO) ||
-		(!isnan(median) && median > 100);
-	if (v->storage_not_limiting)
-		ereport(NOTICE,
-				(errmsg("storage is not what limits this scan: it ran at %.0f %% of its warm rate (%.1f MB/s), at %.1f %% of the raw read rate",
-						100 * ceiling, sb_samples_median(&e->ceiling_mb_s), median),
-				 errdetail("scan_pct then measures the executor's CPU cost, not how much of the storage's speed the scan gets."),
-				 errhint(e->cache == SB_CACHE_WARM ?
-						 "This is expected with cache => 'warm'." :
-						 "Expected when reads come from memory or fast storage.")));
-}
-
-static char *
-verdict_text(SbVerdict *v)
-{
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	if (v->unstable)
-		appendStringInfoString(&buf, ",unstable");
-	if (v->cached)
-		appendStringInfoString(&buf, ",cached");
-	if (v->host_cache)
-		appendStringInfoString(&buf, ",host_cache");
-	if (v->storage_not_limiting)
-		appendStringInfoString(&buf, ",storage_not_limiting");
-	return buf.len == 0 ? "ok" : buf.data + 1;
+	sb_judge_input_init(&in);
+	in.what = get_rel_name(e->target->relid);
+	in.unit = e->method == SB_METHOD_PAIRS ? "pairs" : "runs";
+	in.cache = e->cache;
+	in.n = e->ratio.n;
+	in.median = median;
+	in.lo = lo;
+	in.hi = hi;
+	in.target_pct = e->target_pct;
+	in.cached_pct = Max(e->read_cached_max, e->scan_cached_max);
+	in.read_mb_s = sb_samples_median(&e->read_mb_s);
+	in.scan_mb_s = sb_samples_median(&e->scan_mb_s);
+	in.direct_mb_s = sb_samples_median(&e->direct_mb_s);
+	in.host_ratio = sb_samples_median(&e->host_ratio);
+	in.ceiling_mb_s = sb_samples_median(&e->ceiling_mb_s);
+	in.ceiling_ratio = sb_samples_median(&e->ceiling_ratio);
+	in.timed_s = e->timed_s;
+	in.cpu_wait_s = e->cpu_wait_s;
+	in.throttled_s = e->throttled_known ? e->throttled_s : NAN;
+	in.cpu_busy_s = e->cpu_busy_s;
+	in.limits = &e->limits;
+	sb_judge(&in, v);
 }
 
 /* ---- scan_efficiency(rel, cache, block_size, runs, sample, max_seconds,
@@ -252,6 +187,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	e.scrub = sb_scrub_alloc();
 #endif
 	e.direct_ok = true;
+	e.throttled_known = true;
+	sb_cgroup_limits(sb_target_first_path(e.target), &e.limits);
 
 	nestlevel = sb_scan_settings_begin(0);
 
@@ -315,10 +252,14 @@ scan_efficiency(PG_FUNCTION_ARGS)
 		SbVerdict	v;
 
 		judge(&e, median, lo, hi, &v);
-		sb_row_text(&row, "verdict", verdict_text(&v));
+		sb_row_verdict(&row, "verdict", &v);
 	}
 	sb_row_datum(&row, "settings", sb_io_settings());
 	sb_row_float(&row, "write_mb_s", write_mb_s, 1);
+	sb_row_float(&row, "cpu_wait_s", e.ratio.n > 0 ? e.cpu_wait_s : NAN, 3);
+	sb_row_float(&row, "cpu_throttled_s",
+				 e.ratio.n > 0 && e.throttled_known ? e.throttled_s : NAN, 3);
+	sb_row_limits(&row, &e.limits);
 
 	sb_target_close(e.target);
 	MemoryContextDelete(e.passcxt);

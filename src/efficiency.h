@@ -11,8 +11,10 @@
 
 #include "portability/instr_time.h"
 
+#include "cgroup.h"
 #include "measure.h"
 #include "storage.h"
+#include "verdict.h"
 
 /*
  * Stretch size: 8 MB (1024 blocks of 8 kB).
@@ -44,17 +46,17 @@
  */
 #define SB_DIRECT_BLOCK		(1024 * 1024)
 
+/* A pass long enough to drain a rate limiter's allowance (pairs.c). */
+#define SB_SUSTAIN_S		0.5
+#define SB_SUSTAIN_PERIODS	10
+
 /* The interval may stop the call only once it rests on this many pairs. */
 #define SB_MIN_PAIRS		10
 
-#define SB_CONFIDENCE		0.95
-#define SB_DEFAULT_TARGET	5.0		/* judged against when target_pct is 0 */
+#define SB_CONFIDENCE		SB_VERDICT_CONFIDENCE
 
 /* scan_efficiency's arguments in the 0.2 definition; 0.1 passed 4. */
 #define SB_EFFICIENCY_NARGS_0_2	10
-#define SB_CACHED_PCT		5.0		/* resident after eviction: not cold */
-#define SB_HOST_CACHE_RATIO 1.1		/* buffered over direct, with a margin */
-#define SB_CEILING_RATIO	0.9		/* scan at 90 % of its warm rate or more */
 #define SB_WHOLE_PROBES		8		/* stretches probed by method 'whole' */
 #define SB_BUDGET_LOOKBACK	8		/* pairs whose duration predicts the next */
 
@@ -85,6 +87,8 @@ typedef struct SbEfficiency
 	SbScrub    *scrub;			/* where no cache-line flush is known */
 	bool		direct_ok;		/* the filesystem takes O_DIRECT */
 	SbScanPlan *whole_plan;
+	SbCgroupLimits limits;		/* of the server, for the relation's device */
+	BlockNumber stretch_blocks; /* SB_STRETCH_BLOCKS, or longer under limits */
 
 	/* one value per pair (or run) */
 	SbSamples	ratio;			/* 100 * scan rate / read rate */
@@ -100,8 +104,11 @@ typedef struct SbEfficiency
 	SbSamples	run_scan_s;
 	double		read_s;
 	double		scan_s;
-	double		cpu_wait_s;		/* of the timed sides, left out of them */
-	double		timed_s;		/* the timed sides, wall clock */
+	double		timed_s;		/* the timed passes, wall clock */
+	double		cpu_wait_s;		/* of that, waiting for a CPU */
+	double		throttled_s;	/* the group held back by its quota */
+	bool		throttled_known;
+	double		cpu_busy_s;		/* this backend's CPU in the timed passes */
 	double		read_cached_max;
 	double		scan_cached_max;
 	uint64		rows;

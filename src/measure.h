@@ -105,6 +105,7 @@ typedef struct SbClock
 	instr_time	start;
 	struct rusage ru_start;
 	double		run_delay_start;	/* /proc/self/schedstat, s; NaN if none */
+	double		throttled_start;	/* the cgroup's cpu.stat, s; NaN if none */
 } SbClock;
 
 typedef struct SbTiming
@@ -113,6 +114,8 @@ typedef struct SbTiming
 	double		user_s;
 	double		sys_s;
 	double		cpu_wait_s;		/* runnable but waiting for a CPU; 0 if unknown */
+	double		throttled_s;	/* the cgroup held back by its CPU quota;
+								 * NaN if unknown */
 } SbTiming;
 
 /* Share of a target's blocks resident in each cache. */
@@ -315,12 +318,15 @@ typedef struct SbRow
 
 extern void sb_row_init(SbRow *row, TupleDesc tupdesc);
 extern bool sb_row_has(SbRow *row, const char *name);
+extern Oid	sb_row_type(SbRow *row, const char *name);
 extern void sb_row_datum(SbRow *row, const char *name, Datum d);
 extern void sb_row_null(SbRow *row, const char *name);
 extern void sb_row_float(SbRow *row, const char *name, double v, int digits);
 extern void sb_row_text(SbRow *row, const char *name, const char *s);
 extern void sb_row_rest_null(SbRow *row);
 extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);
+struct SbCgroupLimits;
+extern void sb_row_limits(SbRow *row, const struct SbCgroupLimits *l);
 extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
 extern HeapTuple sb_row_tuple(SbRow *row);
 extern Datum sb_row_result(SbRow *row);

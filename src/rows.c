@@ -14,6 +14,7 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "cgroup.h"
 #include "measure.h"
 
 /*
@@ -56,6 +57,15 @@ bool
 sb_row_has(SbRow *row, const char *name)
 {
 	return row_column(row, name) >= 0;
+}
+
+/* The type of a column, or InvalidOid where this result type lacks it. */
+Oid
+sb_row_type(SbRow *row, const char *name)
+{
+	int			i = row_column(row, name);
+
+	return i < 0 ? InvalidOid : TupleDescAttr(row->tupdesc, i)->atttypid;
 }
 
 void
@@ -160,4 +170,26 @@ Datum
 sb_row_result(SbRow *row)
 {
 	return HeapTupleGetDatum(sb_row_tuple(row));
+}
+
+/* A limit in bytes, IOPS or microseconds; NULL where none applies. */
+static void
+row_limit(SbRow *row, const char *name, int64 v)
+{
+	if (v < 0)
+		sb_row_null(row, name);
+	else
+		sb_row_datum(row, name, Int64GetDatum(v));
+}
+
+/* The limits of the server's control groups, as storage_info shows them. */
+void
+sb_row_limits(SbRow *row, const SbCgroupLimits *l)
+{
+	row_limit(row, "cpu_quota_us", l->cpu_quota_us);
+	row_limit(row, "cpu_period_us", l->cpu_period_us);
+	row_limit(row, "read_bps_limit", l->read_bps);
+	row_limit(row, "write_bps_limit", l->write_bps);
+	row_limit(row, "read_iops_limit", l->read_iops);
+	row_limit(row, "write_iops_limit", l->write_iops);
 }

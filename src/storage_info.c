@@ -3,7 +3,8 @@
  * storage_info.c
  *	  storage_info(): the layers under a relation or a tablespace, from the
  *	  filesystem down to the disks (devices.c), one row each, with the
- *	  server settings that shape its I/O.
+ *	  server settings that shape its I/O and the limits the server's control
+ *	  group puts on its CPU and on the device's reads and writes.
  *
  *-------------------------------------------------------------------------
  */
@@ -20,6 +21,7 @@
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
 
+#include "cgroup.h"
 #include "storage.h"
 
 PG_FUNCTION_INFO_V1(storage_info_rel);
@@ -57,7 +59,11 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Datum		settings = sb_io_settings();
 	List	   *layers = sb_storage_layers(path);
+	SbCgroupLimits limits;
 	ListCell   *lc;
+
+	/* The server's limits, the same on every layer's row. */
+	sb_cgroup_limits(path, &limits);
 
 	foreach(lc, layers)
 	{
@@ -94,6 +100,7 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 			sb_row_datum(&row, "size_bytes", Int64GetDatum(l->size_bytes));
 		sb_row_text(&row, "note", l->note);
 		sb_row_datum(&row, "settings", settings);
+		sb_row_limits(&row, &limits);
 		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}
 }

@@ -77,7 +77,7 @@ SKIP:
 		sql("SELECT count(*) FROM scan_history WHERE measured_at >= (SELECT measured_at FROM scan_history ORDER BY id LIMIT 1)");
 	};
 	my $last = sub {
-		sql(q{SELECT coalesce(verdict, 'ok') || '|' || scan_pct || '|' || coalesce(scheduler, kernel)
+		sql(q{SELECT coalesce(array_to_string(verdict, ','), 'ok') || '|' || scan_pct || '|' || coalesce(scheduler, kernel)
 			  FROM scan_history ORDER BY id DESC LIMIT 1});
 	};
 

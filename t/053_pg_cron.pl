@@ -41,7 +41,7 @@ sql(q{
 sql(q{
 	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, scan_pct, verdict, scheduler)
 	SELECT now() - make_interval(days => d), 'lineitem'::regclass, 'public', 'lineitem', 'cold',
-		   100000, m, 'seeded-scheduler'
+		   100000, string_to_array(m, ','), 'seeded-scheduler'
 	FROM generate_series(1, 5) d,
 		 unnest(ARRAY['ok', 'host_cache', 'storage_not_limiting', 'host_cache,storage_not_limiting']) m;
 });
@@ -83,7 +83,7 @@ for my $mode ('background worker', 'connection')
 
 	is(sql(q{SELECT count(*) FROM scan_history WHERE scan_pct < 100000}), $before + 1,
 		"$mode: the scheduled run is in the history");
-	my $verdict = sql(q{SELECT coalesce(verdict, 'ok') FROM scan_history WHERE scan_pct < 100000
+	my $verdict = sql(q{SELECT coalesce(array_to_string(verdict, ','), 'ok') FROM scan_history WHERE scan_pct < 100000
 						ORDER BY id DESC LIMIT 1});
 	SKIP:
 	{

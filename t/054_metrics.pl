@@ -115,7 +115,7 @@ sql(q{SELECT scan_history_record(r) FROM scan_efficiency('t', 'warm') r});
 sql(q{SELECT scan_history_record(r) FROM scan_efficiency('"odd ""schema""".tt') r});
 # A name no real table here has, with every character the format escapes.
 sql(q{INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, scan_pct, verdict)
-	  VALUES (now(), 1, 'public', E'we"ird\\\\name\nnew', 'cold', 50, 'unstable')});
+	  VALUES (now(), 1, 'public', E'we"ird\\\\name\nnew', 'cold', 50, '{unstable}')});
 
 # As the README has it: psql -At into a .prom file.
 my ($out, $err) = ('', '');

@@ -69,7 +69,7 @@ my ($method, $pairs, $lo, $pct, $hi, $verdict, $coverage) = split /\|/, $coord->
 	 FROM scan_efficiency('t', 'warm', runs => 6, method => 'whole')");
 is("$method|$pairs|$coverage", 'cluster|6|100', 'six pairs of whole-cluster passes');
 ok($lo ne '' && $lo <= $pct && $pct <= $hi, "interval $lo <= $pct <= $hi");
-like($verdict, qr/^(ok|unstable|storage_not_limiting|unstable,storage_not_limiting)$/,
+like($verdict, qr/^\{(ok|unstable|storage_not_limiting|unstable,storage_not_limiting)\}$/,
 	"a warm verdict ($verdict)");
 # Sampling to a target stops within the time budget.
 my ($elapsed, $npairs) = split /\|/, $coord->safe_psql('postgres',

@@ -290,9 +290,11 @@ SELECT * FROM scan_efficiency(quote_ident(:'t')::regclass, :'c', runs => :r,
 SQL
 	) || sb_die "scan_efficiency failed"
 	echo "$out"
-	# The figure, how sure it is, and whether to believe it, in one line.
+	# The figure, how sure it is, and whether to believe it, in one line
+	# (the verdict's marks without the braces of the array).
 	awk -F ' *[|] *' '{ v[$1] = $2 }
-		END { printf "%s: scan_pct %s %%, 95 %% interval %s to %s, %s pairs, verdict %s\n",
+		END { gsub(/[{}]/, "", v["verdict"])
+			  printf "%s: scan_pct %s %%, 95 %% interval %s to %s, %s pairs, verdict %s\n",
 				  v["cache"], v["scan_pct"], v["scan_pct_lo"] == "" ? "none" : v["scan_pct_lo"],
 				  v["scan_pct_hi"] == "" ? "none" : v["scan_pct_hi"], v["pairs"], v["verdict"] }' <<<"$out"
 done

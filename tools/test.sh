@@ -246,6 +246,19 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 fi
 export SCANBENCH_TEST_TMPFS
+
+# Control groups the cluster's OS user may make below, for the lab's TAP
+# tests (t/SbLab.pm): a group handed to postgres in each hierarchy, removed
+# with whatever is left in it at exit.  Where groups cannot be made, the
+# tests skip and say why.
+if [ "$(id -u)" = 0 ]; then
+	export SB_LAB_PARENT=/scanbench-test-$$
+	if "$SB_TOP/tools/lab.sh" delegate postgres; then
+		sb_on_exit "SB_LAB_PARENT='$SB_LAB_PARENT' '$SB_TOP/tools/lab.sh' undelegate"
+	else
+		unset SB_LAB_PARENT
+	fi
+fi
 if [ $slow -eq 1 ]; then
 	export PG_TEST_EXTRA="${PG_TEST_EXTRA:+$PG_TEST_EXTRA }scanbench_slow"
 fi

@@ -48,14 +48,26 @@ value_of(PGresult *res, const char *name)
 	return PQgetvalue(res, 0, c);
 }
 
-/* The figure, how sure it is and whether to believe it, in one line. */
+/*
+ * The figure, how sure it is and whether to believe it, in one line.  The
+ * verdict is a text[] from scanbench 0.3 on ("{unstable,io_limited}"), a
+ * text before: printed the same way, its marks joined by commas.
+ */
 static void
 print_verdict(PGresult *res)
 {
-	printf("scan_pct %s %%, 95 %% interval %s to %s, %s pairs, verdict %s\n",
-		   value_of(res, "scan_pct"), value_of(res, "scan_pct_lo"),
-		   value_of(res, "scan_pct_hi"), value_of(res, "pairs"),
-		   value_of(res, "verdict"));
+	const char *v = value_of(res, "verdict");
+	size_t		len = strlen(v);
+
+	if (len >= 2 && v[0] == '{' && v[len - 1] == '}')
+		printf("scan_pct %s %%, 95 %% interval %s to %s, %s pairs, verdict %.*s\n",
+			   value_of(res, "scan_pct"), value_of(res, "scan_pct_lo"),
+			   value_of(res, "scan_pct_hi"), value_of(res, "pairs"),
+			   (int) len - 2, v + 1);
+	else
+		printf("scan_pct %s %%, 95 %% interval %s to %s, %s pairs, verdict %s\n",
+			   value_of(res, "scan_pct"), value_of(res, "scan_pct_lo"),
+			   value_of(res, "scan_pct_hi"), value_of(res, "pairs"), v);
 }
 
 /*

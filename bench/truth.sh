@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Every figure against a known answer: a throwaway cluster is given a disk
+# of known speed and a CPU of known size with control groups
+# (tools/lab.sh), and each cell of the matrix
+#
+#   disk {unlimited, 100, 200, 400 MiB/s} x CPU {unlimited, 0.25, 0.5}
+#     x {idle, loaded: a busy loop on every CPU outside the cluster's group}
+#     x {cold, warm}
+#
+# prints the known answer beside what raw_read, scan_rate, scan_efficiency
+# (pairs and whole) and scan_breakdown report, with the verdict:
+#
+#   raw      a cold raw read runs at the disk's limit (unlimited: the
+#            unlimited rate measured at the start of the run), and at most
+#            at the warm raw read's rate in the cell (its CPU ceiling under
+#            the quota); a warm raw read at most at the unlimited warm rate
+#   scan     a scan runs at most at the disk's limit and at most at its CPU
+#            ceiling: scan_rate(rel, 'warm') in the same cell, wall clock,
+#            the fastest of three;
+#            where the disk is the tighter by far (storage-limited), at the
+#            disk's limit
+#   pct      a storage-limited scan's scan_pct is 100 * scan / disk limit,
+#            the scan being scan_rate's in the cell (at most the limit)
+#
+# and flags (!) a figure more than 10 % above its bound, or more than 10 %
+# off an answer that is exact (the raw read at a limit, a storage-limited
+# scan and its scan_pct); warm cells run once per CPU and load (the disk is
+# not read).
+#
+#   bench/truth.sh [--scale SF] [--disk "0 100 200 400"] [--cpu "0 0.25 0.5"]
+#                  [--load "idle loaded"] [--cache "cold warm"] [--runs N]
+#                  [--max-seconds S] [--port PORT]
+#
+# Root, cgroup v1 (cpu, blkio) or v2 (cpu, io) writable; otherwise it says
+# why and exits 0 without measuring.  Default SF 0.25 (about 240 MB), whole
+# passes --runs 6, pairs --max-seconds 20.  The whole matrix takes about 20
+# minutes.
+set -uo pipefail
+. "$(dirname "$0")/../tools/common.sh"
+. "$(dirname "$0")/../tools/lab.sh"
+
+scale=0.25
+disks="0 100 200 400"
+cpus="0 0.25 0.5"
+loads="idle loaded"
+caches="cold warm"
+runs=6
+maxs=20
+port=56200
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--scale) scale=$2; shift 2 ;;
+		--disk) disks=$2; shift 2 ;;
+		--cpu) cpus=$2; shift 2 ;;
+		--load) loads=$2; shift 2 ;;
+		--cache) caches=$2; shift 2 ;;
+		--runs) runs=$2; shift 2 ;;
+		--max-seconds) maxs=$2; shift 2 ;;
+		--port) port=$2; shift 2 ;;
+		*) sb_die "usage: bench/truth.sh [--scale SF] [--disk \"0 100 200 400\"] [--cpu \"0 0.25 0.5\"] [--load \"idle loaded\"] [--cache \"cold warm\"] [--runs N] [--max-seconds S] [--port PORT]" ;;
+	esac
+done
+
+[ "$(id -u)" = 0 ] || { echo "bench/truth.sh: skipped: control groups are written as root"; exit 0; }
+sb_lab_check || { echo "bench/truth.sh: skipped: $SB_LAB_WHY"; exit 0; }
+
+group=scanbench-truth-$$
+loadfile=$(mktemp /tmp/scanbench-truth-load.XXXXXX)
+rm -f "$loadfile"
+# Last registered runs first: loops, then the cluster, then the group.
+trap 'sb_cleanup' EXIT
+trap 'exit 1' INT TERM
+sb_on_exit "sb_lab_remove '$group'"
+sb_lab_create "$group" || sb_die "could not make the group $group"
+sb_bench_lineitem "$scale" lineitem "$port"
+sb_on_exit "sb_lab_load_stop '$loadfile'"
+data=$PGHOST/data
+sb_lab_move "$group" "$data" || sb_die "could not move the cluster into $group"
+
+pgbin=$(sb_pgbin)
+# Verdict messages go to the server log; the rows carry the verdicts.
+q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
+
+bytes=$(q "SELECT pg_relation_size('lineitem')")
+echo "bench/truth.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), PostgreSQL $(sb_pgversion), $(nproc) CPUs, $(uname -r), cgroup v$SB_LAB_V"
+echo "disk $(sb_lab_disk "$data") under $data; lineitem SF $scale: $bytes bytes"
+
+# The unlimited rates, measured once, quiet and with no limit.
+sb_lab_limit "$group" "$data" 0 0
+cold_raw=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'cold')")
+warm_raw=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'warm')")
+echo "unlimited: cold raw read $cold_raw MB/s, warm raw read $warm_raw MB/s"
+echo
+echo "Known answers in [brackets]: <=X a bound, X an exact answer (within 10 %); ! flags a figure outside."
+hdr='%-4s %-6s %-5s %-6s | %-16s | %-16s %-7s | %-22s %-22s | %-22s %-22s | %-14s | %s\n'
+printf "$hdr" cache disk cpu load "raw_read" "scan_rate" ceiling \
+	"pairs read/scan" "pairs pct verdict" "whole read/scan" "whole pct verdict" "breakdown" "flags"
+
+# check FIGURE KIND KNOWN: KIND "max" (a bound) or "eq" (an answer);
+# prints " !" when the figure is off by more than 10 %.
+check()
+{
+	awk -v f="$1" -v k="$2" -v a="$3" 'BEGIN {
+		if (f == "" || a == "" || a <= 0) exit
+		if (f > 1.1 * a || (k == "eq" && f < 0.9 * a)) printf " !"
+	}'
+}
+minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || (b != "" && b < a)) a = b; print a }'; }
+fmt() { awk -v v="$1" 'BEGIN { if (v == "") print "-"; else printf "%.0f", v }'; }
+
+nflags=0
+ncells=0
+for load in $loads; do
+	if [ "$load" = loaded ]; then sb_lab_load_start "$loadfile"; fi
+	for cpu in $cpus; do
+		for cache in $caches; do
+			dlist=$disks
+			[ "$cache" = warm ] && dlist=0
+			for disk in $dlist; do
+				sb_lab_limit "$group" "$data" "$disk" "$cpu" || sb_die "could not set the limits"
+				limit=$(awk -v m="$disk" 'BEGIN { if (m > 0) printf "%.1f", m * 1.048576 }')
+				# The CPU ceiling: the fastest of three warm scans (a busy shared
+				# machine slows single passes by 10-40 %).
+				ceil=$(for i in 1 2 3; do q "SELECT mb_s FROM scan_rate('lineitem', 'warm')"; done | sort -g | tail -1)
+				raw_ceil=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'warm')")
+				raw=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, '$cache')")
+				scan=$(q "SELECT mb_s FROM scan_rate('lineitem', '$cache')")
+				IFS='|' read -r pr ps pp pv < <(q "SELECT read_mb_s, scan_mb_s, scan_pct, verdict FROM scan_efficiency('lineitem', '$cache', max_seconds => $maxs)")
+				IFS='|' read -r wr ws wp wv < <(q "SELECT read_mb_s, scan_mb_s, scan_pct, verdict FROM scan_efficiency('lineitem', '$cache', runs => $runs, method => 'whole')")
+				IFS='|' read -r bs bb < <(q "SELECT scan_mb_s, bottleneck FROM scan_breakdown('lineitem', '$cache')")
+
+				# The known answers.
+				if [ "$cache" = cold ]; then
+					raw_known=$(minof "${limit:-$cold_raw}" "$raw_ceil")
+					raw_kind=max
+					[ -n "$limit" ] && [ "$raw_known" = "$limit" ] && raw_kind=eq
+					scan_known=$(minof "${limit:-$cold_raw}" "$ceil")
+					scan_kind=max
+					pct_known=
+					# Storage-limited: the disk's limit well under the CPU ceiling.
+					if [ -n "$limit" ] && awk -v l="$limit" -v c="$ceil" 'BEGIN { exit !(l < 0.67 * c) }'; then
+						scan_kind=eq
+						# A single pass may run a few per cent above the limit
+						# (the throttle's allowance after the eviction's idle
+						# gap); the sustained scan runs at the limit.
+						pct_known=$(awk -v s="$scan" -v l="$raw_known" 'BEGIN { if (s > l) s = l; printf "%.1f", 100 * s / l }')
+					fi
+				else
+					# A warm raw read is all CPU: at most the unlimited one.
+					raw_known=$warm_raw
+					raw_kind=max
+					scan_known=$ceil
+					scan_kind=max
+					pct_known=
+				fi
+				flags=""
+				for fig in "raw:$raw:$raw_kind:$raw_known" "pairs.read:$pr:$raw_kind:$raw_known" \
+					"whole.read:$wr:$raw_kind:$raw_known" "scan:$scan:$scan_kind:$scan_known" \
+					"pairs.scan:$ps:$scan_kind:$scan_known" "whole.scan:$ws:$scan_kind:$scan_known" \
+					"breakdown:$bs:$scan_kind:$scan_known"; do
+					IFS=: read -r name f k a <<<"$fig"
+					[ -n "$(check "$f" "$k" "$a")" ] && flags+=" $name"
+				done
+				if [ -n "$pct_known" ]; then
+					[ -n "$(check "$pp" eq "$pct_known")" ] && flags+=" pairs.pct"
+					[ -n "$(check "$wp" eq "$pct_known")" ] && flags+=" whole.pct"
+				fi
+				[ -n "$flags" ] && nflags=$((nflags + 1))
+				ncells=$((ncells + 1))
+				rk=$([ "$raw_kind" = max ] && echo "<=")$(fmt "$raw_known")
+				sk=$([ "$scan_kind" = max ] && echo "<=")$(fmt "$scan_known")
+				printf "$hdr" "$cache" "$([ "$disk" = 0 ] && echo '-' || echo "$disk")" \
+					"$([ "$cpu" = 0 ] && echo '-' || echo "$cpu")" "$load" \
+					"$(fmt "$raw")$(check "$raw" "$raw_kind" "$raw_known") [$rk]" \
+					"$(fmt "$scan")$(check "$scan" "$scan_kind" "$scan_known") [$sk]" "$(fmt "$ceil")" \
+					"$(fmt "$pr")$(check "$pr" "$raw_kind" "$raw_known")/$(fmt "$ps")$(check "$ps" "$scan_kind" "$scan_known")" \
+					"${pp:--}$(check "$pp" eq "$pct_known")${pct_known:+ [$pct_known]} ${pv:-none}" \
+					"$(fmt "$wr")$(check "$wr" "$raw_kind" "$raw_known")/$(fmt "$ws")$(check "$ws" "$scan_kind" "$scan_known")" \
+					"${wp:--}$(check "$wp" eq "$pct_known") ${wv:-none}" \
+					"$(fmt "$bs")$(check "$bs" "$scan_kind" "$scan_known") ${bb:-}" "${flags# }"
+			done
+		done
+	done
+	if [ "$load" = loaded ]; then sb_lab_load_stop "$loadfile"; fi
+done
+echo
+echo "$ncells cells, $nflags with a figure off its known answer by more than 10 %"

@@ -1,0 +1,289 @@
+/*-------------------------------------------------------------------------
+ *
+ * verdict.c
+ *	  The verdict on a scan_efficiency figure: what the figure measured
+ *	  and whether it can be trusted, as a list of marks.  One function
+ *	  decides, for a figure taken on this server or across a Citus
+ *	  cluster; the result row carries the marks (text[] from 0.3, a
+ *	  comma-separated text under 0.2's definition), and the history reads
+ *	  that value, never re-derives it.
+ *
+ * The marks, each with the measurement that produces it in bench/truth.sh:
+ *   unstable       the interval is missing or wider than the target
+ *   cached         a cold pass found more than 5 % of the blocks resident
+ *   host_cache     cold buffered reads outran O_DIRECT reads of the same
+ *                  blocks: a cache below this system served them
+ *   burst          the timed passes ran faster than the group's limits
+ *                  allow over time: they fit in a rate limiter's allowance,
+ *                  and the figure is not the rate a long scan gets
+ *   cpu_contended  the backend waited for a CPU held by other processes
+ *                  for more than 10 % of the timed passes; the rates
+ *                  include that wait (they are what the server got)
+ *   cpu_limited    the group's own CPU quota held the passes back and the
+ *                  scan ran at its CPU ceiling under it: the figure is
+ *                  right for this server, and smaller than the machine's
+ *   io_limited     the group's read throttle on the device, not the
+ *                  device, set the read rate
+ *   storage_not_limiting  the scan ran at its warm (CPU) rate, or faster
+ *                  than the raw read beyond the interval: scan_pct then
+ *                  measures the CPU, not the storage
+ * Time the quota held the group back is counted by the kernel as the
+ * backend's run queue delay too; it is the server's own limit, not other
+ * processes' load, so it is taken out of the wait before cpu_contended is
+ * judged.  A storage-limited scan under a throttle runs at the throttle's
+ * rate on both sides, scan_pct near 100: that is the storage limiting,
+ * so storage_not_limiting needs the whole interval above 100.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "verdict.h"
+
+#define SB_CACHED_PCT		5.0		/* resident after eviction: not cold */
+#define SB_HOST_CACHE_RATIO 1.1		/* buffered over direct, with a margin */
+#define SB_CEILING_RATIO	0.9		/* scan at 90 % of its warm rate or more */
+#define SB_CONTENDED_SHARE	0.1		/* others' CPU load, of the timed time */
+#define SB_HELD_SHARE		0.05	/* the quota's hold, of the timed time */
+#define SB_LIMIT_RATIO		0.9		/* a rate at 90 % of a throttle or more */
+#define SB_BURST_RATIO		1.1		/* faster than a limit allows */
+#define SB_ABOVE_PCT		105.0	/* scan_pct above the raw read, without
+									 * an interval */
+
+void
+sb_judge_input_init(SbJudgeInput *in)
+{
+	memset(in, 0, sizeof(SbJudgeInput));
+	in->unit = "pairs";
+	in->median = in->lo = in->hi = NAN;
+	in->cached_pct = in->read_mb_s = in->scan_mb_s = in->direct_mb_s = NAN;
+	in->host_ratio = in->ceiling_mb_s = in->ceiling_ratio = NAN;
+	in->timed_s = in->cpu_wait_s = in->throttled_s = in->cpu_busy_s = NAN;
+}
+
+static void
+add(SbVerdict *v, const char *mark)
+{
+	if (v->n < SB_VERDICT_MAX_MARKS)
+		v->marks[v->n++] = mark;
+}
+
+/* " of \"rel\"" where the input names the relation. */
+static const char *
+of_what(const SbJudgeInput *in)
+{
+	return in->what ? psprintf(" of \"%s\"", in->what) : "";
+}
+
+static char *
+limit_cpu_text(const SbCgroupLimits *l)
+{
+	return psprintf("the server's CPU quota of %lld us per %lld us (%.2f CPU, cgroup v%d)",
+					(long long) l->cpu_quota_us, (long long) l->cpu_period_us,
+					sb_cgroup_cpus(l), l->cpu_version);
+}
+
+static char *
+limit_read_text(const SbCgroupLimits *l)
+{
+	return psprintf("the read throttle of device %s, %lld bytes/s (%.1f MB/s, cgroup v%d)",
+					l->device, (long long) l->read_bps, l->read_bps / SB_MB,
+					l->io_version);
+}
+
+/*
+ * Judge the figure.  With in->what set, say so once per mark: a WARNING
+ * where a cold figure did not measure the storage it claims to, a NOTICE
+ * where it is imprecise or measures something else than the storage.
+ */
+void
+sb_judge(const SbJudgeInput *in, SbVerdict *v)
+{
+	double		target = in->target_pct > 0 ? in->target_pct : SB_VERDICT_TARGET;
+	double		halfwidth = sb_halfwidth_pct(in->median, in->lo, in->hi);
+	const SbCgroupLimits *l = in->limits;
+	double		throttled = isnan(in->throttled_s) ? 0 : in->throttled_s;
+	double		others = isnan(in->cpu_wait_s) ? NAN : Max(in->cpu_wait_s - throttled, 0);
+	bool		quota = l && l->cpu_quota_us > 0;
+	bool		read_limit = l && l->read_bps > 0;
+	bool		say = in->what != NULL;
+	bool		above;
+
+	memset(v, 0, sizeof(SbVerdict));
+
+	if (isnan(halfwidth) || halfwidth > target)
+	{
+		add(v, "unstable");
+		if (say && isnan(halfwidth))
+			ereport(NOTICE,
+					(errmsg("scan_pct%s is unstable: %d %s too few for a %.0f %% confidence interval",
+							of_what(in), in->n, in->n == 1 ? "is" : "are",
+							100 * SB_VERDICT_CONFIDENCE),
+					 errhint(strcmp(in->unit, "pairs") == 0 ?
+							 "The relation holds too few stretches; use method => 'whole' with runs => 6 or more." :
+							 "Use runs => 6 or more.")));
+		else if (say)
+			ereport(NOTICE,
+					(errmsg("scan_pct%s is unstable: its %.0f %% confidence interval is %.1f to %.1f, +-%.1f %% of the median after %d %s, wider than +-%.1f %%",
+							of_what(in), 100 * SB_VERDICT_CONFIDENCE, in->lo, in->hi,
+							halfwidth, in->n, in->unit, target),
+					 errhint("Allow more time (max_seconds) or a larger sample, or measure when the machine is quieter.")));
+	}
+
+	if (in->cache == SB_CACHE_COLD && !isnan(in->cached_pct) &&
+		in->cached_pct > SB_CACHED_PCT)
+	{
+		add(v, "cached");
+		if (say)
+			ereport(WARNING,
+					(errmsg("cold measurement found %.1f %% of the blocks still cached after eviction",
+							in->cached_pct),
+					 errdetail("Part of the figure comes from memory, not from the storage."),
+					 errhint("Another process may hold the relation's files mapped or locked in memory (a backup or cache-warming tool, for instance).")));
+	}
+
+	if (in->cache == SB_CACHE_COLD && !isnan(in->host_ratio) &&
+		in->host_ratio > SB_HOST_CACHE_RATIO)
+	{
+		add(v, "host_cache");
+		if (say)
+			ereport(WARNING,
+					(errmsg("cold reads ran %.1f times as fast as O_DIRECT reads of the same blocks",
+							in->host_ratio),
+					 errdetail("Median raw read %.1f MB/s, O_DIRECT 1 MB reads %.1f MB/s.  Blocks evicted from this system's caches were served from a cache below it, such as a hypervisor's memory: \"cold\" is not the storage here.",
+							   in->read_mb_s, in->direct_mb_s),
+					 errhint("Compare with raw_read(rel, 1048576, 'direct'), or measure on the host or on bare metal.")));
+	}
+
+	/*
+	 * Faster than the limits allow over time: the passes fitted in an
+	 * allowance (blk-throttle's time slice, CFS's unused quota).
+	 */
+	if ((read_limit && !isnan(in->read_mb_s) &&
+		 in->read_mb_s > SB_BURST_RATIO * l->read_bps / SB_MB) ||
+		(quota && !isnan(in->cpu_busy_s) && in->timed_s > 0 &&
+		 in->cpu_busy_s / in->timed_s > SB_BURST_RATIO * sb_cgroup_cpus(l)))
+	{
+		add(v, "burst");
+		if (say)
+			ereport(NOTICE,
+					(errmsg("the timed passes ran faster than the server's limits allow over time"),
+					 errdetail("Raw reads at %.1f MB/s under a throttle of %.1f MB/s; CPU used at %.2f CPU under a quota of %.2f.  Short passes fit in a rate limiter's allowance: a long scan gets less.",
+							   in->read_mb_s, read_limit ? l->read_bps / SB_MB : NAN,
+							   in->timed_s > 0 ? in->cpu_busy_s / in->timed_s : NAN,
+							   quota ? sb_cgroup_cpus(l) : NAN),
+					 errhint("Use method => 'whole', or a larger relation.")));
+	}
+
+	if (in->timed_s > 0 && !isnan(others) && others > SB_CONTENDED_SHARE * in->timed_s)
+	{
+		add(v, "cpu_contended");
+		if (say)
+			ereport(NOTICE,
+					(errmsg("this backend waited for a CPU held by other processes during %.0f %% of the timed passes",
+							100 * others / in->timed_s),
+					 errdetail("%.3f s of %.3f s runnable but not running (/proc/self/schedstat)%s.  The rates include that time: they are what the server got while the machine was busy.",
+							   others, in->timed_s,
+							   throttled > 0 ? psprintf(", besides %.3f s held back by its own CPU quota", throttled) : ""),
+					 errhint("Compare with a figure taken when the machine is quieter.")));
+	}
+
+	/*
+	 * The quota set the rate only where the scan ran at its CPU ceiling
+	 * (measured under the same quota): a scan the disk holds back may be
+	 * throttled now and then and still go no faster without the quota.
+	 */
+	if (quota && in->timed_s > 0 && throttled > SB_HELD_SHARE * in->timed_s &&
+		(isnan(in->ceiling_ratio) || in->ceiling_ratio >= SB_CEILING_RATIO))
+	{
+		add(v, "cpu_limited");
+		if (say)
+			ereport(NOTICE,
+					(errmsg("%s held the timed passes back for %.0f %% of their time",
+							limit_cpu_text(l), 100 * throttled / in->timed_s),
+					 errdetail("The figure is right for this server, and smaller than the machine's CPUs would give.")));
+	}
+
+	if (read_limit && !isnan(in->read_mb_s) &&
+		in->read_mb_s >= SB_LIMIT_RATIO * l->read_bps / SB_MB)
+	{
+		add(v, "io_limited");
+		if (say)
+			ereport(NOTICE,
+					(errmsg("%s, not the device, set the read rate of %.1f MB/s",
+							limit_read_text(l), in->read_mb_s),
+					 errdetail("The figure is right for this server; the device may be faster.")));
+	}
+
+	above = !isnan(in->lo) ? in->lo > 100 : (!isnan(in->median) && in->median > SB_ABOVE_PCT);
+	if ((!isnan(in->ceiling_ratio) && in->ceiling_ratio >= SB_CEILING_RATIO) || above)
+	{
+		add(v, "storage_not_limiting");
+		if (say)
+			ereport(NOTICE,
+					(errmsg("storage is not what limits this scan: it ran at %.0f %% of its warm rate (%.1f MB/s), at %.1f %% of the raw read rate",
+							100 * in->ceiling_ratio, in->ceiling_mb_s, in->median),
+					 errdetail("scan_pct then measures the executor's CPU cost, not how much of the storage's speed the scan gets."),
+					 errhint(in->cache == SB_CACHE_WARM ?
+							 "This is expected with cache => 'warm'." :
+							 "Expected when reads come from memory or fast storage.")));
+	}
+}
+
+bool
+sb_verdict_has(const SbVerdict *v, const char *mark)
+{
+	int			i;
+
+	for (i = 0; i < v->n; i++)
+		if (strcmp(v->marks[i], mark) == 0)
+			return true;
+	return false;
+}
+
+/* 0.2's rendering: "ok", or the marks joined by commas. */
+char *
+sb_verdict_text(const SbVerdict *v)
+{
+	StringInfoData buf;
+	int			i;
+
+	if (v->n == 0)
+		return pstrdup("ok");
+	initStringInfo(&buf);
+	for (i = 0; i < v->n; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? "," : "", v->marks[i]);
+	return buf.data;
+}
+
+/*
+ * The verdict in the column the caller's result type has: text[] ({ok}
+ * when there is no mark), or 0.2's text.  A NULL verdict (nothing
+ * measured) is the caller's sb_row_null.
+ */
+void
+sb_row_verdict(SbRow *row, const char *name, const SbVerdict *v)
+{
+	if (sb_row_type(row, name) == TEXTARRAYOID)
+	{
+		Datum	   *d = palloc(sizeof(Datum) * Max(v->n, 1));
+		int			i;
+
+		if (v->n == 0)
+			d[0] = CStringGetTextDatum("ok");
+		for (i = 0; i < v->n; i++)
+			d[i] = CStringGetTextDatum(v->marks[i]);
+		sb_row_datum(row, name,
+					 PointerGetDatum(construct_array(d, Max(v->n, 1), TEXTOID, -1,
+													 false, TYPALIGN_INT)));
+	}
+	else
+		sb_row_text(row, name, sb_verdict_text(v));
+}

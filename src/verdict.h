@@ -1,0 +1,62 @@
+/*-------------------------------------------------------------------------
+ *
+ * verdict.h
+ *	  One judge of a scan_efficiency figure, for the server path and the
+ *	  Citus path alike (verdict.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_VERDICT_H
+#define SCANBENCH_VERDICT_H
+
+#include "cgroup.h"
+#include "measure.h"
+
+#define SB_VERDICT_CONFIDENCE	0.95
+#define SB_VERDICT_TARGET		5.0		/* judged against when target_pct is 0 */
+
+/*
+ * What a figure is judged on.  A figure a path does not have is NaN (or,
+ * for limits, NULL): its mark is then never given.
+ */
+typedef struct SbJudgeInput
+{
+	const char *what;			/* the relation, named in the messages;
+								 * NULL: judge silently */
+	const char *unit;			/* "pairs" or "runs" */
+	SbCacheMode cache;
+	int			n;				/* pairs or runs */
+	double		median;			/* scan_pct */
+	double		lo;				/* its interval */
+	double		hi;
+	double		target_pct;
+	double		cached_pct;		/* most resident after eviction */
+	double		read_mb_s;
+	double		scan_mb_s;
+	double		direct_mb_s;
+	double		host_ratio;		/* buffered over O_DIRECT reads */
+	double		ceiling_mb_s;	/* warm scan of the same blocks */
+	double		ceiling_ratio;	/* scan over it */
+	double		timed_s;		/* the timed passes, wall clock */
+	double		cpu_wait_s;		/* of them, waiting for a CPU */
+	double		throttled_s;	/* the group held back by its quota */
+	double		cpu_busy_s;		/* CPU the timed passes used */
+	const SbCgroupLimits *limits;
+} SbJudgeInput;
+
+/* The marks, in a fixed order; none means ok. */
+#define SB_VERDICT_MAX_MARKS	12
+
+typedef struct SbVerdict
+{
+	int			n;
+	const char *marks[SB_VERDICT_MAX_MARKS];
+} SbVerdict;
+
+extern void sb_judge_input_init(SbJudgeInput *in);
+extern void sb_judge(const SbJudgeInput *in, SbVerdict *v);
+extern bool sb_verdict_has(const SbVerdict *v, const char *mark);
+extern char *sb_verdict_text(const SbVerdict *v);
+extern void sb_row_verdict(SbRow *row, const char *name, const SbVerdict *v);
+
+#endif							/* SCANBENCH_VERDICT_H */

@@ -1,0 +1,94 @@
+# A disk of known speed and a CPU of known size for a test's cluster,
+# through tools/lab.sh: the cluster's postmaster (and so its backends) in
+# control groups that throttle its reads and cap its CPU, and busy loops
+# outside them.  Everything made is removed when the test ends, however it
+# ends.
+package SbLab;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use FindBin;
+use File::Temp qw(tempdir);
+
+our @EXPORT = qw(lab_why lab_new);
+
+my $lab_sh = "$FindBin::RealBin/../tools/lab.sh";
+my @groups;
+my @loadfiles;
+
+sub run_lab
+{
+	my (@args) = @_;
+	my $out = `bash '$lab_sh' @args 2>&1`;
+	chomp $out;
+	return ($? == 0, $out);
+}
+
+# Why a lab cannot be made here, or undef when it can.
+sub lab_why
+{
+	return "tools/lab.sh not found at $lab_sh" unless -r $lab_sh;
+	my ($ok, $out) = run_lab('check');
+	return $ok ? undef : $out;
+}
+
+# A group holding $node's postmaster and its children.
+sub lab_new
+{
+	my ($node) = @_;
+	my $name = "sb-tap-$$-" . scalar(@groups);
+	my ($ok, $out) = run_lab('create', $name);
+	die "tools/lab.sh create $name: $out" unless $ok;
+	push @groups, $name;
+	($ok, $out) = run_lab('move', $name, $node->data_dir);
+	die "tools/lab.sh move: $out" unless $ok;
+	return bless { name => $name, node => $node }, 'SbLab';
+}
+
+# limit(MIB, CPUS): reads of the data directory's disk at MIB MiB/s and
+# CPUS of a CPU; 0 for no limit.
+sub limit
+{
+	my ($self, $mib, $cpus) = @_;
+	my ($ok, $out) = run_lab('limit', $self->{name}, $self->{node}->data_dir, $mib, $cpus);
+	die "tools/lab.sh limit: $out" unless $ok;
+}
+
+# The group's cpu.stat: (nr_throttled, throttled seconds).
+sub stat
+{
+	my ($self) = @_;
+	my ($ok, $out) = run_lab('stat', $self->{name});
+	die "tools/lab.sh stat: $out" unless $ok;
+	return split ' ', $out;
+}
+
+# Busy loops on every CPU, outside the group, until load_stop.
+sub load_start
+{
+	my ($self) = @_;
+	my $dir = tempdir('sb-lab-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+	$self->{loadfile} = "$dir/loops";
+	push @loadfiles, $self->{loadfile};
+	my ($ok, $out) = run_lab('load-start', $self->{loadfile});
+	die "tools/lab.sh load-start: $out" unless $ok;
+}
+
+sub load_stop
+{
+	my ($self) = @_;
+	return unless $self->{loadfile};
+	run_lab('load-stop', $self->{loadfile});
+	delete $self->{loadfile};
+}
+
+END
+{
+	my $rc = $?;
+	run_lab('load-stop', $_) for @loadfiles;
+	run_lab('remove', $_) for @groups;
+	$? = $rc;
+}
+
+1;
