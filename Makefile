@@ -12,7 +12,9 @@ EXTENSION = scanbench
 EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(dir $(lastword $(MAKEFILE_LIST)))scanbench.control)
 
 MODULE_big = scanbench
-OBJS = scanbench.o $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+# The engine in src/, the SQL-callable functions in src/entry/ (one file a
+# family, each standing on the engine alone: tools/check-layout.sh).
+OBJS = scanbench.o $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/entry/*.c)))
 PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 
 # Install scripts: one per version, plus an upgrade script per step.  The

@@ -14,7 +14,7 @@
 #include "parser/scansup.h"
 #include "utils/builtins.h"
 
-#include "measure.h"
+#include "args.h"
 
 #define SB_MAX_RUNS		1000
 #define SB_MAX_WORKERS	1024

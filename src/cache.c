@@ -38,7 +38,7 @@
 #include "storage/smgr.h"
 #include "utils/rel.h"
 
-#include "measure.h"
+#include "cache.h"
 
 /* How often the long loops over buffers check for cancel. */
 #define SB_INTERRUPT_EVERY	4096

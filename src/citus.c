@@ -44,7 +44,9 @@
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
+#include "args.h"
 #include "citus.h"
+#include "stats.h"
 
 /* ---- recognising a Citus table ---- */
 

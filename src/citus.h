@@ -1,17 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * citus.h
- *	  What the Citus files share: a Citus table's placements and nodes as
- *	  the coordinator sees them (citus.c), the cluster's figures built from
- *	  them (citus_cluster.c), and the step each node runs on its own
- *	  placements (citus_node.c).
+ *	  A Citus table's placements and nodes as the coordinator sees them,
+ *	  and the steps it has every node run on its own placements (citus.c).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef SCANBENCH_CITUS_H
 #define SCANBENCH_CITUS_H
 
-#include "measure.h"
+#include "utils/palloc.h"
+
+#include "cache.h"
 #include "verdict.h"
 
 /* Pairs a cluster figure takes at most when it samples to a target. */
@@ -78,6 +78,8 @@ typedef struct SbStepRow
 	double		node_s;
 } SbStepRow;
 
+extern bool sb_citus_table(Oid relid);
+extern void sb_citus_refuse(Oid relid, const char *function);
 extern bool sb_citus_table_kind(Oid relid, char *kind);
 extern SbCitusTable *sb_citus_table_open(Oid relid, char kind, Oid funcid,
 										 MemoryContext outer);

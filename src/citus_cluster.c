@@ -1,9 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * citus_cluster.c
- *	  On a coordinator: scan_efficiency() of a Citus table (the cluster's
- *	  figure) and scan_efficiency_shards() (a row per placement and per
- *	  node), from the steps citus.c runs on every node at once.
+ *	  On a coordinator: scan_efficiency() of a Citus table, the cluster's
+ *	  figure, from the steps citus.c runs on every node at once.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,9 +26,14 @@
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
+#include "args.h"
 #include "citus.h"
-
-PG_FUNCTION_INFO_V1(scan_efficiency_shards);
+#include "citus_cluster.h"
+#include "clock.h"
+#include "history.h"
+#include "rows.h"
+#include "settings.h"
+#include "stats.h"
 
 /* ---- scan_efficiency on a Citus table: the cluster's figure ---- */
 
@@ -244,152 +248,4 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	if (record)
 		sb_history_record(fcinfo, result, tupdesc);
 	PG_RETURN_DATUM(result);
-}
-
-/* ---- scan_efficiency_shards: a row per placement, a row per node ---- */
-
-static void
-put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
-			  const char *node, int64 shardid, const char *shard,
-			  int64 bytes, int64 rows, double *read_s, double *scan_s,
-			  int pairs, SbCacheMode cache, double read_cached,
-			  double scan_cached, const char *slowest, TimestampTz at)
-{
-	double	   *read_mb_s = palloc(sizeof(double) * pairs);
-	double	   *scan_mb_s = palloc(sizeof(double) * pairs);
-	double	   *ratio = palloc(sizeof(double) * pairs);
-	double		med,
-				lo,
-				hi;
-	SbRow		row;
-	SbVerdict	verdict;
-	int			i;
-
-	for (i = 0; i < pairs; i++)
-	{
-		read_mb_s[i] = sb_rate(bytes / SB_MB, read_s[i]);
-		scan_mb_s[i] = sb_rate(bytes / SB_MB, scan_s[i]);
-		ratio[i] = sb_rate(100.0 * scan_mb_s[i], read_mb_s[i]);
-	}
-	med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, NULL, NULL);
-
-	sb_row_init(&row, rsinfo->setDesc);
-	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
-	sb_row_text(&row, "level", level);
-	sb_row_text(&row, "node", node);
-	if (shard)
-		sb_row_datum(&row, "shardid", Int64GetDatum(shardid));
-	else
-		sb_row_null(&row, "shardid");
-	sb_row_text(&row, "shard", shard);
-	sb_row_datum(&row, "bytes", Int64GetDatum(bytes));
-	sb_row_datum(&row, "rows", Int64GetDatum(rows));
-	sb_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
-	sb_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
-	sb_row_float(&row, "scan_pct", med, 1);
-	sb_row_float(&row, "scan_pct_lo", lo, 1);
-	sb_row_float(&row, "scan_pct_hi", hi, 1);
-	sb_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
-	sb_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
-	sb_row_float(&row, "read_cached_pct", read_cached, 1);
-	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
-	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));
-	if (sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
-						 med, lo, hi, pairs, 0, NULL, &verdict))
-		sb_row_verdict(&row, "verdict", &verdict);
-	else
-		sb_row_null(&row, "verdict");
-	sb_row_text(&row, "slowest_shard", slowest);
-	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(at));
-	tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
-}
-
-Datum
-scan_efficiency_shards(PG_FUNCTION_ARGS)
-{
-	Oid			relid = PG_GETARG_OID(0);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	int32		block_size = PG_GETARG_INT32(2);
-	int32		runs = PG_GETARG_INT32(3);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext outer = CurrentMemoryContext;
-	SbCitusTable *ct;
-	TimestampTz at;
-	char		kind;
-	int			pair,
-				n,
-				i;
-
-	sb_check_block_size(block_size);
-	sb_check_runs(runs);
-	sb_init_srf(fcinfo);
-
-	SPI_connect();
-	if (!sb_citus_table_kind(relid, &kind))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a Citus table", get_rel_name(relid)),
-				 errhint("scan_efficiency('%s') measures a table on this server.",
-						 get_rel_name(relid))));
-	ct = sb_citus_table_open(relid, kind, fcinfo->flinfo->fn_oid, outer);
-	sb_citus_alloc_pairs(ct, runs, outer);
-
-	for (pair = 0; pair < runs; pair++)
-	{
-		int			side;
-
-		for (side = 0; side < 2; side++)
-		{
-			bool		do_read = ((side == 0) == (pair % 2 == 0));
-
-			CHECK_FOR_INTERRUPTS();
-			sb_citus_store_step(ct, sb_citus_run_step(ct, do_read ? "read" : "scan", cache, block_size),
-					   do_read, pair);
-		}
-	}
-	at = GetCurrentTimestamp();
-
-	/* Each node's placements, then the node's own row. */
-	for (n = 0; n < ct->nnodes; n++)
-	{
-		SbNode	   *node = &ct->nodes[n];
-		int64		bytes = 0,
-					rows = 0;
-		double		read_cached = NAN,
-					scan_cached = NAN,
-					slowest_mb_s = NAN;
-		char	   *slowest = NULL;
-
-		for (i = 0; i < ct->nplacements; i++)
-		{
-			SbPlacement *p = &ct->placements[i];
-			double	   *tmp;
-			double		mb_s;
-
-			if (p->nodeid != node->nodeid)
-				continue;
-			put_shard_row(rsinfo, relid, "shard", p->node, p->shardid, p->shard,
-						  p->bytes, p->rows, p->read_s, p->scan_s, runs, cache,
-						  p->read_cached, p->scan_cached, NULL, at);
-			bytes += p->bytes;
-			rows += p->rows;
-			read_cached = sb_max((double[]) {read_cached, p->read_cached}, 2);
-			scan_cached = sb_max((double[]) {scan_cached, p->scan_cached}, 2);
-
-			tmp = palloc(sizeof(double) * runs);
-			memcpy(tmp, p->scan_s, sizeof(double) * runs);
-			mb_s = sb_rate(p->bytes / SB_MB, sb_median(tmp, runs));
-			if (!isnan(mb_s) && (slowest == NULL || mb_s < slowest_mb_s))
-			{
-				slowest = p->shard;
-				slowest_mb_s = mb_s;
-			}
-		}
-		put_shard_row(rsinfo, relid, "node", node->node, 0, NULL, bytes, rows,
-					  node->read_s, node->scan_s, runs, cache, read_cached,
-					  scan_cached, slowest, at);
-	}
-	SPI_finish();
-
-	return (Datum) 0;
 }

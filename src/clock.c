@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "measure.h"
+#include "clock.h"
 
 static double
 tv_seconds(const struct timeval *tv)

@@ -5,6 +5,10 @@
  *	  against (14 to 19), in one place.  The rest of the code uses only the
  *	  sb_* names below, spelled as the newest server spells them.
  *
+ * The parts that need the server's internal headers (the buffer manager's,
+ * the settings tables) are compiled only in the files that include those
+ * headers first, so that no other file sees them.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef SCANBENCH_COMPAT_H
@@ -14,7 +18,6 @@
 #include "executor/instrument.h"
 #include "nodes/plannodes.h"
 #include "pgstat.h"
-#include "storage/buf_internals.h"
 #include "utils/rel.h"
 
 /*
@@ -44,6 +47,9 @@ typedef RelFileNode SbFileId;
 #define sb_relation_path(rel) \
 	relpathbackend(SbRelFileId(rel), (rel)->rd_backend, MAIN_FORKNUM)
 #endif
+
+/* What cache.c needs: it includes storage/buf_internals.h first. */
+#ifdef BUFMGR_INTERNALS_H
 
 /* Buffer tags: one RelFileNode member until 15, flattened Oids from 16. */
 #if PG_VERSION_NUM >= 160000
@@ -123,6 +129,8 @@ sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 #define sb_drop_local_buffers(fileid) \
 	DropRelFileNodeAllLocalBuffers(fileid)
 #endif
+
+#endif							/* BUFMGR_INTERNALS_H */
 
 /* Relation kinds that have a table access method: named in 15. */
 #ifndef RELKIND_HAS_TABLE_AM
@@ -205,9 +213,10 @@ sb_init_srf(FunctionCallInfo fcinfo)
 /*
  * A setting's definition (context, flags) by name, or NULL: find_option()
  * is exported from 16 on; before, the sorted array of settings is
- * searched by hand (names are case-insensitive).
+ * searched by hand (names are case-insensitive).  For the files that
+ * include utils/guc_tables.h.
  */
-#include "utils/guc_tables.h"
+#ifdef GUC_TABLES_H
 #if PG_VERSION_NUM >= 160000
 #define sb_find_guc(name)	find_option(name, false, true, ERROR)
 #else
@@ -224,6 +233,7 @@ sb_find_guc(const char *name)
 	return NULL;
 }
 #endif
+#endif							/* GUC_TABLES_H */
 
 /*
  * Privileges on a tablespace: pg_tablespace_aclcheck() until 15, the

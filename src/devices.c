@@ -29,7 +29,8 @@
 
 #include "storage/fd.h"
 
-#include "storage.h"
+#include "devices.h"
+#include "mountinfo.h"
 
 /* A chain deeper than this is a loop in what /sys says. */
 #define SB_MAX_DEPTH	12

@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "lib/stringinfo.h"
 #include "storage/fd.h"
 
-#include "measure.h"
-#include "storage.h"
+#include "mountinfo.h"
 
 /*
  * mountinfo escapes space, tab, newline and backslash as \ooo octal;

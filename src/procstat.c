@@ -45,7 +45,7 @@
 #include "postmaster/postmaster.h"
 #include "utils/guc.h"
 
-#include "measure.h"
+#include "procstat.h"
 
 /* Read a small /proc file into buf, NUL-terminated; false if unreadable. */
 static bool

@@ -24,7 +24,8 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "storage.h"
+#include "randio.h"
+#include "stats.h"
 
 /* O_DIRECT wants buffers aligned to the device's logical block size. */
 #define SB_IO_ALIGN		4096

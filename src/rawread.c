@@ -19,7 +19,8 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 
-#include "measure.h"
+#include "rawread.h"
+#include "stats.h"
 
 /* O_DIRECT wants buffers aligned to the device's logical block size. */
 #define SB_IO_ALIGN		4096

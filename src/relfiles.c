@@ -42,7 +42,7 @@
 #include "utils/rls.h"
 #include "utils/syscache.h"
 
-#include "measure.h"
+#include "relfiles.h"
 
 static const char *
 relkind_noun(char relkind)

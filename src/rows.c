@@ -15,7 +15,8 @@
 #include "utils/builtins.h"
 
 #include "cgroup.h"
-#include "measure.h"
+#include "rows.h"
+#include "stats.h"
 
 /*
  * A row is filled by column name, never by position: the library serves

@@ -48,7 +48,8 @@
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
-#include "measure.h"
+#include "scan.h"
+#include "stats.h"
 
 static void
 refuse_query(SbTarget *target, const char *query, const char *why)

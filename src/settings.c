@@ -19,7 +19,7 @@
 #include "utils/guc.h"
 #include "utils/json.h"
 
-#include "measure.h"
+#include "settings.h"
 
 static const char *const io_settings[] = {
 	"block_size",

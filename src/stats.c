@@ -13,7 +13,7 @@
 
 #include <math.h>
 
-#include "measure.h"
+#include "stats.h"
 
 /* amount / seconds, or NaN when nothing was measured. */
 double

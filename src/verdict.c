@@ -45,6 +45,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
+#include "stats.h"
 #include "verdict.h"
 
 #define SB_CACHED_PCT		5.0		/* resident after eviction: not cold */

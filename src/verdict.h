@@ -9,8 +9,9 @@
 #ifndef SCANBENCH_VERDICT_H
 #define SCANBENCH_VERDICT_H
 
+#include "cache.h"
 #include "cgroup.h"
-#include "measure.h"
+#include "rows.h"
 
 #define SB_VERDICT_CONFIDENCE	0.95
 #define SB_VERDICT_TARGET		5.0		/* judged against when target_pct is 0 */

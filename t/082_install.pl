@@ -58,7 +58,7 @@ close $fh;
 if ($llvm)
 {
 	push @want, "$pkglibdir/bitcode/scanbench.index.bc",
-	  map { "$pkglibdir/bitcode/scanbench/" . s/\.c$/.bc/r } ('scanbench.c', glob('src/*.c'));
+	  map { "$pkglibdir/bitcode/scanbench/" . s/\.c$/.bc/r } ('scanbench.c', glob('src/*.c'), glob('src/entry/*.c'));
 }
 @want = sort @want;
 

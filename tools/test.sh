@@ -348,7 +348,7 @@ check_o0()
 {
 	local d="$work/o0" pgc
 	pgc="$(sb_pgbin)/pg_config"
-	mkdir -p "$d" && cp -a "$work/src/." "$d" && rm -f "$d"/*.o "$d"/src/*.o "$d"/*.so &&
+	mkdir -p "$d" && cp -a "$work/src/." "$d" && rm -f "$d"/*.o "$d"/src/*.o "$d"/src/entry/*.o "$d"/*.so &&
 		make -C "$d" -s PG_CONFIG="$pgc" COPT="-O0 -Werror" scanbench.so >"$d.log" 2>&1 ||
 		{ cat "$d.log"; return 1; }
 	[ "$(id -u)" = 0 ] && chown -R postgres: "$d"
@@ -361,6 +361,7 @@ check "library built at -O0 loads on $(sb_pgversion)" check_o0
 # ---- layout: the Debian package, and the README's runnable blocks ----
 check "Debian package: build, dpkg -i, CREATE EXTENSION, the loader from it" env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/package-test.sh"
 check "README and doc/: size, links, the blocks marked run" "$SB_TOP/tools/readme-check.sh"
+check "C layout: the engine in src/, entry files in src/entry/ that call no other" "$SB_TOP/tools/check-layout.sh"
 # ---- end layout ----
 
 sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, ${SB_LOCK_WAITED:-0} s of them waiting for other runs"

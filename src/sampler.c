@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
- * pairs.c
+ * sampler.c
  *	  The samples scan_efficiency() judges: pairs of a raw read and an
  *	  executor scan of the same stretch, drawn in random order until the
  *	  interval, the budget or the sample says stop; or, with method
  *	  'whole', alternated passes over the whole relation.  Why pairs and
- *	  why 8 MB stretches: efficiency.c and efficiency.h.
+ *	  why 8 MB stretches: entry/scan_efficiency.c and sampler.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,7 +23,11 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "efficiency.h"
+#include "cache.h"
+#include "rawread.h"
+#include "sampler.h"
+#include "scan.h"
+#include "stats.h"
 
 double
 sb_efficiency_elapsed_s(SbEfficiency *e)
@@ -378,8 +382,8 @@ next_pair_s(SbEfficiency *e)
  * that many pairs, so that a small table too gets an interval: repeated
  * pairs on the same blocks measure the noise, as whole runs do.
  */
-void
-sb_measure_pairs(SbEfficiency *e)
+static void
+measure_pairs(SbEfficiency *e)
 {
 	int			nrefs;
 	SbStretchRef *refs;
@@ -437,8 +441,8 @@ sb_measure_pairs(SbEfficiency *e)
  * runs passes over the whole relation, the order of the two sides
  * alternating; then a few stretches probed for the verdict.
  */
-void
-sb_measure_whole(SbEfficiency *e)
+static void
+measure_whole(SbEfficiency *e)
 {
 	int			nrefs;
 	SbStretchRef *refs;
@@ -510,4 +514,58 @@ sb_measure_whole(SbEfficiency *e)
 		sb_samples_push(&e->host_ratio, sb_samples_median(&e->read_mb_s) / sb_samples_median(&e->direct_mb_s));
 	if (e->ceiling_mb_s.n > 0)
 		sb_samples_push(&e->ceiling_ratio, sb_samples_median(&e->scan_mb_s) / sb_samples_median(&e->ceiling_mb_s));
+}
+
+/*
+ * Take the samples of e's target, as e's arguments ask: set up what the
+ * passes need, run them under the scan settings every measured scan runs
+ * under, and give back what was set up.
+ */
+void
+sb_sample(SbEfficiency *e)
+{
+	int			nestlevel;
+
+	e->passcxt = AllocSetContextCreate(CurrentMemoryContext, "scanbench pass",
+									   ALLOCSET_DEFAULT_SIZES);
+	sb_samples_init(&e->ratio);
+	sb_samples_init(&e->ratio_sorted);
+	sb_samples_init(&e->read_mb_s);
+	sb_samples_init(&e->scan_mb_s);
+	sb_samples_init(&e->direct_mb_s);
+	sb_samples_init(&e->host_ratio);
+	sb_samples_init(&e->ceiling_mb_s);
+	sb_samples_init(&e->ceiling_ratio);
+	sb_samples_init(&e->pair_s);
+	sb_samples_init(&e->run_read_s);
+	sb_samples_init(&e->run_scan_s);
+	e->buf = sb_aligned_buffer(e->block_size);
+	e->dbuf = sb_aligned_buffer(SB_DIRECT_BLOCK);
+#ifndef SB_HAVE_FLUSH_LINE
+	e->scrub = sb_scrub_alloc();
+#endif
+	e->direct_ok = true;
+	e->throttled_known = true;
+
+	nestlevel = sb_scan_settings_begin(0);
+
+	/*
+	 * No JIT compilation: it costs milliseconds per statement, which a
+	 * sample of many short stretches would pay once each where a whole scan
+	 * pays it once, and count(1) has nothing for compiled code to speed up
+	 * (no column is deformed).
+	 */
+	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	if (e->method == SB_METHOD_PAIRS)
+		measure_pairs(e);
+	else
+		measure_whole(e);
+	sb_scan_settings_end(nestlevel);
+
+	MemoryContextDelete(e->passcxt);
+	e->passcxt = NULL;
+	if (e->scrub)
+		pfree(e->scrub->buf);	/* tens of MB: give them back now */
+	e->scrub = NULL;
 }

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * efficiency.c
+ * scan_efficiency.c
  *	  scan_efficiency(): the executor's count(1) scan rate as a percentage
  *	  of the raw read rate of the same blocks, with how sure that figure is
  *	  and whether it measures the storage at all.
@@ -40,6 +40,9 @@
  * cache of this system) and warm scans of them (the executor's CPU
  * ceiling).
  *
+ * The samples are taken by the sampler (sampler.c); this file reads the
+ * arguments, judges the samples and builds the row.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -57,9 +60,23 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "efficiency.h"
+#include "args.h"
+#include "citus.h"
+#include "citus_cluster.h"
+#include "history.h"
+#include "mountinfo.h"
+#include "relfiles.h"
+#include "rows.h"
+#include "sampler.h"
+#include "scratch.h"
+#include "settings.h"
+#include "stats.h"
+#include "tablespace.h"
 
 PG_FUNCTION_INFO_V1(scan_efficiency);
+
+/* scan_efficiency's arguments in the 0.2 definition; 0.1 passed 4. */
+#define SB_EFFICIENCY_NARGS_0_2	10
 
 /* ---- The verdict (verdict.c) ---- */
 
@@ -101,7 +118,6 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	Oid			relid = PG_GETARG_OID(0);
 	SbEfficiency e;
 	TupleDesc	tupdesc;
-	int			nestlevel;
 	double		median,
 				lo,
 				hi;
@@ -114,7 +130,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	bool		record = false;
 	Datum		result;
 
-	/* A Citus table is measured on its nodes (citus.c). */
+	/* A Citus table is measured on its nodes (citus_cluster.c). */
 	if (sb_citus_table(relid))
 		return sb_citus_scan_efficiency(fcinfo);
 
@@ -163,48 +179,13 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	tupdesc = sb_result_tupdesc(fcinfo);
 	sb_row_init(&row, tupdesc);
 
-	e.passcxt = AllocSetContextCreate(CurrentMemoryContext, "scanbench pass",
-									  ALLOCSET_DEFAULT_SIZES);
-	sb_samples_init(&e.ratio);
-	sb_samples_init(&e.ratio_sorted);
-	sb_samples_init(&e.read_mb_s);
-	sb_samples_init(&e.scan_mb_s);
-	sb_samples_init(&e.direct_mb_s);
-	sb_samples_init(&e.host_ratio);
-	sb_samples_init(&e.ceiling_mb_s);
-	sb_samples_init(&e.ceiling_ratio);
-	sb_samples_init(&e.pair_s);
-	sb_samples_init(&e.run_read_s);
-	sb_samples_init(&e.run_scan_s);
-
 	e.target = sb_target_open(relid, SB_TARGET_SCAN);
 	/* with_write writes a scratch file there: refuse before measuring. */
 	if (with_write)
 		write_spc = sb_check_write_tablespace(sb_target_tablespace(e.target));
-	e.buf = sb_aligned_buffer(e.block_size);
-	e.dbuf = sb_aligned_buffer(SB_DIRECT_BLOCK);
-#ifndef SB_HAVE_FLUSH_LINE
-	e.scrub = sb_scrub_alloc();
-#endif
-	e.direct_ok = true;
-	e.throttled_known = true;
+	/* The server's limits, which the sampler and the verdict weigh. */
 	sb_cgroup_limits(sb_target_first_path(e.target), &e.limits);
-
-	nestlevel = sb_scan_settings_begin(0);
-
-	/*
-	 * No JIT compilation: it costs milliseconds per statement, which a
-	 * sample of many short stretches would pay once each where a whole scan
-	 * pays it once, and count(1) has nothing for compiled code to speed up
-	 * (no column is deformed).
-	 */
-	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	if (e.method == SB_METHOD_PAIRS)
-		sb_measure_pairs(&e);
-	else
-		sb_measure_whole(&e);
-	sb_scan_settings_end(nestlevel);
+	sb_sample(&e);
 
 	/*
 	 * The Write column of lmdd's Write / Read / Scan tables: lmdd sync=1 in
@@ -262,9 +243,6 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	sb_row_limits(&row, &e.limits);
 
 	sb_target_close(e.target);
-	MemoryContextDelete(e.passcxt);
-	if (e.scrub)
-		pfree(e.scrub->buf);	/* tens of MB: give them back now */
 
 	result = sb_row_result(&row);
 	if (record)

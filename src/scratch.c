@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * profile.c
- *	  storage_profile(): what lmdd, bonnie++, iozone and pgiosim measure,
- *	  on a scratch file in a tablespace: sequential write then fsync,
- *	  rewrite, cold sequential read, cold random reads and random writes.
+ * scratch.c
+ *	  What lmdd, bonnie++, iozone and pgiosim measure, on a scratch file in
+ *	  a tablespace: sequential write then fsync, rewrite, cold sequential
+ *	  read, cold random reads and random writes (storage_profile), or the
+ *	  sequential write alone (scan_efficiency's with_write).
  *
  * The scratch file is one of PostgreSQL's own temporary files, opened by
  * OpenTemporaryFile() in the tablespace's pgsql_tmp directory:
@@ -41,45 +42,18 @@
 #include "utils/tuplestore.h"
 #include "utils/wait_event.h"
 
-#include "storage.h"
-
-PG_FUNCTION_INFO_V1(storage_profile);
+#include "cache.h"
+#include "clock.h"
+#include "randio.h"
+#include "scratch.h"
+#include "stats.h"
+#include "tablespace.h"
 
 /* Room left free after the scratch file: 5 % of the filesystem, <= 1 GB. */
 #define SB_RESERVE_SHARE	20
 #define SB_RESERVE_MAX		((uint64) 1024 * 1024 * 1024)
 
-/* Largest size_mb accepted: 16 TB. */
-#define SB_MAX_SIZE_MB		16000000
-
 #define SB_IO_ALIGN		4096
-
-typedef enum SbTest
-{
-	SB_SEQ_WRITE,
-	SB_REWRITE,
-	SB_SEQ_READ,
-	SB_RANDOM_READ,
-	SB_RANDOM_WRITE,
-	SB_NTESTS
-} SbTest;
-
-static const char *const test_names[SB_NTESTS] = {
-	"seq_write", "rewrite", "seq_read", "random_read", "random_write"
-};
-
-typedef struct SbTestResult
-{
-	bool		done;
-	bool		random;
-	uint64		bytes;
-	uint64		ops;
-	double		cached_pct_before;
-	SbTiming	timing;
-	double		p50_us;
-	double		p95_us;
-	double		p99_us;
-} SbTestResult;
 
 /* The scratch file and what to undo when it goes. */
 typedef struct SbScratch
@@ -140,8 +114,8 @@ usable_bytes(Oid spc, uint64 *fs_avail, uint64 *reserve)
 }
 
 /* Refuse a scratch file that does not fit, before anything is written. */
-static void
-check_free_space(Oid spc, uint64 bytes)
+void
+sb_scratch_check_space(Oid spc, uint64 bytes)
 {
 	uint64		avail,
 				reserve;
@@ -363,9 +337,9 @@ test_random(SbScratch *s, uint64 ops, bool write, SbTestResult *r)
  * Create the scratch file, run the tests (all, or seq_write alone), and
  * remove it whatever happens.
  */
-static void
-run_scratch(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
-			bool write_only, SbTestResult *results)
+void
+sb_scratch_run(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
+			   bool write_only, SbTestResult *results)
 {
 	SbScratch	s = {0};
 	volatile File file = -1;
@@ -424,73 +398,6 @@ sb_write_mb_s(Oid spc, uint64 bytes, int block_size)
 	bytes -= bytes % block_size;
 	if (bytes == 0)
 		return NAN;
-	run_scratch(spc, bytes, block_size, 0, true, results);
+	sb_scratch_run(spc, bytes, block_size, 0, true, results);
 	return sb_rate(w->bytes / SB_MB, w->timing.seconds);
-}
-
-Datum
-storage_profile(PG_FUNCTION_ARGS)
-{
-	char	   *spcname = NameStr(*PG_GETARG_NAME(0));
-	int32		size_mb = PG_GETARG_INT32(1);
-	int32		block_size = PG_GETARG_INT32(2);
-	int32		random_ops = PG_GETARG_INT32(3);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	SbTestResult results[SB_NTESTS];
-	Oid			spc;
-	uint64		bytes;
-	int			i;
-
-	if (size_mb < 1 || size_mb > SB_MAX_SIZE_MB)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid size_mb: %d", size_mb),
-				 errhint("size_mb must be between 1 and %d (MB of 10^6 bytes).",
-						 SB_MAX_SIZE_MB)));
-	sb_check_block_size(block_size);
-	if (random_ops < 1 || random_ops > SB_MAX_RANDOM_OPS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid random_ops: %d", random_ops),
-				 errhint("random_ops must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
-	bytes = (uint64) size_mb * 1000000;
-	bytes -= bytes % block_size;
-	if (bytes == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("size_mb %d is smaller than one block of %d bytes",
-						size_mb, block_size)));
-	spc = sb_check_write_tablespace(get_tablespace_oid(spcname, false));
-	check_free_space(spc, bytes);
-	sb_init_srf(fcinfo);
-
-	run_scratch(spc, bytes, block_size, (uint64) random_ops, false, results);
-
-	for (i = 0; i < SB_NTESTS; i++)
-	{
-		SbTestResult *r = &results[i];
-		SbRow		row;
-		double		cpu_s = r->timing.user_s + r->timing.sys_s;
-
-		sb_row_init(&row, rsinfo->setDesc);
-		sb_row_text(&row, "tablespace", spcname);
-		sb_row_text(&row, "test", test_names[i]);
-		sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
-		sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
-		sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
-		sb_row_float(&row, "cached_pct_before", r->cached_pct_before, 1);
-		sb_row_float(&row, "seconds", r->timing.seconds, 3);
-		sb_row_float(&row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
-		sb_row_float(&row, "iops",
-					 r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
-		sb_row_float(&row, "latency_p50_us", r->random ? r->p50_us : NAN, 1);
-		sb_row_float(&row, "latency_p95_us", r->random ? r->p95_us : NAN, 1);
-		sb_row_float(&row, "latency_p99_us", r->random ? r->p99_us : NAN, 1);
-		sb_row_float(&row, "user_s", r->timing.user_s, 3);
-		sb_row_float(&row, "sys_s", r->timing.sys_s, 3);
-		sb_row_float(&row, "cpu_pct", r->timing.seconds > 0 ?
-					 100.0 * cpu_s / r->timing.seconds : NAN, 1);
-		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
-	}
-	return (Datum) 0;
 }

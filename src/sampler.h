@@ -1,19 +1,24 @@
 /*-------------------------------------------------------------------------
  *
- * efficiency.h
- *	  What scan_efficiency() shares between taking its samples (pairs.c)
- *	  and judging them (efficiency.c).
+ * sampler.h
+ *	  The samples scan_efficiency() judges, and how they are taken
+ *	  (sampler.c): the caller fills in the arguments, sb_sample() sets up
+ *	  and tears down what taking them needs (buffers, the CPU-cache scrub,
+ *	  the scan settings, a memory context per pair) and leaves the figures.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef SCANBENCH_EFFICIENCY_H
-#define SCANBENCH_EFFICIENCY_H
+#ifndef SCANBENCH_SAMPLER_H
+#define SCANBENCH_SAMPLER_H
 
 #include "portability/instr_time.h"
+#include "utils/palloc.h"
 
+#include "args.h"
 #include "cgroup.h"
-#include "measure.h"
-#include "storage.h"
+#include "relfiles.h"
+#include "scan.h"
+#include "stats.h"
 #include "verdict.h"
 
 /*
@@ -55,8 +60,6 @@
 
 #define SB_CONFIDENCE		SB_VERDICT_CONFIDENCE
 
-/* scan_efficiency's arguments in the 0.2 definition; 0.1 passed 4. */
-#define SB_EFFICIENCY_NARGS_0_2	10
 #define SB_WHOLE_PROBES		8		/* stretches probed by method 'whole' */
 #define SB_BUDGET_LOOKBACK	8		/* pairs whose duration predicts the next */
 
@@ -79,7 +82,7 @@ typedef struct SbEfficiency
 	double		target_pct;
 	SbMethod	method;
 
-	/* call state */
+	/* call state: the sampler's own (start is set by the caller) */
 	instr_time	start;
 	MemoryContext passcxt;		/* reset after every pair or run */
 	char	   *buf;			/* block_size, for buffered reads */
@@ -116,9 +119,7 @@ typedef struct SbEfficiency
 	uint64		pair_rows;		/* rows of the last pair's scan */
 } SbEfficiency;
 
-/* pairs.c */
+extern void sb_sample(SbEfficiency *e);
 extern double sb_efficiency_elapsed_s(SbEfficiency *e);
-extern void sb_measure_pairs(SbEfficiency *e);
-extern void sb_measure_whole(SbEfficiency *e);
 
-#endif							/* SCANBENCH_EFFICIENCY_H */
+#endif							/* SCANBENCH_SAMPLER_H */

@@ -1,14 +1,19 @@
 /*-------------------------------------------------------------------------
  *
- * storage_info.c
- *	  storage_info(): the layers under a relation or a tablespace, from the
- *	  filesystem down to the disks (devices.c), one row each, with the
- *	  server settings that shape its I/O and the limits the server's control
- *	  group puts on its CPU and on the device's reads and writes.
+ * storage.c
+ *	  What sits under the data and how it behaves:
+ *	  - storage_info(): the layers under a relation or a tablespace, from
+ *	    the filesystem down to the disks (devices.c), one row each, with
+ *	    the server settings that shape its I/O and the limits the server's
+ *	    control group puts on its CPU and on the device's reads and writes;
+ *	  - storage_profile(): timed tests on a scratch file in a tablespace
+ *	    (scratch.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <math.h>
 
 #include "catalog/catalog.h"
 #include "catalog/namespace.h"
@@ -21,27 +26,19 @@
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
 
+#include "args.h"
 #include "cgroup.h"
-#include "storage.h"
+#include "devices.h"
+#include "relfiles.h"
+#include "rows.h"
+#include "scratch.h"
+#include "settings.h"
+#include "stats.h"
+#include "tablespace.h"
 
 PG_FUNCTION_INFO_V1(storage_info_rel);
 PG_FUNCTION_INFO_V1(storage_info_tablespace);
-
-/*
- * A tablespace's directory, relative to the data directory: base and
- * global for the built-in ones, pg_tblspc/OID/PG_<version> (the link
- * followed to the location, with the server version's subdirectory)
- * for the others.
- */
-char *
-sb_tablespace_dir(Oid spc)
-{
-	if (spc == DEFAULTTABLESPACE_OID || spc == InvalidOid)
-		return pstrdup("base");
-	if (spc == GLOBALTABLESPACE_OID)
-		return pstrdup("global");
-	return psprintf("pg_tblspc/%u/%s", spc, TABLESPACE_VERSION_DIRECTORY);
-}
+PG_FUNCTION_INFO_V1(storage_profile);
 
 static void
 put_int(SbRow *row, const char *name, int64 v)
@@ -105,26 +102,6 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 	}
 }
 
-/*
- * The tablespace of the member whose file stands for the target
- * (sb_target_first_path), as an Oid that is never 0.
- */
-Oid
-sb_target_tablespace(SbTarget *target)
-{
-	Relation	rel = target->nleaves > 0 ? target->leaves[0].rel : NULL;
-	int			i;
-
-	for (i = 0; i < target->nleaves && target->nsegments > 0; i++)
-		if (RelationGetRelid(target->leaves[i].rel) == target->segments[0]->relid)
-			rel = target->leaves[i].rel;
-	if (rel == NULL)
-		return MyDatabaseTableSpace;
-	if (OidIsValid(rel->rd_rel->reltablespace))
-		return rel->rd_rel->reltablespace;
-	return rel->rd_rel->relisshared ? GLOBALTABLESPACE_OID : MyDatabaseTableSpace;
-}
-
 /* storage_info(rel regclass): under the relation's first file. */
 Datum
 storage_info_rel(PG_FUNCTION_ARGS)
@@ -161,5 +138,81 @@ storage_info_tablespace(PG_FUNCTION_ARGS)
 
 	sb_init_srf(fcinfo);
 	emit_layers(fcinfo, spcname, sb_tablespace_dir(spc));
+	return (Datum) 0;
+}
+
+/* ---- storage_profile(tablespace, size_mb, block_size, random_ops) ---- */
+
+/* Largest size_mb accepted: 16 TB. */
+#define SB_MAX_SIZE_MB		16000000
+
+static const char *const test_names[SB_NTESTS] = {
+	"seq_write", "rewrite", "seq_read", "random_read", "random_write"
+};
+
+Datum
+storage_profile(PG_FUNCTION_ARGS)
+{
+	char	   *spcname = NameStr(*PG_GETARG_NAME(0));
+	int32		size_mb = PG_GETARG_INT32(1);
+	int32		block_size = PG_GETARG_INT32(2);
+	int32		random_ops = PG_GETARG_INT32(3);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SbTestResult results[SB_NTESTS];
+	Oid			spc;
+	uint64		bytes;
+	int			i;
+
+	if (size_mb < 1 || size_mb > SB_MAX_SIZE_MB)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid size_mb: %d", size_mb),
+				 errhint("size_mb must be between 1 and %d (MB of 10^6 bytes).",
+						 SB_MAX_SIZE_MB)));
+	sb_check_block_size(block_size);
+	if (random_ops < 1 || random_ops > SB_MAX_RANDOM_OPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid random_ops: %d", random_ops),
+				 errhint("random_ops must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
+	bytes = (uint64) size_mb * 1000000;
+	bytes -= bytes % block_size;
+	if (bytes == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("size_mb %d is smaller than one block of %d bytes",
+						size_mb, block_size)));
+	spc = sb_check_write_tablespace(get_tablespace_oid(spcname, false));
+	sb_scratch_check_space(spc, bytes);
+	sb_init_srf(fcinfo);
+
+	sb_scratch_run(spc, bytes, block_size, (uint64) random_ops, false, results);
+
+	for (i = 0; i < SB_NTESTS; i++)
+	{
+		SbTestResult *r = &results[i];
+		SbRow		row;
+		double		cpu_s = r->timing.user_s + r->timing.sys_s;
+
+		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_text(&row, "tablespace", spcname);
+		sb_row_text(&row, "test", test_names[i]);
+		sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
+		sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
+		sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
+		sb_row_float(&row, "cached_pct_before", r->cached_pct_before, 1);
+		sb_row_float(&row, "seconds", r->timing.seconds, 3);
+		sb_row_float(&row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
+		sb_row_float(&row, "iops",
+					 r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
+		sb_row_float(&row, "latency_p50_us", r->random ? r->p50_us : NAN, 1);
+		sb_row_float(&row, "latency_p95_us", r->random ? r->p95_us : NAN, 1);
+		sb_row_float(&row, "latency_p99_us", r->random ? r->p99_us : NAN, 1);
+		sb_row_float(&row, "user_s", r->timing.user_s, 3);
+		sb_row_float(&row, "sys_s", r->timing.sys_s, 3);
+		sb_row_float(&row, "cpu_pct", r->timing.seconds > 0 ?
+					 100.0 * cpu_s / r->timing.seconds : NAN, 1);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
+	}
 	return (Datum) 0;
 }

@@ -1,0 +1,16 @@
+/*-------------------------------------------------------------------------
+ *
+ * citus_cluster.h
+ *	  scan_efficiency's figure for a Citus table: the cluster's, from
+ *	  passes over every placement on its node (citus_cluster.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_CITUS_CLUSTER_H
+#define SCANBENCH_CITUS_CLUSTER_H
+
+#include "fmgr.h"
+
+extern Datum sb_citus_scan_efficiency(FunctionCallInfo fcinfo);
+
+#endif							/* SCANBENCH_CITUS_CLUSTER_H */

@@ -1,0 +1,323 @@
+/*-------------------------------------------------------------------------
+ *
+ * citus.c
+ *	  The Citus functions: scan_efficiency_shards(), a figure per shard
+ *	  placement and per node, and scan_efficiency_node(), the step a node
+ *	  runs on its own placements when the coordinator asks (internal; see
+ *	  src/citus.c).  scan_efficiency on a Citus table gives the cluster's
+ *	  figure (citus_cluster.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+
+#include "args.h"
+#include "citus.h"
+#include "clock.h"
+#include "rawread.h"
+#include "rows.h"
+#include "scan.h"
+#include "stats.h"
+
+PG_FUNCTION_INFO_V1(scan_efficiency_shards);
+PG_FUNCTION_INFO_V1(scan_efficiency_node);
+
+/* ---- scan_efficiency_node: one step on this node's placements ---- */
+
+static void
+json_float(StringInfo buf, const char *key, double v)
+{
+	if (isnan(v))
+		appendStringInfo(buf, ", \"%s\": null", key);
+	else
+		appendStringInfo(buf, ", \"%s\": %.9g", key, v);
+}
+
+/*
+ * Run on each node by the coordinator.  step is 'read' (raw reads),
+ * 'scan' (count(1) of each placement through this node's executor) or
+ * 'prepare' (put the caches in the state asked for, for a count(1) that
+ * the coordinator runs next).  The caches of all the placements are set
+ * first and the timed passes follow back to back, so that the nodes,
+ * started together, read at the same time.
+ */
+Datum
+scan_efficiency_node(PG_FUNCTION_ARGS)
+{
+	char	   *step = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	int32		block_size = PG_GETARG_INT32(2);
+	ArrayType  *ids_arr = PG_GETARG_ARRAYTYPE_P(3);
+	ArrayType  *names_arr = PG_GETARG_ARRAYTYPE_P(4);
+	Datum	   *ids,
+			   *names;
+	bool	   *id_nulls,
+			   *name_nulls;
+	int			nids,
+				nnames;
+	SbTarget  **targets;
+	SbReadResult *reads;
+	SbScanResult *scans;
+	SbResidency *res;
+	SbClock		clock;
+	SbTiming	node_t;
+	StringInfoData out;
+	bool		is_read = strcmp(step, "read") == 0;
+	bool		is_scan = strcmp(step, "scan") == 0;
+	int			i;
+
+	if (!is_read && !is_scan && strcmp(step, "prepare") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid step \"%s\"", step),
+				 errhint("Valid steps are \"read\", \"scan\" and \"prepare\".")));
+	sb_check_block_size(block_size);
+	deconstruct_array(ids_arr, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+					  &ids, &id_nulls, &nids);
+	deconstruct_array(names_arr, TEXTOID, -1, false, TYPALIGN_INT,
+					  &names, &name_nulls, &nnames);
+	if (nids != nnames)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("shardids and shards must have the same length")));
+	for (i = 0; i < nids; i++)
+		if (id_nulls[i] || name_nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("shardids and shards must not contain NULL")));
+
+	targets = palloc0(sizeof(SbTarget *) * Max(nids, 1));
+	reads = palloc0(sizeof(SbReadResult) * Max(nids, 1));
+	scans = palloc0(sizeof(SbScanResult) * Max(nids, 1));
+	res = palloc0(sizeof(SbResidency) * Max(nids, 1));
+	for (i = 0; i < nids; i++)
+	{
+		char	   *name = TextDatumGetCString(names[i]);
+		Oid			shard_relid = DatumGetObjectId(DirectFunctionCall1(regclassin,
+																	   CStringGetDatum(name)));
+
+		targets[i] = sb_target_open(shard_relid, SB_TARGET_SCAN);
+	}
+
+	/* The caches first, for all; then the timed passes. */
+	for (i = 0; i < nids; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (cache == SB_CACHE_COLD)
+		{
+			if (!is_read)
+				sb_evict_buffers(targets[i]);
+			sb_evict_page_cache(targets[i]);
+		}
+		else if (cache == SB_CACHE_WARM && is_read)
+			sb_raw_read(targets[i], block_size, SB_CACHE_ASIS, &reads[i], NULL);
+		else if (cache == SB_CACHE_WARM && is_scan)
+			sb_scan(targets[i], "count(1)", 0, SB_CACHE_ASIS, &scans[i]);
+	}
+
+	sb_clock_start(&clock);
+	for (i = 0; i < nids; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (is_read)
+			sb_raw_read(targets[i], block_size, SB_CACHE_ASIS, &reads[i], NULL);
+		else if (is_scan)
+			sb_scan(targets[i], "count(1)", 0, SB_CACHE_ASIS, &scans[i]);
+		else
+			sb_residency(targets[i], &res[i]);
+	}
+	sb_clock_stop(&clock, &node_t);
+
+	initStringInfo(&out);
+	appendStringInfoChar(&out, '[');
+	for (i = 0; i < nids; i++)
+	{
+		appendStringInfo(&out, "%s{\"shardid\": " INT64_FORMAT ", \"bytes\": " UINT64_FORMAT,
+						 i ? ", " : "", DatumGetInt64(ids[i]), targets[i]->bytes);
+		if (is_read)
+		{
+			json_float(&out, "seconds", reads[i].timing.seconds);
+			json_float(&out, "cached_pct", reads[i].cached_pct_before);
+		}
+		else if (is_scan)
+		{
+			appendStringInfo(&out, ", \"rows\": " UINT64_FORMAT, scans[i].rows);
+			json_float(&out, "seconds", scans[i].timing.seconds);
+			json_float(&out, "cached_pct", scans[i].cached_pct_before);
+		}
+		else
+			json_float(&out, "cached_pct", sb_pct(res[i].any_blocks, res[i].blocks));
+		json_float(&out, "node_s", is_read || is_scan ? node_t.seconds : NAN);
+		appendStringInfoChar(&out, '}');
+		sb_target_close(targets[i]);
+	}
+	appendStringInfoChar(&out, ']');
+
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}
+
+/* ---- scan_efficiency_shards: a row per placement, a row per node ---- */
+
+static void
+put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
+			  const char *node, int64 shardid, const char *shard,
+			  int64 bytes, int64 rows, double *read_s, double *scan_s,
+			  int pairs, SbCacheMode cache, double read_cached,
+			  double scan_cached, const char *slowest, TimestampTz at)
+{
+	double	   *read_mb_s = palloc(sizeof(double) * pairs);
+	double	   *scan_mb_s = palloc(sizeof(double) * pairs);
+	double	   *ratio = palloc(sizeof(double) * pairs);
+	double		med,
+				lo,
+				hi;
+	SbRow		row;
+	SbVerdict	verdict;
+	int			i;
+
+	for (i = 0; i < pairs; i++)
+	{
+		read_mb_s[i] = sb_rate(bytes / SB_MB, read_s[i]);
+		scan_mb_s[i] = sb_rate(bytes / SB_MB, scan_s[i]);
+		ratio[i] = sb_rate(100.0 * scan_mb_s[i], read_mb_s[i]);
+	}
+	med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, NULL, NULL);
+
+	sb_row_init(&row, rsinfo->setDesc);
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_text(&row, "level", level);
+	sb_row_text(&row, "node", node);
+	if (shard)
+		sb_row_datum(&row, "shardid", Int64GetDatum(shardid));
+	else
+		sb_row_null(&row, "shardid");
+	sb_row_text(&row, "shard", shard);
+	sb_row_datum(&row, "bytes", Int64GetDatum(bytes));
+	sb_row_datum(&row, "rows", Int64GetDatum(rows));
+	sb_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
+	sb_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
+	sb_row_float(&row, "scan_pct", med, 1);
+	sb_row_float(&row, "scan_pct_lo", lo, 1);
+	sb_row_float(&row, "scan_pct_hi", hi, 1);
+	sb_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
+	sb_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
+	sb_row_float(&row, "read_cached_pct", read_cached, 1);
+	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
+	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));
+	if (sb_citus_verdict(cache, sb_max((double[]) {read_cached, scan_cached}, 2),
+						 med, lo, hi, pairs, 0, NULL, &verdict))
+		sb_row_verdict(&row, "verdict", &verdict);
+	else
+		sb_row_null(&row, "verdict");
+	sb_row_text(&row, "slowest_shard", slowest);
+	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(at));
+	tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
+}
+
+Datum
+scan_efficiency_shards(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	int32		block_size = PG_GETARG_INT32(2);
+	int32		runs = PG_GETARG_INT32(3);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext outer = CurrentMemoryContext;
+	SbCitusTable *ct;
+	TimestampTz at;
+	char		kind;
+	int			pair,
+				n,
+				i;
+
+	sb_check_block_size(block_size);
+	sb_check_runs(runs);
+	sb_init_srf(fcinfo);
+
+	SPI_connect();
+	if (!sb_citus_table_kind(relid, &kind))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a Citus table", get_rel_name(relid)),
+				 errhint("scan_efficiency('%s') measures a table on this server.",
+						 get_rel_name(relid))));
+	ct = sb_citus_table_open(relid, kind, fcinfo->flinfo->fn_oid, outer);
+	sb_citus_alloc_pairs(ct, runs, outer);
+
+	for (pair = 0; pair < runs; pair++)
+	{
+		int			side;
+
+		for (side = 0; side < 2; side++)
+		{
+			bool		do_read = ((side == 0) == (pair % 2 == 0));
+
+			CHECK_FOR_INTERRUPTS();
+			sb_citus_store_step(ct, sb_citus_run_step(ct, do_read ? "read" : "scan", cache, block_size),
+					   do_read, pair);
+		}
+	}
+	at = GetCurrentTimestamp();
+
+	/* Each node's placements, then the node's own row. */
+	for (n = 0; n < ct->nnodes; n++)
+	{
+		SbNode	   *node = &ct->nodes[n];
+		int64		bytes = 0,
+					rows = 0;
+		double		read_cached = NAN,
+					scan_cached = NAN,
+					slowest_mb_s = NAN;
+		char	   *slowest = NULL;
+
+		for (i = 0; i < ct->nplacements; i++)
+		{
+			SbPlacement *p = &ct->placements[i];
+			double	   *tmp;
+			double		mb_s;
+
+			if (p->nodeid != node->nodeid)
+				continue;
+			put_shard_row(rsinfo, relid, "shard", p->node, p->shardid, p->shard,
+						  p->bytes, p->rows, p->read_s, p->scan_s, runs, cache,
+						  p->read_cached, p->scan_cached, NULL, at);
+			bytes += p->bytes;
+			rows += p->rows;
+			read_cached = sb_max((double[]) {read_cached, p->read_cached}, 2);
+			scan_cached = sb_max((double[]) {scan_cached, p->scan_cached}, 2);
+
+			tmp = palloc(sizeof(double) * runs);
+			memcpy(tmp, p->scan_s, sizeof(double) * runs);
+			mb_s = sb_rate(p->bytes / SB_MB, sb_median(tmp, runs));
+			if (!isnan(mb_s) && (slowest == NULL || mb_s < slowest_mb_s))
+			{
+				slowest = p->shard;
+				slowest_mb_s = mb_s;
+			}
+		}
+		put_shard_row(rsinfo, relid, "node", node->node, 0, NULL, bytes, rows,
+					  node->read_s, node->scan_s, runs, cache, read_cached,
+					  scan_cached, slowest, at);
+	}
+	SPI_finish();
+
+	return (Datum) 0;
+}

@@ -1,0 +1,207 @@
+/*-------------------------------------------------------------------------
+ *
+ * raw_read.c
+ *	  Reads of a relation's own segment files, below the executor:
+ *	  - raw_read(), raw_read_segments(): lmdd over the files, sequential
+ *	    reads of block_size bytes (rawread.c), for the relation or a row
+ *	    per file;
+ *	  - random_read(): pgiosim over the files, random reads of block_size
+ *	    bytes at block-aligned offsets inside the relation, at queue depth
+ *	    1 (randio.c).
+ *
+ * random_read's files are opened read-only with OpenTransientFile, so an
+ * error or a cancel closes them; the relation is locked as raw_read locks
+ * it (relfiles.c), and only the bytes it had at the start are read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+
+#include "args.h"
+#include "citus.h"
+#include "randio.h"
+#include "rawread.h"
+#include "relfiles.h"
+#include "rows.h"
+#include "stats.h"
+
+PG_FUNCTION_INFO_V1(raw_read);
+PG_FUNCTION_INFO_V1(raw_read_segments);
+PG_FUNCTION_INFO_V1(random_read);
+
+/* ---- raw_read(rel, block_size, cache) ---- */
+
+/* The columns raw_read and raw_read_segments share, from bytes on. */
+static void
+row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
+				SbCacheMode cache)
+{
+	sb_row_datum(row, "bytes", Int64GetDatum(r->bytes));
+	sb_row_datum(row, "reads", Int64GetDatum(r->reads));
+	sb_row_datum(row, "block_size", Int32GetDatum(block_size));
+	sb_row_text(row, "cache", sb_cache_name(cache));
+	sb_row_float(row, "cached_pct_before", r->cached_pct_before, 1);
+	sb_row_float(row, "seconds", r->timing.seconds, 3);
+	sb_row_float(row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
+	sb_row_float(row, "user_s", r->timing.user_s, 3);
+	sb_row_float(row, "sys_s", r->timing.sys_s, 3);
+}
+
+Datum
+raw_read(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	int32		block_size = PG_GETARG_INT32(1);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
+	TupleDesc	tupdesc;
+	SbTarget   *target;
+	SbReadResult total;
+	SbRow		row;
+
+	sb_check_block_size(block_size);
+	sb_citus_refuse(relid, "raw_read");
+	tupdesc = sb_result_tupdesc(fcinfo);
+	sb_row_init(&row, tupdesc);
+
+	target = sb_target_open(relid, SB_TARGET_FILES);
+	sb_raw_read(target, block_size, cache, &total, NULL);
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_datum(&row, "segments", Int32GetDatum(target->nsegments));
+	row_read_result(&row, &total, block_size, cache);
+	sb_target_close(target);
+
+	PG_RETURN_DATUM(sb_row_result(&row));
+}
+
+/* ---- raw_read_segments(rel, block_size, cache): a row per file ---- */
+
+Datum
+raw_read_segments(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	int32		block_size = PG_GETARG_INT32(1);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SbTarget   *target;
+	SbReadResult total;
+	SbReadResult *per_segment;
+	int			i;
+
+	sb_check_block_size(block_size);
+	sb_citus_refuse(relid, "raw_read_segments");
+	sb_init_srf(fcinfo);
+
+	target = sb_target_open(relid, SB_TARGET_FILES);
+	per_segment = palloc0(sizeof(SbReadResult) * Max(target->nsegments, 1));
+	sb_raw_read(target, block_size, cache, &total, per_segment);
+
+	for (i = 0; i < target->nsegments; i++)
+	{
+		SbSegment  *seg = target->segments[i];
+		SbRow		row;
+
+		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_datum(&row, "relation", ObjectIdGetDatum(seg->relid));
+		sb_row_datum(&row, "segno", Int32GetDatum(seg->segno));
+		sb_row_text(&row, "path", seg->path);
+		row_read_result(&row, &per_segment[i], block_size, cache);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
+	}
+	sb_target_close(target);
+
+	return (Datum) 0;
+}
+
+/* ---- random_read(rel, reads, block_size, cache) ---- */
+
+Datum
+random_read(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	int32		reads = PG_GETARG_INT32(1);
+	int32		block_size = PG_GETARG_INT32(2);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), true);
+	bool		direct = (cache == SB_CACHE_DIRECT);
+	TupleDesc	tupdesc;
+	SbTarget   *target;
+	SbRandomFile *files;
+	SbRandomResult r;
+	uint64		cached = 0;
+	SbRow		row;
+	int			i;
+
+	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid reads: %d", reads),
+				 errhint("reads must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
+	sb_check_block_size(block_size);
+	tupdesc = sb_result_tupdesc(fcinfo);
+	sb_row_init(&row, tupdesc);
+
+	target = sb_target_open(relid, SB_TARGET_FILES);
+
+	if (cache == SB_CACHE_COLD)
+		sb_evict_page_cache(target);
+	else if (cache == SB_CACHE_WARM)
+	{
+		SbReadResult warm;
+
+		sb_raw_read(target, Max(block_size, 1024 * 1024), SB_CACHE_ASIS,
+					&warm, NULL);
+	}
+	for (i = 0; i < target->nsegments; i++)
+		cached += sb_segment_os_blocks(target->segments[i]);
+
+	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
+	for (i = 0; i < target->nsegments; i++)
+	{
+		SbSegment  *seg = target->segments[i];
+
+		files[i].fd = sb_open_segment(seg, direct, false);
+		/* No read-ahead for this descriptor, as fio does for random jobs. */
+		if (!direct)
+			(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);
+		files[i].chunks = seg->bytes / block_size;
+		/* Offsets within the member relation, across its segments. */
+		files[i].base = (uint64) seg->first_block * BLCKSZ;
+	}
+
+	sb_random_io(files, target->nsegments, block_size, reads, false, &r);
+
+	for (i = 0; i < target->nsegments; i++)
+		CloseTransientFile(files[i].fd);
+
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_datum(&row, "reads", Int64GetDatum(r.ops));
+	sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
+	sb_row_text(&row, "cache", sb_cache_name(cache));
+	sb_row_datum(&row, "bytes", Int64GetDatum(r.bytes));
+	sb_row_float(&row, "cached_pct_before", sb_pct(cached, target->nblocks), 1);
+	sb_row_float(&row, "seconds", r.timing.seconds, 3);
+	sb_row_float(&row, "iops", sb_rate(r.ops, r.timing.seconds), 0);
+	sb_row_float(&row, "mb_s", sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
+	sb_row_float(&row, "latency_p50_us", r.p50_us, 1);
+	sb_row_float(&row, "latency_p95_us", r.p95_us, 1);
+	sb_row_float(&row, "latency_p99_us", r.p99_us, 1);
+	sb_row_null(&row, "min_offset");
+	sb_row_null(&row, "max_offset");
+	if (r.ops > 0)
+	{
+		sb_row_datum(&row, "min_offset", Int64GetDatum(r.min_offset));
+		sb_row_datum(&row, "max_offset", Int64GetDatum(r.max_offset));
+	}
+	sb_row_datum(&row, "repeats", BoolGetDatum(r.repeats));
+	sb_row_float(&row, "user_s", r.timing.user_s, 3);
+	sb_row_float(&row, "sys_s", r.timing.sys_s, 3);
+	sb_target_close(target);
+
+	PG_RETURN_DATUM(sb_row_result(&row));
+}

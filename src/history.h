@@ -1,0 +1,18 @@
+/*-------------------------------------------------------------------------
+ *
+ * history.h
+ *	  Recording a scan_efficiency result row in the run history
+ *	  (history.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_HISTORY_H
+#define SCANBENCH_HISTORY_H
+
+#include "fmgr.h"
+#include "access/tupdesc.h"
+
+extern void sb_history_record(FunctionCallInfo fcinfo, Datum result,
+							  TupleDesc tupdesc);
+
+#endif							/* SCANBENCH_HISTORY_H */

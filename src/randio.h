@@ -1,0 +1,38 @@
+/*-------------------------------------------------------------------------
+ *
+ * randio.h
+ *	  Timed random reads or writes over open files, at queue depth 1
+ *	  (randio.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_RANDIO_H
+#define SCANBENCH_RANDIO_H
+
+#include "clock.h"
+
+/* One file of a random I/O run: chunks of block_size, from offset 0. */
+typedef struct SbRandomFile
+{
+	int			fd;
+	uint64		chunks;
+	uint64		base;			/* reported offsets are base + offset */
+} SbRandomFile;
+
+typedef struct SbRandomResult
+{
+	uint64		ops;
+	uint64		bytes;
+	bool		repeats;		/* more ops than chunks: some read twice */
+	SbTiming	timing;
+	double		p50_us;
+	double		p95_us;
+	double		p99_us;
+	uint64		min_offset;
+	uint64		max_offset;
+} SbRandomResult;
+
+extern void sb_random_io(SbRandomFile *files, int nfiles, int block_size,
+						 uint64 ops, bool write, SbRandomResult *r);
+
+#endif							/* SCANBENCH_RANDIO_H */

@@ -1,0 +1,32 @@
+/*-------------------------------------------------------------------------
+ *
+ * rawread.h
+ *	  Raw reads of a relation's segment files, whole or by stretch, buffered
+ *	  or O_DIRECT (rawread.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_RAWREAD_H
+#define SCANBENCH_RAWREAD_H
+
+#include "cache.h"
+#include "clock.h"
+#include "relfiles.h"
+
+/* One raw read of one segment file, or of all of them. */
+typedef struct SbReadResult
+{
+	uint64		bytes;
+	uint64		reads;
+	double		cached_pct_before;
+	SbTiming	timing;
+} SbReadResult;
+
+extern int	sb_open_segment(SbSegment *seg, bool direct, bool refuse_ok);
+extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
+						SbReadResult *total, SbReadResult *per_segment);
+extern bool sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
+								bool direct, SbReadResult *result);
+extern char *sb_aligned_buffer(int block_size);
+
+#endif							/* SCANBENCH_RAWREAD_H */

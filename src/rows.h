@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * rows.h
+ *	  Result rows filled by column name; a column the result type lacks (an
+ *	  earlier version's type) is skipped, a NaN float becomes NULL
+ *	  (rows.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_ROWS_H
+#define SCANBENCH_ROWS_H
+
+#include "fmgr.h"
+#include "access/htup.h"
+#include "access/tupdesc.h"
+
+#include "procstat.h"
+
+typedef struct SbRow
+{
+	TupleDesc	tupdesc;
+	Datum	   *values;
+	bool	   *nulls;
+	bool	   *filled;
+} SbRow;
+
+extern void sb_row_init(SbRow *row, TupleDesc tupdesc);
+extern bool sb_row_has(SbRow *row, const char *name);
+extern Oid	sb_row_type(SbRow *row, const char *name);
+extern void sb_row_datum(SbRow *row, const char *name, Datum d);
+extern void sb_row_null(SbRow *row, const char *name);
+extern void sb_row_float(SbRow *row, const char *name, double v, int digits);
+extern void sb_row_text(SbRow *row, const char *name, const char *s);
+extern void sb_row_rest_null(SbRow *row);
+extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);
+struct SbCgroupLimits;
+extern void sb_row_limits(SbRow *row, const struct SbCgroupLimits *l);
+extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
+extern HeapTuple sb_row_tuple(SbRow *row);
+extern Datum sb_row_result(SbRow *row);
+
+#endif							/* SCANBENCH_ROWS_H */

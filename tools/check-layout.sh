@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The layout of the C code, read from its includes and calls: the engine
+# in src/, the SQL-callable functions in src/entry/, one file a family.
+#
+#   tools/check-layout.sh [-v]
+#
+# Lists each C file's own includes (with -v), then checks, one "ok" or
+# "not ok" line each:
+#   - no header lives in src/entry/ and no file includes one from there;
+#   - an entry file defines nothing but SQL-callable functions
+#     (PG_FUNCTION_INFO_V1) besides its static helpers;
+#   - no file calls a function another entry file defines: the engine
+#     stands on no entry file, and entry files are peers;
+#   - each header src/NAME.h declares only functions src/NAME.c defines;
+#   - scanbench.c holds the module's magic block and no function.
+# The last line is "N passed, N failed"; the exit status is 1 on a failure.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+verbose=0
+[ "${1:-}" = "-v" ] && verbose=1
+
+exec perl - "$verbose" <<'PERL'
+use strict;
+use warnings;
+
+my $verbose = shift;
+my ($pass, $fail) = (0, 0);
+
+sub check
+{
+	my ($ok, $name, @why) = @_;
+	if ($ok) { print "ok - $name\n"; $pass++; }
+	else { print "not ok - $name\n"; print "#   $_\n" for @why; $fail++; }
+}
+
+sub slurp
+{
+	my $f = shift;
+	open(my $fh, '<', $f) or die "$f: $!";
+	local $/;
+	return <$fh>;
+}
+
+# The code without comments and string literals: what is left is what
+# the compiler sees of names.
+sub uncommented
+{
+	my $s = shift;
+	$s =~ s{/\*.*?\*/}{ }gs;
+	$s =~ s{//[^\n]*}{}g;
+	return $s;
+}
+
+sub code_of
+{
+	my $s = uncommented(shift);
+	$s =~ s{^(\s*#\s*include\s.*)$}{}mg;
+	$s =~ s{"(?:\\.|[^"\\\n])*"}{""}g;
+	$s =~ s{'(?:\\.|[^'\\\n])*'}{''}g;
+	return $s;
+}
+
+# Functions a file defines: PostgreSQL style puts the name at the start of
+# a line, the type on the line above; static ones are the file's own.
+sub definitions
+{
+	my $code = shift;
+	my (%public, %static);
+	while ($code =~ /^([^\n]*)\n([A-Za-z_]\w*)\(([^;{]*?)\)\s*\{/mg)
+	{
+		my ($type, $name) = ($1, $2);
+		if ($type =~ /\bstatic\b/) { $static{$name} = 1; }
+		else { $public{$name} = 1; }
+	}
+	return (\%public, \%static);
+}
+
+my @engine = sort glob('src/*.c');
+my @entry = sort glob('src/entry/*.c');
+my @all = ('scanbench.c', @engine, @entry);
+my %code = map { $_ => code_of(slurp($_)) } @all;
+my %includes = map { my $f = $_; $f => [ uncommented(slurp($f)) =~ /^\s*#\s*include\s+([<"][^>"]*[>"])/mg ] }
+  (@all, glob('src/*.h'));
+
+# Each C file's own includes.
+if ($verbose)
+{
+	print "# $_: @{$includes{$_}}\n" for (@all, sort glob('src/*.h'));
+}
+
+# No entry headers.
+my @entry_h = glob('src/entry/*.h');
+check(!@entry_h, 'src/entry/ holds no header', map { "$_ exists" } @entry_h);
+my @bad_inc;
+for my $f (@all, glob('src/*.h'))
+{
+	push @bad_inc, map { "$f includes $_" } grep { m{^"(?:entry/|\.\./)} } @{$includes{$f}};
+}
+check(!@bad_inc, 'no file includes a header from src/entry/', @bad_inc);
+
+# What each entry file defines, and that it exports SQL functions only.
+my %owner;
+my @exports;
+for my $f (@entry)
+{
+	my ($public) = definitions($code{$f});
+	my %sql = map { $_ => 1 } $code{$f} =~ /^PG_FUNCTION_INFO_V1\((\w+)\)/mg;
+	for my $fn (sort keys %$public)
+	{
+		$owner{$fn} = $f;
+		push @exports, "$f defines $fn(), not an SQL function" unless $sql{$fn};
+	}
+}
+check(!@exports, 'entry files define only SQL-callable functions', @exports);
+
+# No file calls what an entry file defines, but that file itself.
+my @calls;
+for my $f (@all)
+{
+	for my $fn (sort keys %owner)
+	{
+		next if $owner{$fn} eq $f;
+		push @calls, "$f calls $fn() of $owner{$fn}" if $code{$f} =~ /\b\Q$fn\E\s*\(/;
+	}
+}
+check(!@calls, 'no file calls a function of an entry file', @calls);
+
+# One header a module: src/NAME.h declares what src/NAME.c defines.
+for my $h (sort glob('src/*.h'))
+{
+	(my $c = $h) =~ s/\.h$/.c/;
+	my $hc = code_of(slurp($h));
+	my @decl = $hc =~ /^extern\s[^;(]*?\b(\w+)\s*\(/mg;
+	if (!-f $c)
+	{
+		check(!@decl, "$h declares no function (no $c)", map { "declares $_()" } @decl);
+		next;
+	}
+	my ($public) = definitions($code{$c});
+	my @foreign = grep { !$public->{$_} } @decl;
+	check(!@foreign, "$h declares only functions $c defines",
+		  map { "declares $_(), not defined in $c" } @foreign);
+}
+
+# scanbench.c: the magic block only.
+my ($pub, $st) = definitions($code{'scanbench.c'});
+my @fns = (keys %$pub, keys %$st);
+check($code{'scanbench.c'} =~ /PG_MODULE_MAGIC/ && !@fns,
+	  'scanbench.c holds the magic block and no function', map { "defines $_()" } @fns);
+
+print "$pass passed, $fail failed\n";
+exit($fail ? 1 : 0);
+PERL
