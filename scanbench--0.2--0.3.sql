@@ -59,7 +59,7 @@ COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate
 COMMENT ON COLUMN scan_efficiency_result.read_s IS 'wall-clock seconds of raw reading: summed over pairs, or the median run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'wall-clock seconds of scanning: summed over pairs, or the median run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches: 8 MB, or long enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
-COMMENT ON COLUMN scan_efficiency_result.verdict IS 'marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting; NULL when nothing was measured';
+COMMENT ON COLUMN scan_efficiency_result.verdict IS 'marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting; when nothing was measured, why: {empty} (no blocks) or {over_budget} (no pair within max_seconds)';
 COMMENT ON COLUMN scan_efficiency_result.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
 COMMENT ON COLUMN scan_efficiency_result.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the timed passes (cgroup cpu.stat); NULL where it cannot be read';
 COMMENT ON COLUMN scan_efficiency_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
@@ -131,7 +131,7 @@ CREATE FUNCTION scan_history_marks(verdict text[]) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
 	SELECT CASE
-		WHEN coalesce(verdict, '{}') && ARRAY['unstable', 'cached', 'burst'] THEN NULL
+		WHEN coalesce(verdict, '{}') && ARRAY['unstable', 'cached', 'burst', 'empty', 'over_budget'] THEN NULL
 		ELSE array_to_string(ARRAY(
 			SELECT m FROM unnest(verdict) WITH ORDINALITY AS v(m, i)
 			WHERE m = ANY (ARRAY['host_cache', 'cpu_contended', 'cpu_limited',
@@ -141,7 +141,7 @@ BEGIN ATOMIC
 END;
 
 COMMENT ON FUNCTION scan_history_marks(text[]) IS
-'NULL for a verdict that cannot be judged (unstable, cached, burst), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
+'NULL for a verdict that cannot be judged (unstable, cached, burst, empty, over_budget), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
 
 CREATE FUNCTION scan_history_record(run scan_efficiency_result) RETURNS bigint
 LANGUAGE sql VOLATILE
@@ -200,6 +200,56 @@ END;
 COMMENT ON FUNCTION scan_history_record(scan_efficiency_result) IS
 'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings; returns the run number';
 
+--
+-- scan_efficiency: the lock wait said on its own, the caches before and
+-- after the call, and restore => true to put back what they held.
+--
+ALTER TYPE scan_efficiency_result
+	ADD ATTRIBUTE lock_wait_s float8 CASCADE,
+	ADD ATTRIBUTE cached_pct_start float8 CASCADE,
+	ADD ATTRIBUTE cached_pct_end float8 CASCADE,
+	ADD ATTRIBUTE restored_pct float8 CASCADE,
+	ADD ATTRIBUTE restore_s float8 CASCADE;
+
+COMMENT ON COLUMN scan_efficiency_result.lock_wait_s IS
+'seconds the call waited for its lock on the relation before measuring; the time budget (max_seconds) starts once the lock is held';
+COMMENT ON COLUMN scan_efficiency_result.cached_pct_start IS
+'percent of the relation''s blocks in shared_buffers or the page cache when the call began, before anything was evicted';
+COMMENT ON COLUMN scan_efficiency_result.cached_pct_end IS
+'percent of the relation''s blocks in shared_buffers or the page cache when the call ended (after the restore, with restore => true)';
+COMMENT ON COLUMN scan_efficiency_result.restored_pct IS
+'restore => true: percent of the blocks cached when the call began that were cached again at its end; NULL without restore, or when nothing was cached';
+COMMENT ON COLUMN scan_efficiency_result.restore_s IS
+'restore => true: wall seconds spent putting the blocks back; NULL without restore';
+
+COMMENT ON COLUMN scan_breakdown_result.overlap_pct IS
+'where the measured scan falls between the two predictions, in percent: 0 no overlap, 100 perfect; NULL when it falls outside them (the scan and its references ran under different conditions: measure again when the machine is quieter) and for an empty relation';
+
+-- scan_history_measure, whose body names scan_efficiency, was dropped above.
+DROP FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean);
+
+CREATE FUNCTION scan_efficiency(rel regclass,
+								cache text DEFAULT 'cold',
+								block_size integer DEFAULT 8192,
+								runs integer DEFAULT 1,
+								sample float8 DEFAULT 1.0,
+								max_seconds float8 DEFAULT 60,
+								target_pct float8 DEFAULT 5,
+								method text DEFAULT 'pairs',
+								with_write boolean DEFAULT false,
+								record boolean DEFAULT false,
+								restore boolean DEFAULT false)
+RETURNS scan_efficiency_result
+AS 'MODULE_PATHNAME', 'scan_efficiency'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) IS
+'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent once the relation''s lock is held, or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes (runs applies to whole only). cache: cold, warm or asis; with_write => true adds a sequential write in the relation''s tablespace (write_mb_s); record => true adds the run to scan_history (refused at once on a standby or without the grants); restore => true puts back afterwards the blocks shared_buffers and the page cache held when the call began';
+
+REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) FROM PUBLIC;
+
+-- efficiency_check's measurement puts the caches back as they were: a
+-- nightly cold check must not leave the morning's queries reading from disk.
 CREATE FUNCTION scan_history_measure(rel regclass, cache text, runs integer,
 									 sample float8, max_seconds float8,
 									 target_pct float8, method text)
@@ -213,11 +263,12 @@ BEGIN ATOMIC
 						 sample => scan_history_measure.sample,
 						 max_seconds => scan_history_measure.max_seconds,
 						 target_pct => scan_history_measure.target_pct,
-						 method => scan_history_measure.method) AS r;
+						 method => scan_history_measure.method,
+						 restore => true) AS r;
 END;
 
 COMMENT ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) IS
-'measure with scan_efficiency and record the run; returns the run number';
+'measure with scan_efficiency (restoring the caches afterwards) and record the run; returns the run number';
 
 CREATE OR REPLACE FUNCTION scan_history_judge(run bigint,
 								   min_pct float8 DEFAULT NULL,
@@ -269,7 +320,10 @@ BEGIN
 	marks := scan_history_marks(cur.verdict);
 	IF cur.scan_pct IS NULL OR marks IS NULL THEN
 		status := 'not_judged';
-		IF cur.scan_pct IS NULL THEN
+		IF 'over_budget' = ANY (cur.verdict) THEN
+			message := format('%s scan efficiency was not judged: no pair was measured within the time budget (%s s)',
+							  label, round(cur.elapsed_s::numeric, 1));
+		ELSIF cur.scan_pct IS NULL THEN
 			message := format('%s scan efficiency was not judged: nothing was measured (an empty relation)', label);
 		ELSE
 			message := format('%s was not judged: %s', subject, array_to_string(ARRAY[
@@ -286,7 +340,8 @@ BEGIN
 		detail := format('Run %s (verdict %s) is recorded and left out of later comparisons. '
 						 'An unstable run needs a quieter machine or more time (max_seconds); '
 						 'a cached one means another process holds the files in memory; '
-						 'a burst one needs method => ''whole'' or a larger relation.',
+						 'a burst one needs method => ''whole'' or a larger relation; '
+						 'an over_budget one needs a larger max_seconds.',
 						 cur.id, coalesce(array_to_string(cur.verdict, ','), 'none'));
 		RETURN;
 	END IF;

@@ -37,7 +37,10 @@ SELECT query, rows, workers_launched <= 2 AS workers_ok,
        parallel_user_s IS NULL OR parallel_user_s >= 0 AS parallel_ok
 FROM scan_breakdown('sb_t', 'warm', 'sum(length(pad))', 2);
 SELECT rows FROM scan_breakdown('sb_part', 'asis');
-SELECT rows, pages, scan_mb_s, cpu_ns_per_row FROM scan_breakdown('sb_empty');
+SELECT rows, pages, seconds, scan_mb_s, read_mb_s, scan_pct, no_overlap_pct,
+       perfect_overlap_pct, overlap_pct, cpu_ns_per_row, bottleneck, cpu_pct,
+       cpu_wait_pct, io_wait_pct, other_pct
+FROM scan_breakdown('sb_empty');
 
 -- Bad arguments: refused before anything is measured.
 SELECT * FROM scan_breakdown('sb_t', 'direct');

@@ -14,7 +14,7 @@ CREATE ROLE regress_sb_bypass BYPASSRLS;
 GRANT SELECT ON sb_rls TO regress_sb_reader, regress_sb_bypass;
 GRANT EXECUTE ON FUNCTION raw_read(regclass, integer, text),
 	scan_rate(regclass, text, text, integer),
-	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean)
+	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean)
 	TO regress_sb_reader, regress_sb_bypass;
 SET ROLE regress_sb_reader;
 SELECT count(*) AS visible FROM sb_rls;
@@ -53,7 +53,7 @@ RESET ROLE;
 DROP TABLE sb_rls;
 REVOKE ALL ON FUNCTION raw_read(regclass, integer, text),
 	scan_rate(regclass, text, text, integer),
-	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean)
+	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean)
 	FROM regress_sb_reader, regress_sb_bypass;
 DROP ROLE regress_sb_reader, regress_sb_bypass;
 

@@ -282,6 +282,17 @@ evict_local_buffers(SbLeaf *leaf)
 void
 sb_evict_buffers(SbTarget *target)
 {
+	sb_evict_buffers_except(target, NULL);
+}
+
+/*
+ * The same, keeping the blocks whose bit is set in keep (one bitmap per
+ * leaf, as sb_residency_map gives them); a temp leaf's local buffers are
+ * then left alone, since the server drops those only all at once.
+ */
+void
+sb_evict_buffers_except(SbTarget *target, uint8 **keep)
+{
 	SMgrRelation *smgrs = palloc(sizeof(SMgrRelation) * Max(target->nleaves, 1));
 	int			nshared = 0;
 	SbLeafIndex idx;
@@ -294,6 +305,8 @@ sb_evict_buffers(SbTarget *target)
 		CHECK_FOR_INTERRUPTS();
 		if (leaf->local)
 		{
+			if (keep)
+				continue;
 			/* Write dirty pages through the buffer manager, never drop them. */
 			FlushRelationBuffers(leaf->rel);
 			evict_local_buffers(leaf);
@@ -314,16 +327,33 @@ sb_evict_buffers(SbTarget *target)
 	{
 		BufferDesc *desc = GetBufferDescriptor(i);
 		BufferTag	tag;
+		int			l;
 
 		if (i % SB_INTERRUPT_EVERY == 0)
 			CHECK_FOR_INTERRUPTS();
-		if (buffer_leaf(&idx, desc, &tag) < 0)
+		l = buffer_leaf(&idx, desc, &tag);
+		if (l < 0)
+			continue;
+		if (keep && tag.blockNum < target->leaves[l].nblocks &&
+			(keep[l][tag.blockNum / 8] & (1 << (tag.blockNum % 8))) != 0)
 			continue;
 
 		/* A buffer reused meanwhile is left alone (before 17) or written first. */
 		(void) sb_evict_shared_buffer(desc, &tag);
 	}
 	pfree(idx.keys);
+}
+
+static inline void
+set_bit(uint8 *bits, BlockNumber blk)
+{
+	bits[blk / 8] |= (uint8) (1 << (blk % 8));
+}
+
+static inline bool
+get_bit(const uint8 *bits, BlockNumber blk)
+{
+	return (bits[blk / 8] & (1 << (blk % 8))) != 0;
 }
 
 /*
@@ -333,7 +363,21 @@ sb_evict_buffers(SbTarget *target)
 void
 sb_residency(SbTarget *target, SbResidency *res)
 {
-	uint8	  **bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	sb_residency_map(target, res, NULL, NULL);
+}
+
+/*
+ * The same, and where os_bits and buf_bits are given (arrays of one
+ * pointer per leaf), which blocks: a bit per block of each leaf, set for a
+ * block wholly in the page cache (os_bits) or valid in a buffer
+ * (buf_bits), allocated here in the current memory context.
+ */
+void
+sb_residency_map(SbTarget *target, SbResidency *res,
+				 uint8 **os_bits, uint8 **buf_bits)
+{
+	uint8	  **bits = os_bits ? os_bits :
+		palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
 	SbLeafIndex idx;
 	int			i,
 				j;
@@ -346,6 +390,8 @@ sb_residency(SbTarget *target, SbResidency *res)
 		SbLeaf	   *leaf = &target->leaves[i];
 
 		bits[i] = palloc0(leaf->nblocks / 8 + 1);
+		if (buf_bits)
+			buf_bits[i] = palloc0(leaf->nblocks / 8 + 1);
 		for (j = 0; j < leaf->nsegments; j++)
 		{
 			CHECK_FOR_INTERRUPTS();
@@ -371,7 +417,9 @@ sb_residency(SbTarget *target, SbResidency *res)
 		if (blk >= target->leaves[l].nblocks)
 			continue;
 		res->shared_blocks++;
-		if ((bits[l][blk / 8] & (1 << (blk % 8))) == 0)
+		if (buf_bits)
+			set_bit(buf_bits[l], blk);
+		if (!get_bit(bits[l], blk))
 			res->any_blocks++;
 	}
 	pfree(idx.keys);
@@ -393,14 +441,19 @@ sb_residency(SbTarget *target, SbResidency *res)
 				blk >= leaf->nblocks)
 				continue;
 			res->shared_blocks++;
-			if ((bits[j][blk / 8] & (1 << (blk % 8))) == 0)
+			if (buf_bits)
+				set_bit(buf_bits[j], blk);
+			if (!get_bit(bits[j], blk))
 				res->any_blocks++;
 		}
 	}
 
-	for (i = 0; i < target->nleaves; i++)
-		pfree(bits[i]);
-	pfree(bits);
+	if (os_bits == NULL)
+	{
+		for (i = 0; i < target->nleaves; i++)
+			pfree(bits[i]);
+		pfree(bits);
+	}
 }
 
 /* ---- One stretch of one leaf, for sampled measurement ---- */

@@ -39,7 +39,10 @@ typedef struct SbResidency
 
 extern void sb_evict_page_cache(SbTarget *target);
 extern void sb_evict_buffers(SbTarget *target);
+extern void sb_evict_buffers_except(SbTarget *target, uint8 **keep);
 extern void sb_residency(SbTarget *target, SbResidency *res);
+extern void sb_residency_map(SbTarget *target, SbResidency *res,
+							 uint8 **os_bits, uint8 **buf_bits);
 extern uint64 sb_segment_os_blocks(SbSegment *seg);
 extern void sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch);
 extern void sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch,

@@ -248,6 +248,15 @@ sb_find_guc(const char *name)
 	pg_tablespace_aclcheck(spc, role, mode)
 #endif
 
+/* The same for functions: pg_proc_aclcheck() until 15. */
+#if PG_VERSION_NUM >= 160000
+#define sb_function_aclcheck(fn, role, mode) \
+	object_aclcheck(ProcedureRelationId, fn, role, mode)
+#else
+#define sb_function_aclcheck(fn, role, mode) \
+	pg_proc_aclcheck(fn, role, mode)
+#endif
+
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)

@@ -2,7 +2,7 @@
  *
  * history.c
  *	  Recording a scan_efficiency result row in the run history
- *	  (record => true).  The history itself (table, checks, trend,
+ *	  (record => true), and whether the caller can, said before measuring.  The history itself (table, checks, trend,
  *	  metrics, chart) is SQL in the install script; what else it needs
  *	  from C is in entry/history.c.
  *
@@ -10,12 +10,67 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_proc.h"
 #include "executor/spi.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/ruleutils.h"
 
+#include "compat.h"
 #include "history.h"
+
+/*
+ * Whether the caller can record a run in the history of schema nsp: said
+ * before anything is measured, so that a check on a standby or by a role
+ * without the grants fails at once rather than after a minute of reading.
+ */
+void
+sb_history_check_record(Oid nsp, const char *what)
+{
+	char	   *schema = get_namespace_name(nsp);
+	Oid			history;
+	Oid			seq;
+	Oid			record_fn;
+	AclResult	aclresult;
+
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("%s cannot record a run during recovery", what),
+				 errdetail("The run history is a table, and a standby accepts no writes."),
+				 errhint("Run the check on the primary, or measure here with scan_efficiency() and record => false.")));
+	if (XactReadOnly)
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("%s cannot record a run in a read-only transaction", what),
+				 errhint("Check default_transaction_read_only, or measure with record => false.")));
+	if (schema == NULL)
+		elog(ERROR, "cache lookup failed for namespace %u", nsp);
+
+	history = get_relname_relid("scan_history", nsp);
+	seq = get_relname_relid("scan_history_id_seq", nsp);
+	record_fn = LookupFuncName(list_make2(makeString(schema),
+										  makeString("scan_history_record")),
+							   -1, NULL, true);
+	if (!OidIsValid(history) || !OidIsValid(seq) || !OidIsValid(record_fn))
+		elog(ERROR, "the run history of scanbench in schema \"%s\" is incomplete", schema);
+
+	aclresult = sb_function_aclcheck(record_fn, GetUserId(), ACL_EXECUTE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_FUNCTION, "scan_history_record");
+	aclresult = pg_class_aclcheck(history, GetUserId(), ACL_INSERT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_TABLE, "scan_history");
+	aclresult = pg_class_aclcheck(seq, GetUserId(), ACL_USAGE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_SEQUENCE, "scan_history_id_seq");
+}
 
 /*
  * Record a scan_efficiency result row (record => true): the SQL function

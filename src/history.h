@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "access/tupdesc.h"
 
+extern void sb_history_check_record(Oid nsp, const char *what);
 extern void sb_history_record(FunctionCallInfo fcinfo, Datum result,
 							  TupleDesc tupdesc);
 

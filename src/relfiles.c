@@ -23,12 +23,16 @@
  *    does this, with a NOTICE.
  *  - a table access method other than heap may not keep its data in
  *    segment files of the heap's layout: refused, as pgstattuple does.
+ *  - during recovery (a hot standby) an unlogged relation has no files
+ *    but its init fork; SELECT refuses it, and so does this, with the
+ *    same error, before any file is looked at.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "access/xlog.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
@@ -276,6 +280,15 @@ sb_target_open(Oid relid, SbTargetKind kind)
 			relation_close(rel, NoLock);
 			continue;
 		}
+		/* The executor's own words for it (ExecCheckRTPerms' caller, plancat). */
+		if (RecoveryInProgress() && !RelationIsPermanent(rel))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot access temporary or unlogged relations during recovery"),
+					 member != relid ?
+					 errdetail("\"%s\" is a member of \"%s\".",
+							   RelationGetRelationName(rel), get_rel_name(relid)) : 0,
+					 errhint("Measure it on the primary.")));
 		check_access_method(rel, relid);
 
 		leaf = &target->leaves[target->nleaves++];

@@ -376,11 +376,15 @@ next_pair_s(SbEfficiency *e)
 }
 
 /*
- * Pairs on stretches in random order until a stopping rule holds.  A
- * relation of fewer than SB_MIN_PAIRS stretches, once covered, is read
- * again in new random orders (each round without replacement) until it has
- * that many pairs, so that a small table too gets an interval: repeated
- * pairs on the same blocks measure the noise, as whole runs do.
+ * Pairs on stretches in random order until a stopping rule holds: the
+ * interval is narrow enough, the budget would be overrun, or the fraction
+ * asked for (sample < 1) is covered.  A relation covered whole before
+ * either of the first two is read again in new random orders (each round
+ * without replacement): repeated pairs on the same blocks measure the
+ * noise, as whole runs do, so that the budget, not the relation's size,
+ * ends the sampling, and a small table gets a judged figure on a noisy
+ * machine too; with no target (target_pct 0), until it has SB_MIN_PAIRS
+ * pairs.  The figures of rows and coverage are the first round's.
  */
 static void
 measure_pairs(SbEfficiency *e)
@@ -397,8 +401,13 @@ measure_pairs(SbEfficiency *e)
 	{
 		if (round > 0)
 		{
-			/* Covered: go round again only for a small relation. */
-			if (e->sample < 1 || e->ratio.n >= SB_MIN_PAIRS)
+			/*
+			 * Covered: a sample asked for is taken; with no target
+			 * (target_pct 0) rounds go on only to the fewest pairs that
+			 * give an interval; else until the interval or the budget.
+			 */
+			if (e->sample < 1 ||
+				(e->target_pct <= 0 && e->ratio.n >= SB_MIN_PAIRS))
 				return;
 			pfree(refs);
 			refs = draw_stretches(e->target, e->stretch_blocks, &nrefs);

@@ -60,6 +60,8 @@
 
 #define SB_CONFIDENCE		SB_VERDICT_CONFIDENCE
 
+/* A lock wait at least this long is said in a NOTICE, seconds. */
+#define SB_LOCK_WAIT_NOTICE_S	1.0
 #define SB_WHOLE_PROBES		8		/* stretches probed by method 'whole' */
 #define SB_BUDGET_LOOKBACK	8		/* pairs whose duration predicts the next */
 

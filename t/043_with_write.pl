@@ -59,7 +59,7 @@ for my $m (@mounts)
 	# Only roles that may create files there may write there.
 	$node->safe_psql('postgres', qq{
 		CREATE ROLE regress_ww;
-		GRANT EXECUTE ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean) TO regress_ww;
+		GRANT EXECUTE ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) TO regress_ww;
 		GRANT SELECT ON w_$fs TO regress_ww;
 	});
 	my ($ret, $out, $err) = $node->psql('postgres', qq{

@@ -21,6 +21,9 @@
 #include "access/xact.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "history.h"
 
 PG_FUNCTION_INFO_V1(scan_history_kernel);
 PG_FUNCTION_INFO_V1(scan_history_outside_block);
@@ -52,5 +55,8 @@ scan_history_outside_block(PG_FUNCTION_ARGS)
 				 errmsg("efficiency_check cannot run inside a transaction block"),
 				 errdetail("It commits the run it recorded before judging it, so that an alarm does not undo the record."),
 				 errhint("CALL it on its own, as psql -c and pg_cron do.")));
+	/* Nor can it record on a standby or without the grants: say so now. */
+	sb_history_check_record(get_func_namespace(fcinfo->flinfo->fn_oid),
+							"efficiency_check");
 	PG_RETURN_VOID();
 }

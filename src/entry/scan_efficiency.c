@@ -63,9 +63,11 @@
 #include "args.h"
 #include "citus.h"
 #include "citus_cluster.h"
+#include "fnargs.h"
 #include "history.h"
 #include "mountinfo.h"
 #include "relfiles.h"
+#include "restore.h"
 #include "rows.h"
 #include "sampler.h"
 #include "scratch.h"
@@ -127,44 +129,38 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	Oid			write_spc = InvalidOid;
 	double		write_mb_s = NAN;
 	SbRow		row;
-	bool		record = false;
+	bool		record;
 	Datum		result;
+	SbArgs		args;
+	bool		restore;
+	SbCacheSnapshot snap;
+	SbRestoreResult restored;
+	instr_time	call_start;
+	double		lock_wait_s;
 
 	/* A Citus table is measured on its nodes (citus_cluster.c). */
 	if (sb_citus_table(relid))
 		return sb_citus_scan_efficiency(fcinfo);
 
 	memset(&e, 0, sizeof(e));
-	INSTR_TIME_SET_CURRENT(e.start);
-	e.cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	e.block_size = PG_GETARG_INT32(2);
-	e.runs = PG_GETARG_INT32(3);
+	INSTR_TIME_SET_CURRENT(call_start);
 
 	/*
-	 * The arguments of the SQL definition the caller has: 0.1's is (rel,
-	 * cache, block_size, runs), which measured runs alternated whole
-	 * passes; 0.2's adds sample, max_seconds, target_pct, method,
-	 * with_write and record.  A database not yet at ALTER EXTENSION UPDATE
-	 * calls this library through its old definition, so read only the
-	 * arguments it passes and give the others the old meaning.
+	 * Arguments by name (fnargs.c).  0.1's definition is (rel, cache,
+	 * block_size, runs) and measured runs alternated whole passes with no
+	 * budget: a database still at 0.1 gets that.
 	 */
-	if (PG_NARGS() >= SB_EFFICIENCY_NARGS_0_2)
-	{
-		e.sample = PG_GETARG_FLOAT8(4);
-		e.max_seconds = PG_GETARG_FLOAT8(5);
-		e.target_pct = PG_GETARG_FLOAT8(6);
-		e.method = sb_parse_method(PG_GETARG_TEXT_PP(7));
-		with_write = PG_GETARG_BOOL(8);
-		record = PG_GETARG_BOOL(9);
-	}
-	else
-	{
-		e.sample = 1.0;
-		e.max_seconds = SB_MAX_SECONDS;
-		e.target_pct = 0;
-		e.method = SB_METHOD_WHOLE;
-		with_write = false;
-	}
+	sb_args_init(&args, fcinfo);
+	e.cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
+	e.block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
+	e.runs = sb_arg_int32(&args, "runs", 1);
+	e.sample = sb_arg_float8(&args, "sample", 1.0);
+	e.max_seconds = sb_arg_float8(&args, "max_seconds", SB_MAX_SECONDS);
+	e.target_pct = sb_arg_float8(&args, "target_pct", 0);
+	e.method = sb_parse_method(cstring_to_text(sb_arg_cstring(&args, "method", "whole")));
+	with_write = sb_arg_bool(&args, "with_write", false);
+	record = sb_arg_bool(&args, "record", false);
+	restore = sb_arg_bool(&args, "restore", false);
 
 	sb_check_block_size(e.block_size);
 	sb_check_runs(e.runs);
@@ -176,10 +172,36 @@ scan_efficiency(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("sample applies to method \"pairs\" only"),
 				 errhint("method => 'whole' reads the whole relation; leave sample at 1, or use method => 'pairs'.")));
+	if (e.method == SB_METHOD_PAIRS && e.runs != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("runs applies to method \"whole\" only"),
+				 errdetail("Method \"pairs\" takes pairs until the interval is within target_pct or max_seconds are spent."),
+				 errhint("Leave runs at 1, or use method => 'whole'.")));
+	/* Recording comes last: whether it can be done is said first. */
+	if (record)
+		sb_history_check_record(get_func_namespace(fcinfo->flinfo->fn_oid),
+								"scan_efficiency");
 	tupdesc = sb_result_tupdesc(fcinfo);
 	sb_row_init(&row, tupdesc);
 
+	/*
+	 * The budget starts once the relation's lock is held: a wait behind
+	 * someone's ACCESS EXCLUSIVE is not measuring, and is said on its own.
+	 */
 	e.target = sb_target_open(relid, SB_TARGET_SCAN);
+	INSTR_TIME_SET_CURRENT(e.start);
+	lock_wait_s = INSTR_TIME_GET_DOUBLE(e.start) - INSTR_TIME_GET_DOUBLE(call_start);
+	if (lock_wait_s >= SB_LOCK_WAIT_NOTICE_S)
+		ereport(NOTICE,
+				(errmsg("waited %.1f s for a lock on \"%s\"", lock_wait_s,
+						get_rel_name(relid)),
+				 errdetail("The time budget (max_seconds) started once the lock was held.")));
+	/* What the caches held before anything is evicted (restore.c). */
+	if (restore)
+		sb_cache_snapshot(e.target, &snap);
+	else
+		sb_residency(e.target, &snap.before);
 	/* with_write writes a scratch file there: refuse before measuring. */
 	if (with_write)
 		write_spc = sb_check_write_tablespace(sb_target_tablespace(e.target));
@@ -195,6 +217,21 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	 */
 	if (with_write)
 		write_mb_s = sb_write_mb_s(write_spc, e.target->bytes, e.block_size);
+
+	/* Put back what the caches held, or at least say what changed. */
+	if (restore)
+		sb_cache_restore(e.target, &snap, &restored);
+	else
+	{
+		SbResidency end;
+
+		sb_residency(e.target, &end);
+		memset(&restored, 0, sizeof(restored));
+		restored.cached_pct_start = sb_pct(snap.before.any_blocks, e.target->nblocks);
+		restored.cached_pct_end = sb_pct(end.any_blocks, e.target->nblocks);
+		restored.restored_pct = NAN;
+		restored.seconds = NAN;
+	}
 
 	median = sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.5);
 	(void) sb_median_ci(e.ratio_sorted.v, e.ratio_sorted.n, SB_CONFIDENCE,
@@ -226,13 +263,36 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	sb_row_float(&row, "scan_pct_p10", sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.1), 1);
 	sb_row_float(&row, "scan_pct_p90", sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.9), 1);
 	sb_row_float(&row, "elapsed_s", sb_efficiency_elapsed_s(&e), 3);
-	if (e.ratio.n == 0)
-		sb_row_null(&row, "verdict");	/* nothing measured, nothing to judge */
-	else
+	sb_row_float(&row, "lock_wait_s", lock_wait_s, 3);
+	sb_row_float(&row, "cached_pct_start", restored.cached_pct_start, 1);
+	sb_row_float(&row, "cached_pct_end", restored.cached_pct_end, 1);
+	sb_row_float(&row, "restored_pct", restored.restored_pct, 1);
+	sb_row_float(&row, "restore_s", restored.seconds, 3);
 	{
 		SbVerdict	v;
 
-		judge(&e, median, lo, hi, &v);
+		if (e.ratio.n > 0)
+			judge(&e, median, lo, hi, &v);
+		else
+		{
+			/* Nothing measured, nothing to judge: say why, never as a figure. */
+			v.n = 1;
+			if (e.target->nblocks == 0)
+			{
+				ereport(NOTICE,
+						(errmsg("\"%s\" is empty: there is nothing to measure",
+								get_rel_name(relid))));
+				v.marks[0] = "empty";
+			}
+			else
+			{
+				ereport(NOTICE,
+						(errmsg("no pair of \"%s\" was measured within max_seconds (%g s)",
+								get_rel_name(relid), e.max_seconds),
+						 errhint("Allow more time (max_seconds).")));
+				v.marks[0] = "over_budget";
+			}
+		}
 		sb_row_verdict(&row, "verdict", &v);
 	}
 	sb_row_datum(&row, "settings", sb_io_settings());

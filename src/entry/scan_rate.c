@@ -25,6 +25,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/typcache.h"
 
@@ -190,6 +191,7 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	uint64		storage_bytes = 0,
 				rchar = 0;
 	const char *bottleneck;
+	double		overlap;
 	SbRow		row;
 
 	scan_args(fcinfo, "scan_breakdown", &a);
@@ -261,6 +263,31 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	else
 		bottleneck = "mixed";
 
+	/*
+	 * An empty relation has no figures: its three "times" are the cost of
+	 * starting a statement, and their ratios mean nothing.
+	 */
+	if (target->nblocks == 0)
+	{
+		ereport(NOTICE,
+				(errmsg("\"%s\" is empty: there is nothing to take apart",
+						get_rel_name(a.relid))));
+		wall = t_read = t_cpu = NAN;
+		budget = 0;
+		bottleneck = NULL;
+	}
+
+	/*
+	 * The overlap is where the scan falls between the two predictions; a
+	 * scan faster than perfect overlap or slower than none ran under other
+	 * conditions than its two references (a neighbour's load, the host's
+	 * cache), and a share outside 0..100 would be no share at all: NULL,
+	 * as the column's comment says.
+	 */
+	overlap = sb_overlap_pct(t_read, t_cpu, wall);
+	if (!isnan(overlap) && (overlap < 0 || overlap > 100))
+		overlap = NAN;
+
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(a.relid));
 	sb_row_text(&row, "query", a.query);
 	sb_row_text(&row, "cache", sb_cache_name(a.cache));
@@ -280,7 +307,7 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	sb_row_float(&row, "no_overlap_pct", sb_no_overlap_pct(t_read, t_cpu), 1);
 	sb_row_float(&row, "perfect_overlap_pct",
 				 sb_perfect_overlap_pct(t_read, t_cpu), 1);
-	sb_row_float(&row, "overlap_pct", sb_overlap_pct(t_read, t_cpu, wall), 1);
+	sb_row_float(&row, "overlap_pct", overlap, 1);
 	/* CPU: all, then each kind of process. */
 	sb_row_float(&row, "user_s", user_s, 3);
 	sb_row_float(&row, "sys_s", sys_s, 3);

@@ -1,0 +1,114 @@
+/*-------------------------------------------------------------------------
+ *
+ * fnargs.c
+ *	  The SQL functions' arguments read by name, from the definition the
+ *	  caller's database has.
+ *
+ * After a package upgrade the new library runs under the CREATE FUNCTION
+ * of whatever version each database is at until ALTER EXTENSION UPDATE:
+ * an older definition passes fewer arguments, or the same ones in another
+ * order.  Reading PG_GETARG_*(n) by position would then read past the
+ * arguments passed (a crash) or read one argument as another.  So the
+ * names of the called function's arguments are looked up in pg_proc once
+ * per call, and each argument is found by name; one the definition lacks
+ * takes the value the caller of that older version got, which the entry
+ * function passes as the default.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/syscache.h"
+
+#include "fnargs.h"
+
+void
+sb_args_init(SbArgs *args, FunctionCallInfo fcinfo)
+{
+	HeapTuple	tup;
+	Oid		   *types;
+	char	  **names;
+	char	   *modes;
+	int			n;
+
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
+	n = get_func_arg_info(tup, &types, &names, &modes);
+	ReleaseSysCache(tup);
+
+	args->fcinfo = fcinfo;
+	args->nargs = Min(n, PG_NARGS());
+	args->names = names;
+}
+
+/* The position of the named argument in the caller's definition, or -1. */
+static int
+arg_position(SbArgs *args, const char *name)
+{
+	int			i;
+
+	if (args->names == NULL)
+		return -1;
+	for (i = 0; i < args->nargs; i++)
+		if (args->names[i] && strcmp(args->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* The argument's position, or -1; a NULL passed for it is refused. */
+static int
+arg_present(SbArgs *args, const char *name)
+{
+	int			i = arg_position(args, name);
+
+	if (i >= 0 && args->fcinfo->args[i].isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", name)));
+	return i;
+}
+
+bool
+sb_arg_given(SbArgs *args, const char *name)
+{
+	return arg_position(args, name) >= 0;
+}
+
+int32
+sb_arg_int32(SbArgs *args, const char *name, int32 dflt)
+{
+	int			i = arg_present(args, name);
+
+	return i < 0 ? dflt : DatumGetInt32(args->fcinfo->args[i].value);
+}
+
+double
+sb_arg_float8(SbArgs *args, const char *name, double dflt)
+{
+	int			i = arg_present(args, name);
+
+	return i < 0 ? dflt : DatumGetFloat8(args->fcinfo->args[i].value);
+}
+
+bool
+sb_arg_bool(SbArgs *args, const char *name, bool dflt)
+{
+	int			i = arg_present(args, name);
+
+	return i < 0 ? dflt : DatumGetBool(args->fcinfo->args[i].value);
+}
+
+/* A text argument as a C string, or dflt (which may be NULL). */
+char *
+sb_arg_cstring(SbArgs *args, const char *name, const char *dflt)
+{
+	int			i = arg_present(args, name);
+
+	if (i < 0)
+		return dflt ? pstrdup(dflt) : NULL;
+	return TextDatumGetCString(args->fcinfo->args[i].value);
+}

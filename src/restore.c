@@ -1,0 +1,198 @@
+/*-------------------------------------------------------------------------
+ *
+ * restore.c
+ *	  After a cold measurement, put back what the caches held before it:
+ *	  a cold figure evicts the relation on purpose, and a nightly check
+ *	  must not leave the morning's first queries reading from disk.
+ *
+ * The snapshot is taken once the relation is locked and before anything
+ * is evicted: a bit per block for the page cache (mincore) and one for
+ * shared_buffers (or the backend's local buffers), cache.c's residency.
+ * The restore then, as pg_prewarm's 'buffer' mode does, reads each block
+ * that was in a buffer back through the buffer manager (ReadBuffer, then
+ * release: the page stays, unpinned, for the next query), reads the blocks
+ * that were in the page cache only with plain pread()s of contiguous runs
+ * (pg_prewarm's 'read' mode; posix_fadvise(WILLNEED) would only start the
+ * reads, and the result could not say what was restored), and drops from
+ * the page cache the blocks the measurement left there that were not there
+ * before (POSIX_FADV_DONTNEED, which never drops a dirty page).
+ *
+ * Blocks the measurement left in shared_buffers that were not there before
+ * are evicted first, as a cold measurement evicts (cache.c: dirty ones are
+ * written out, pinned ones stay), except in a temp table's local buffers,
+ * which the server drops only all at once.  The result says how close the
+ * end is to the start, in cached_pct_start and cached_pct_end.
+ *
+ * Files are opened read-only and read; nothing is written.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "storage/bufmgr.h"
+#include "storage/fd.h"
+#include "utils/rel.h"
+
+#include "rawread.h"
+#include "restore.h"
+#include "stats.h"
+
+/* The largest pread of a run of blocks put back into the page cache. */
+#define SB_RESTORE_CHUNK	(1024 * 1024)
+
+static inline bool
+block_bit(uint8 *const *bits, int leaf, BlockNumber blk)
+{
+	return (bits[leaf][blk / 8] & (1 << (blk % 8))) != 0;
+}
+
+void
+sb_cache_snapshot(SbTarget *target, SbCacheSnapshot *snap)
+{
+	snap->nleaves = target->nleaves;
+	snap->os_bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	snap->buf_bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	sb_residency_map(target, &snap->before, snap->os_bits, snap->buf_bits);
+}
+
+/* Blocks that were in a buffer: read back through the buffer manager. */
+static uint64
+restore_buffers(SbLeaf *leaf, uint8 *const *buf_bits, int l)
+{
+	uint64		n = 0;
+	BlockNumber blk;
+
+	for (blk = 0; blk < leaf->nblocks; blk++)
+	{
+		Buffer		buf;
+
+		if (!block_bit(buf_bits, l, blk))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(leaf->rel, MAIN_FORKNUM, blk, RBM_NORMAL, NULL);
+		ReleaseBuffer(buf);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * One segment file's page cache: read back the runs of blocks that were
+ * there and are not in a buffer now (those were just read through it), and
+ * drop the runs that were not there.
+ */
+static void
+restore_segment(SbSegment *seg, SbCacheSnapshot *snap, int l, char *chunk,
+				SbRestoreResult *result)
+{
+	BlockNumber nblocks = seg->bytes / BLCKSZ;
+	BlockNumber b = 0;
+	int			fd;
+
+	if (nblocks == 0)
+		return;
+	fd = sb_open_segment(seg, false, false);
+	while (b < nblocks)
+	{
+		BlockNumber lb = seg->first_block + b;
+		bool		want = block_bit(snap->os_bits, l, lb) ||
+			block_bit(snap->buf_bits, l, lb);
+		BlockNumber run = 1;
+		off_t		off = seg->offset + (off_t) b * BLCKSZ;
+
+		/* The run of blocks that want the same, at most one chunk long. */
+		while (b + run < nblocks && run < SB_RESTORE_CHUNK / BLCKSZ &&
+			   (block_bit(snap->os_bits, l, lb + run) ||
+				block_bit(snap->buf_bits, l, lb + run)) == want)
+			run++;
+
+		CHECK_FOR_INTERRUPTS();
+		if (want)
+		{
+			ssize_t		got = pread(fd, chunk, (size_t) run * BLCKSZ, off);
+
+			if (got < 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not read file \"%s\": %m", seg->path)));
+			result->blocks_read += got / BLCKSZ;
+		}
+		else
+		{
+			int			rc = posix_fadvise(fd, off, (off_t) run * BLCKSZ,
+										   POSIX_FADV_DONTNEED);
+
+			if (rc != 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not evict \"%s\" from the page cache: %s",
+								seg->path, strerror(rc))));
+			result->blocks_dropped += run;
+		}
+		b += run;
+	}
+	CloseTransientFile(fd);
+}
+
+void
+sb_cache_restore(SbTarget *target, SbCacheSnapshot *snap,
+				 SbRestoreResult *result)
+{
+	char	   *chunk = palloc(SB_RESTORE_CHUNK);
+	uint8	  **os_after = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	uint8	  **buf_after = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	SbResidency after;
+	instr_time	start,
+				end;
+	uint64		kept = 0,
+				before_any = 0;
+	int			l,
+				i;
+
+	Assert(snap->nleaves == target->nleaves);
+	memset(result, 0, sizeof(SbRestoreResult));
+	INSTR_TIME_SET_CURRENT(start);
+
+	sb_evict_buffers_except(target, snap->buf_bits);
+	for (l = 0; l < target->nleaves; l++)
+	{
+		SbLeaf	   *leaf = &target->leaves[l];
+
+		result->blocks_read += restore_buffers(leaf, snap->buf_bits, l);
+		for (i = 0; i < leaf->nsegments; i++)
+			restore_segment(&leaf->segments[i], snap, l, chunk, result);
+	}
+	INSTR_TIME_SET_CURRENT(end);
+	INSTR_TIME_SUBTRACT(end, start);
+	result->seconds = INSTR_TIME_GET_DOUBLE(end);
+
+	/* How close the end is to the start, block by block. */
+	sb_residency_map(target, &after, os_after, buf_after);
+	for (l = 0; l < target->nleaves; l++)
+	{
+		BlockNumber blk;
+
+		for (blk = 0; blk < target->leaves[l].nblocks; blk++)
+		{
+			if (!block_bit(snap->os_bits, l, blk) && !block_bit(snap->buf_bits, l, blk))
+				continue;
+			before_any++;
+			if (block_bit(os_after, l, blk) || block_bit(buf_after, l, blk))
+				kept++;
+		}
+		pfree(os_after[l]);
+		pfree(buf_after[l]);
+	}
+	result->cached_pct_start = sb_pct(snap->before.any_blocks, target->nblocks);
+	result->cached_pct_end = sb_pct(after.any_blocks, target->nblocks);
+	result->restored_pct = before_any > 0 ? 100.0 * kept / before_any : NAN;
+	pfree(os_after);
+	pfree(buf_after);
+	pfree(chunk);
+}
