@@ -10,8 +10,8 @@
  * table for as long as that transaction stays open, and say nothing.  So
  * these statements run under lock_timeout (--lock-timeout), and while one
  * waits the loader says, from another session, which lock it waits for and
- * which sessions are in the way (pg_blocking_pids), again whenever that
- * changes.  When the time is up the server cancels the statement, the last
+ * which sessions are in the way (pg_blocking_pids), and again whenever
+ * they change.  When the time is up the server cancels the statement, the last
  * transaction rolls back, and the table is as it was (exit 3).
  *
  * A view on the old table, or a foreign key to it, makes DROP TABLE fail;
@@ -97,10 +97,12 @@ load_set_lock_timeout(Load *ld, PGconn *conn)
  * What the backend pid waits for and who is in the way, from another
  * session: "AccessExclusiveLock on table public.t" into what, "pid 123
  * (psql, idle in transaction for 12 s)" into who.  False if it waits for no
- * lock (or the look failed).
+ * lock (or the look failed).  pids gets the blocking pids alone, to tell
+ * when they change.
  */
 static bool
-look_at_wait(PGconn *mon, int pid, char *what, size_t whatlen, char *who, size_t wholen)
+look_at_wait(PGconn *mon, int pid, char *what, size_t whatlen, char *who, size_t wholen,
+			 char *pids, size_t pidslen)
 {
 	char		param[16];
 	const char *params[1] = {param};
@@ -122,7 +124,8 @@ look_at_wait(PGconn *mon, int pid, char *what, size_t whatlen, char *who, size_t
 					   "       pg_catalog.now() - a.xact_start))::text || ' s'), '') || ')', ''), "
 					   "   ', ' ORDER BY b.pid) "
 					   " FROM pg_catalog.unnest(pg_catalog.pg_blocking_pids(l.pid)) b(pid) "
-					   " LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = b.pid) "
+					   " LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = b.pid), "
+					   "pg_catalog.pg_blocking_pids(l.pid)::text "
 					   "FROM pg_catalog.pg_locks l WHERE l.pid = $1::integer AND NOT l.granted "
 					   "LIMIT 1",
 					   1, NULL, params, NULL, NULL, 0);
@@ -131,6 +134,7 @@ look_at_wait(PGconn *mon, int pid, char *what, size_t whatlen, char *who, size_t
 	{
 		snprintf(what, whatlen, "%s", PQgetvalue(res, 0, 0));
 		snprintf(who, wholen, "%s", PQgetisnull(res, 0, 1) ? "" : PQgetvalue(res, 0, 1));
+		snprintf(pids, pidslen, "%s", PQgetvalue(res, 0, 2));
 	}
 	PQclear(res);
 	return waiting;
@@ -193,7 +197,9 @@ load_locked_step(Load *ld, PGconn *conn, const char *sql_arg, const char *table)
 	double		next_look = start + LOCK_LOOK_FIRST_S;
 	char		what[400] = "",
 				who[600] = "",
-				said[1000] = "";
+				said[1000] = "",
+				pids[200] = "",
+				said_key[600] = "";
 	PGresult   *res;
 	bool		ok = true;
 	bool		timed_out = false;
@@ -218,12 +224,15 @@ load_locked_step(Load *ld, PGconn *conn, const char *sql_arg, const char *table)
 			own_mon = true;
 			mon = connect_db(ld->opt);	/* logs why if it fails */
 		}
-		if (mon && look_at_wait(mon, PQbackendPID(conn), what, sizeof(what), who, sizeof(who)))
+		if (mon && look_at_wait(mon, PQbackendPID(conn), what, sizeof(what), who, sizeof(who),
+								pids, sizeof(pids)))
 		{
 			char		line[sizeof(said)];
+			char		key[sizeof(what) + sizeof(pids)];
 
 			snprintf(line, sizeof(line), "%s, held by %s", what, who[0] ? who : "(nobody seen)");
-			if (strcmp(line, said) != 0)
+			snprintf(key, sizeof(key), "%s %s", what, pids);
+			if (strcmp(key, said_key) != 0)
 			{
 				if (ld->opt->lock_timeout > 0)
 					fprintf(stderr, LOADER_NAME ": waiting %.0f s for %s; giving up after "
@@ -233,6 +242,7 @@ load_locked_step(Load *ld, PGconn *conn, const char *sql_arg, const char *table)
 					fprintf(stderr, LOADER_NAME ": waiting %.0f s for %s; waiting without "
 							"limit (--lock-timeout 0)\n", now_s() - start, line);
 				snprintf(said, sizeof(said), "%s", line);
+				snprintf(said_key, sizeof(said_key), "%s", key);
 			}
 		}
 	}
