@@ -17,16 +17,21 @@
  * instead, which brings the workers' counts back to the leader at the
  * price of a counter call per tuple (about 8 % of a warm count(1)).
  *
- * Each sequential scan is limited to the blocks the raw read reads: the
- * relation's size fixed when the call began, or one stretch of it.  The
+ * A scan of one stretch is limited to the blocks the raw read reads.  The
  * scan is begun here, between ExecutorStart and the first row, the way the
  * node would begin it (table_beginscan_strat: same ring-buffer choice,
- * same read stream), then bounded with heap_setscanlimits().  So rows
- * inserted meanwhile past the end are not counted against bytes that did
- * not hold them, and a stretch is scanned by the very code that scans the
- * whole relation, with no per-tuple TID test.  Parallel scans share their
- * block counter through the DSM and are not limited; only scan_rate with
- * parallel_workers runs them.
+ * same read stream), then bounded with heap_setscanlimits(), so a stretch
+ * is scanned by the very code that scans the whole relation, with no
+ * per-tuple TID test.  A scan of the whole relation keeps the block count
+ * heap_beginscan reads, after the run's snapshot was taken, as count(1)'s
+ * does: every row version that snapshot sees lies below it.  The size fixed
+ * when the call began is older than the snapshot, and an UPDATE committed
+ * in between whose new version went past that end (its page was full)
+ * would be missed, the old version being dead to the snapshot: rows below
+ * count(1)'s under concurrent writes.  The blocks added meanwhile are read
+ * but not counted in the bytes, so the rate errs low, never high.
+ * Parallel scans share their block counter through the DSM and are not
+ * limited; only scan_rate with parallel_workers runs them.
  *
  *-------------------------------------------------------------------------
  */
@@ -384,9 +389,10 @@ typedef struct LimitContext
 } LimitContext;
 
 /*
- * Begin every sequential scan of the plan bounded to the blocks the raw
- * read covers.  A member the call did not open (attached since) gets no
- * blocks: it was not read on the other side either.
+ * Begin every sequential scan of the plan: bounded to the stretch the raw
+ * read covers, or over the whole relation as the run's snapshot finds it
+ * (see the top of the file).  A member the call did not open (attached
+ * since) gets no blocks: it was not read on the other side either.
  */
 static bool
 limit_scans(PlanState *ps, void *context)
@@ -407,7 +413,7 @@ limit_scans(PlanState *ps, void *context)
 			elog(ERROR, "sequential scan of \"%s\" began before its blocks were set",
 				 RelationGetRelationName(rel));
 		if (lc->stretch == NULL)
-			nblocks = leaf ? leaf->nblocks : 0;
+			nblocks = leaf ? InvalidBlockNumber : 0;
 		else if (lc->stretch->relid == RelationGetRelid(rel))
 		{
 			first = lc->stretch->first_block;
@@ -419,15 +425,16 @@ limit_scans(PlanState *ps, void *context)
 		/* What SeqNext() would do, syncscan aside (it is off anyway). */
 		ss->ss_currentScanDesc = table_beginscan_strat(rel, ps->state->es_snapshot,
 													   0, NULL, true, false);
-		heap_setscanlimits(ss->ss_currentScanDesc, nblocks > 0 ? first : 0,
-						   nblocks);
+		if (nblocks != InvalidBlockNumber)
+			heap_setscanlimits(ss->ss_currentScanDesc, nblocks > 0 ? first : 0,
+							   nblocks);
 	}
 	return planstate_tree_walker(ps, limit_scans, context);
 }
 
 /*
- * Time one run of the plan, limited to one stretch (or, with NULL, to the
- * whole relation as it was at the start).  What it allocates is freed with
+ * Time one run of the plan, limited to one stretch (or, with NULL, over the
+ * whole relation).  What it allocates is freed with
  * the caller's memory context.
  */
 void

@@ -6,15 +6,16 @@
  *	  read, cold random reads and random writes (storage_profile), or the
  *	  sequential write alone (scan_efficiency's with_write).
  *
- * The scratch file is one of PostgreSQL's own temporary files, opened by
- * OpenTemporaryFile() in the tablespace's pgsql_tmp directory:
- *  - the resource owner closes and unlinks it if the call errors or is
- *    cancelled, and backend exit unlinks it too;
- *  - after a crash it is where the server's start-up clean-up removes
- *    temporary files (named pgsql_tmpPID.N like every other);
+ * The scratch file is one of PostgreSQL's own temporary files, in a
+ * directory of this backend's own inside the tablespace's pgsql_tmp
+ * (scratchdir.c):
+ *  - the resource owner closes it if the call errors or is cancelled;
+ *  - the directory, the file in it and a pgsql_tmp the call had to create
+ *    are removed at the end, on an error or cancel, and at backend exit
+ *    after a FATAL (pg_terminate_backend); after a crash, the server's
+ *    start-up clean-up removes them, or else the next call does;
  *  - temp_file_limit and log_temp_files apply to it as to a sort's.
- * A pgsql_tmp directory this call had to create is removed again, so the
- * tablespace looks the same afterwards whatever happened.
+ * So the tablespace looks the same afterwards whatever happened.
  *
  * Free space is checked with statvfs() before anything is written, and a
  * reserve is left: filling the filesystem that holds WAL or data files
@@ -35,6 +36,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "storage/ipc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -46,6 +48,7 @@
 #include "clock.h"
 #include "randio.h"
 #include "scratch.h"
+#include "scratchdir.h"
 #include "stats.h"
 #include "tablespace.h"
 
@@ -55,12 +58,11 @@
 
 #define SB_IO_ALIGN		4096
 
-/* The scratch file and what to undo when it goes. */
+/* The scratch file and its directory. */
 typedef struct SbScratch
 {
 	File		file;
-	char		dir[MAXPGPATH]; /* the tablespace's pgsql_tmp */
-	bool		created_dir;
+	SbScratchDir dir;
 	uint64		bytes;
 	int			block_size;
 	char	   *buf;			/* block_size bytes, aligned */
@@ -141,51 +143,17 @@ sb_scratch_check_space(Oid spc, uint64 bytes)
 }
 
 /*
- * Open a temporary file in the tablespace's pgsql_tmp.  OpenTemporaryFile
- * picks the directory from temp_tablespaces, so ours is put there for the
- * call and the caller's list is put back.  If it cannot create the file
- * there the server quietly falls back to the database's tablespace; that
- * would measure the wrong disk, so the path is checked.
+ * The scratch file, in the directory sb_scratch_dir_create made: named
+ * here, so it is on the tablespace asked for (OpenTemporaryFile would pick
+ * one from temp_tablespaces, and fall back quietly to the database's).
  */
 static File
-open_scratch(Oid spc, SbScratch *s)
+open_scratch(SbScratch *s)
 {
-	Oid		   *saved;
-	Oid		   *ours;
-	int			nsaved;
-	File		file;
-	char	   *path;
-	struct stat st;
+	char		path[MAXPGPATH];
 
-	TempTablespacePath(s->dir, spc);
-	s->created_dir = (stat(s->dir, &st) != 0);
-
-	PrepareTempTablespaces();
-	saved = MemoryContextAlloc(TopTransactionContext, sizeof(Oid) * 1024);
-	nsaved = GetTempTablespaces(saved, 1024);
-	ours = MemoryContextAlloc(TopTransactionContext, sizeof(Oid));
-	*ours = spc;
-	SetTempTablespaces(ours, 1);
-	PG_TRY();
-	{
-		file = OpenTemporaryFile(false);
-	}
-	PG_FINALLY();
-	{
-		SetTempTablespaces(saved, nsaved);
-	}
-	PG_END_TRY();
-
-	path = FilePathName(file);
-	if (strncmp(path, s->dir, strlen(s->dir)) != 0 || path[strlen(s->dir)] != '/')
-	{
-		FileClose(file);
-		ereport(ERROR,
-				(errcode(ERRCODE_IO_ERROR),
-				 errmsg("could not create a temporary file in \"%s\"", s->dir),
-				 errhint("Check that the server can write to the tablespace's directory.")));
-	}
-	return file;
+	sb_scratch_file_path(&s->dir, "profile", path, sizeof(path));
+	return PathNameCreateTemporaryFile(path, true);
 }
 
 static void
@@ -342,7 +310,6 @@ sb_scratch_run(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
 			   bool write_only, SbTestResult *results)
 {
 	SbScratch	s = {0};
-	volatile File file = -1;
 	char	   *raw = palloc(block_size + SB_IO_ALIGN);
 	int			i;
 
@@ -354,9 +321,15 @@ sb_scratch_run(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
 		s.buf[i] = (char) (i * 131 + 7);
 	memset(results, 0, sizeof(SbTestResult) * SB_NTESTS);
 
-	PG_TRY();
+	/*
+	 * On an error the callback removes the directory while the file is still
+	 * open (the resource owner closes it next); after a FATAL it runs at
+	 * exit, before fd.c closes the file.
+	 */
+	sb_scratch_dir_create(spc, &s.dir);
+	PG_ENSURE_ERROR_CLEANUP(sb_scratch_dir_cleanup, PointerGetDatum(&s.dir));
 	{
-		s.file = file = open_scratch(spc, &s);
+		s.file = open_scratch(&s);
 		test_seq_write(&s, &results[SB_SEQ_WRITE]);
 		if (!write_only)
 		{
@@ -366,15 +339,9 @@ sb_scratch_run(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
 			test_random(&s, random_ops, true, &results[SB_RANDOM_WRITE]);
 		}
 	}
-	PG_FINALLY();
-	{
-		/* Closing a temporary file unlinks it. */
-		if (file > 0)
-			FileClose(file);
-		if (s.created_dir)
-			(void) rmdir(s.dir);	/* only if empty: others may use it */
-	}
-	PG_END_TRY();
+	PG_END_ENSURE_ERROR_CLEANUP(sb_scratch_dir_cleanup, PointerGetDatum(&s.dir));
+	FileClose(s.file);
+	sb_scratch_dir_remove(&s.dir);
 	pfree(raw);
 }
 

@@ -10,11 +10,27 @@ use IPC::Run;
 
 our @EXPORT = qw($loader $version conn_args run_loader);
 
-# The binary built in the tree under test (prove runs in the tree's top
-# directory, with make installcheck and with tools/test.sh), or the one
-# SCANBENCH_LOAD names, such as an installed package's.
-our $loader = $ENV{SCANBENCH_LOAD}
-  // File::Spec->rel2abs('tools/scanbench-load/scanbench-load');
+# The loader under test: the one SCANBENCH_LOAD names, such as an
+# installed package's; else the one built in the tree under test (prove
+# runs in the tree's top directory, with make installcheck and with
+# tools/test.sh); else, in a tree where it was not built, the installed one
+# in the bindir of the pg_config on PATH (make installcheck puts the
+# server's bindir first): an installcheck tests what is installed.
+our $loader = $ENV{SCANBENCH_LOAD} // built_or_installed();
+
+sub built_or_installed
+{
+	my $built = File::Spec->rel2abs('tools/scanbench-load/scanbench-load');
+	return $built if -x $built;
+	my $bindir = `pg_config --bindir`;
+	die "scanbench-load is not built in this tree ($built), and pg_config --bindir failed\n"
+	  if $? || !defined $bindir;
+	chomp $bindir;
+	my $installed = "$bindir/scanbench-load";
+	return $installed if -x $installed;
+	die "scanbench-load is neither built in this tree ($built) nor installed ($installed):\n"
+	  . "run make (and make install), or name one in SCANBENCH_LOAD\n";
+}
 
 # The extension's version, from the one place it is written.
 our $version;

@@ -355,6 +355,7 @@ check_o0()
 	sb_as_pg "$(sb_pgbin)/psql" -X -q -v ON_ERROR_STOP=1 -c "LOAD '$d/scanbench.so'"
 }
 check "library built at -O0 loads on $(sb_pgversion)" check_o0
+check "make installcheck in a fresh copy, with the installed loader" "$SB_TOP/tools/installcheck-test.sh"
 
 # Further checks, one line each (see check above).
 

@@ -36,6 +36,9 @@
  *
  * An old table is locked (ACCESS EXCLUSIVE, by the DROP) only for the last
  * transaction, not for the whole load: readers keep reading it until then.
+ * That lock, and the rename's, waits at most --lock-timeout, saying who it
+ * waits for (locks.c); what would make the DROP fail (a view on the table)
+ * is looked for before anything is written.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -67,8 +70,8 @@ static const char *table_columns =
 ")";
 
 /* Run one step of the load; on failure keep the server's message. */
-static bool
-step(Load *ld, PGconn *conn, const char *sql)
+bool
+load_step(Load *ld, PGconn *conn, const char *sql)
 {
 	PGresult   *res = PQexec(conn, sql);
 	ExecStatusType st = PQresultStatus(res);
@@ -104,7 +107,7 @@ distribute_table(Load *ld, PGconn *conn)
 	{
 		if (opt->shard_count > 0)
 			snprintf(shards, sizeof(shards), ", shard_count => %d", opt->shard_count);
-		ok = step(ld, conn, sqlf("SELECT pg_catalog.create_distributed_table(%s, %s%s)",
+		ok = load_step(ld, conn, sqlf("SELECT pg_catalog.create_distributed_table(%s, %s%s)",
 								 table, column, shards));
 	}
 	PQfreemem(table);
@@ -165,6 +168,14 @@ open_control(Load *ld)
 		{
 			log_error("must be the owner of table %s to replace it", ld->qname);
 			return false;
+		}
+		if (opt->drop && !load_check_dependents(ld))
+			return false;
+		if (opt->append)
+		{
+			int64_t		shards;
+
+			ld->pages_before = load_table_pages(ld, &shards);
 		}
 	}
 	else
@@ -251,11 +262,11 @@ begin_load(Load *ld)
 	{
 		PGconn	   *conn = ld->jobs[0].conn;
 
-		if (!step(ld, conn, "BEGIN"))
+		if (!load_step(ld, conn, "BEGIN"))
 			return false;
 		if (opt->append)
 			dest = ld->target;
-		else if (!step(ld, conn, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
+		else if (!load_step(ld, conn, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
 									  table_columns)))
 			return false;
 	}
@@ -266,24 +277,24 @@ begin_load(Load *ld)
 		 * lock come in the same transaction, so no other run ever sees it
 		 * unlocked.
 		 */
-		if (!step(ld, ld->ctl, "BEGIN"))
+		if (!load_step(ld, ld->ctl, "BEGIN"))
 			return false;
 		if (opt->append)
 		{
-			if (!step(ld, ld->ctl, sqlf("CREATE %sTABLE %s (LIKE %s)", unlogged, ld->staging,
+			if (!load_step(ld, ld->ctl, sqlf("CREATE %sTABLE %s (LIKE %s)", unlogged, ld->staging,
 										ld->target)))
 				return false;
 		}
-		else if (!step(ld, ld->ctl, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
+		else if (!load_step(ld, ld->ctl, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
 										 table_columns)) ||
 				 (opt->distribute && !distribute_table(ld, ld->ctl)))
 			return false;
-		if (!step(ld, ld->ctl, sqlf("COMMENT ON TABLE %s IS '" STAGING_COMMENT ": a later run "
+		if (!load_step(ld, ld->ctl, sqlf("COMMENT ON TABLE %s IS '" STAGING_COMMENT ": a later run "
 									"drops it if its load ended without doing so'", ld->staging)))
 			return false;
 		locked = query_value(ld->ctl, "SELECT pg_catalog.pg_advisory_lock("
 							 STAGING_KEY("$1::regclass::oid") ")", ld->staging);
-		if (locked == NULL || !step(ld, ld->ctl, "COMMIT"))
+		if (locked == NULL || !load_step(ld, ld->ctl, "COMMIT"))
 		{
 			free(locked);
 			return false;
@@ -291,7 +302,7 @@ begin_load(Load *ld)
 		free(locked);
 		ld->staging_committed = true;
 		for (int j = 0; j < opt->jobs; j++)
-			if (!step(ld, ld->jobs[j].conn, "BEGIN"))
+			if (!load_step(ld, ld->jobs[j].conn, "BEGIN"))
 				return false;
 	}
 	snprintf(ld->copy_sql, sizeof(ld->copy_sql), "COPY %s FROM STDIN (FORMAT %s%s%s)",
@@ -343,12 +354,16 @@ close_jobs(Load *ld)
 static bool
 swap_in(Load *ld, PGconn *conn)
 {
-	if (ld->exists && !step(ld, conn, sqlf("DROP TABLE %s", ld->target)))
+	if (!load_set_lock_timeout(ld, conn))
 		return false;
-	if (!step(ld, conn, sqlf("ALTER TABLE %s RENAME TO %s", ld->staging, ld->qname)))
+	if (ld->exists &&
+		!load_locked_step(ld, conn, sqlf("DROP TABLE %s", ld->target), ld->target))
+		return false;
+	if (!load_locked_step(ld, conn, sqlf("ALTER TABLE %s RENAME TO %s", ld->staging, ld->qname),
+						  ld->staging))
 		return false;
 	return ld->one_transaction ||
-		step(ld, conn, sqlf("COMMENT ON TABLE %s IS NULL", ld->target));
+		load_step(ld, conn, sqlf("COMMENT ON TABLE %s IS NULL", ld->target));
 }
 
 /*
@@ -369,16 +384,16 @@ finish_load(Load *ld)
 		if (opt->append)
 		{
 			ld->post_what = "VACUUM (FREEZE, ANALYZE)";
-			return step(ld, conn, "COMMIT");
+			return load_step(ld, conn, "COMMIT");
 		}
 		ld->post_what = "ANALYZE";
 		say_post_step(ld);
-		return step(ld, conn, sqlf("ANALYZE %s", ld->staging)) &&
-			swap_in(ld, conn) && step(ld, conn, "COMMIT");
+		return load_step(ld, conn, sqlf("ANALYZE %s", ld->staging)) &&
+			swap_in(ld, conn) && load_step(ld, conn, "COMMIT");
 	}
 
 	for (int j = 0; j < opt->jobs; j++)
-		if (!step(ld, ld->jobs[j].conn, "COMMIT"))
+		if (!load_step(ld, ld->jobs[j].conn, "COMMIT"))
 			return false;
 
 	/*
@@ -389,16 +404,16 @@ finish_load(Load *ld)
 	if (opt->append)
 	{
 		ld->post_what = "VACUUM (FREEZE, ANALYZE)";
-		return step(ld, ld->ctl, "BEGIN") &&
-			step(ld, ld->ctl, sqlf("INSERT INTO %s SELECT * FROM %s", ld->target, ld->staging)) &&
-			step(ld, ld->ctl, sqlf("DROP TABLE %s", ld->staging)) &&
-			step(ld, ld->ctl, "COMMIT");
+		return load_step(ld, ld->ctl, "BEGIN") &&
+			load_step(ld, ld->ctl, sqlf("INSERT INTO %s SELECT * FROM %s", ld->target, ld->staging)) &&
+			load_step(ld, ld->ctl, sqlf("DROP TABLE %s", ld->staging)) &&
+			load_step(ld, ld->ctl, "COMMIT");
 	}
 	ld->post_what = "VACUUM (FREEZE, ANALYZE)";
 	say_post_step(ld);
-	if (!step(ld, ld->ctl, sqlf("VACUUM (FREEZE, ANALYZE) %s", ld->staging)))
+	if (!load_step(ld, ld->ctl, sqlf("VACUUM (FREEZE, ANALYZE) %s", ld->staging)))
 		return false;
-	return step(ld, ld->ctl, "BEGIN") && swap_in(ld, ld->ctl) && step(ld, ld->ctl, "COMMIT");
+	return load_step(ld, ld->ctl, "BEGIN") && swap_in(ld, ld->ctl) && load_step(ld, ld->ctl, "COMMIT");
 }
 
 /* Roll back what did not commit and say what is left; returns the exit status. */
@@ -420,6 +435,8 @@ fail_load(Load *ld)
 		run_cleanup_sql(ld->ctl, "ROLLBACK");
 	if (interrupted)
 		log_error("interrupted: the load was cancelled and rolled back");
+	else if (ld->lock_timed_out)
+		log_error("load into %s %s", ld->qname, ld->error);
 	else
 		log_error("load into %s failed: %s", ld->qname,
 				  ld->error[0] ? ld->error : load_error(ld->jobs, opt->jobs));
@@ -431,7 +448,9 @@ fail_load(Load *ld)
 		fprintf(stderr, LOADER_NAME ": table %s is as it was before\n", ld->qname);
 	else
 		fprintf(stderr, LOADER_NAME ": table %s was not created\n", ld->qname);
-	return interrupted ? interrupted_status() : EXIT_FAILURE_LOAD;
+	if (interrupted)
+		return interrupted_status();
+	return ld->lock_timed_out ? EXIT_LOCK_TIMEOUT : EXIT_FAILURE_LOAD;
 }
 
 /*
@@ -444,7 +463,7 @@ freeze_appended(Load *ld)
 	double		t0 = now_s();
 
 	say_post_step(ld);
-	if (!step(ld, ld->ctl, sqlf("%s %s", ld->post_what, ld->target)))
+	if (!load_step(ld, ld->ctl, sqlf("%s %s", ld->post_what, ld->target)))
 	{
 		log_error("the rows were added to %s, but %s failed: %s", ld->qname,
 				  ld->post_what, ld->error);

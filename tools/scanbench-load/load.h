@@ -1,5 +1,6 @@
 /*
- * load.h: what the steps of a load share (load.c, staging.c, summary.c).
+ * load.h: what the steps of a load share (load.c, locks.c, staging.c,
+ * summary.c).
  */
 #ifndef SCANBENCH_LOAD_LOAD_H
 #define SCANBENCH_LOAD_LOAD_H
@@ -25,6 +26,8 @@ typedef struct
 	bool		exists;			/* before the load */
 	bool		one_transaction;	/* one job does it all in its transaction */
 	bool		staging_committed;	/* to be dropped if the load fails */
+	bool		lock_timed_out; /* the last transaction gave up on a lock */
+	int64_t		pages_before;	/* --append: the table's, before the load */
 	int64_t		rows;
 	int64_t		bytes;
 	double		copy_s;
@@ -34,11 +37,20 @@ typedef struct
 	char		copy_sql[1024];
 } Load;
 
+/* load.c */
+extern bool load_step(Load *ld, PGconn *conn, const char *sql);
+
+/* locks.c */
+extern bool load_check_dependents(Load *ld);
+extern bool load_set_lock_timeout(Load *ld, PGconn *conn);
+extern bool load_locked_step(Load *ld, PGconn *conn, const char *sql, const char *table);
+
 /* staging.c */
 extern void load_drop_stale_staging(Load *ld);
 extern void load_drop_staging(Load *ld);
 
 /* summary.c */
+extern int64_t load_table_pages(Load *ld, int64_t *shards);
 extern void load_print_summary(Load *ld);
 
 #endif							/* SCANBENCH_LOAD_LOAD_H */

@@ -14,6 +14,8 @@
  *   options.c    options and --help
  *   main.c       main: options, generator, then load or --stdout
  *   load.c       create, COPY (FREEZE), commit or roll back, freeze, analyze
+ *   locks.c      the steps that take ACCESS EXCLUSIVE: lock_timeout, who
+ *                holds the lock, what depends on the table
  *   jobs.c       one thread and one connection per range of orders
  *   progress.c   progress reports and timing
  *   signals.c    SIGINT, SIGTERM and SIGHUP
@@ -23,8 +25,9 @@
  *   log.c        error messages
  *
  * Exit status: 0 loaded, 1 failure (the database is as it was), 2 bad
- * arguments, 128 + N stopped by signal N: 129 SIGHUP, 130 SIGINT, 143
- * SIGTERM (the database is as it was, or holds the complete table).
+ * arguments, 3 gave up waiting for a lock (the database is as it was),
+ * 128 + N stopped by signal N: 129 SIGHUP, 130 SIGINT, 143 SIGTERM (the
+ * database is as it was, or holds the complete table).
  */
 #ifndef LOADER_H
 #define LOADER_H
@@ -44,6 +47,11 @@
 
 #define EXIT_FAILURE_LOAD	1
 #define EXIT_USAGE			2
+#define EXIT_LOCK_TIMEOUT	3
+
+/* lock_timeout is an int of milliseconds. */
+#define DEFAULT_LOCK_TIMEOUT_S	10.0
+#define MAX_LOCK_TIMEOUT_S		2147483.0
 
 #define MAX_JOBS			256
 
@@ -61,6 +69,7 @@ typedef struct
 	const char *distribute;		/* Citus distribution column, or NULL */
 	int			shard_count;	/* 0: Citus' default */
 	int			jobs;
+	double		lock_timeout;	/* seconds; 0 = wait without limit */
 	Dbt3Format	format;
 	bool		to_stdout;
 	bool		quiet;

@@ -26,6 +26,7 @@ enum
 	OPT_CHECK,
 	OPT_DISTRIBUTE,
 	OPT_SHARD_COUNT,
+	OPT_LOCK_TIMEOUT,
 	OPT_HELP
 };
 
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
 	{"distribute", required_argument, NULL, OPT_DISTRIBUTE},
 	{"shard-count", required_argument, NULL, OPT_SHARD_COUNT},
 	{"jobs", required_argument, NULL, 'j'},
+	{"lock-timeout", required_argument, NULL, OPT_LOCK_TIMEOUT},
 	{"check", no_argument, NULL, OPT_CHECK},
 	{"progress", required_argument, NULL, 'P'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -94,6 +96,9 @@ usage(void)
 		   "                           citus.shard_count)\n"
 		   "  -j, --jobs=N             load with N connections, each COPYing its own range\n"
 		   "                           of orders in its own transaction (default 1)\n"
+		   "      --lock-timeout=SEC   give up after waiting SEC seconds for the lock that\n"
+		   "                           replacing the table or renaming the new one in\n"
+		   "                           takes (default %g; 0 waits without limit)\n"
 		   "      --check              after loading, print scan_efficiency() for the table;\n"
 		   "                           needs the scanbench extension, version " LOADER_VERSION "\n"
 		   "\n"
@@ -133,14 +138,27 @@ usage(void)
 		   "  statement the server is busy with at once.  With --append the rows are all\n"
 		   "  added or none; VACUUM (FREEZE, ANALYZE) follows the commit.\n"
 		   "\n"
+		   "Locks:\n"
+		   "  Until its last transaction the load takes no lock that keeps anyone from\n"
+		   "  reading or writing the named table.  That transaction's DROP (--drop) and\n"
+		   "  RENAME need ACCESS EXCLUSIVE, which waits for every transaction using the\n"
+		   "  table, and every later query on it, a SELECT too, queues behind the wait.\n"
+		   "  So they wait at most --lock-timeout; after a second of waiting the loader\n"
+		   "  says on stderr which lock it waits for and which sessions (pid, program,\n"
+		   "  state) hold it.  On the timeout the load is rolled back and the table is\n"
+		   "  as it was (exit 3).  Objects that DROP TABLE would refuse to drop with the\n"
+		   "  table (views, foreign keys from other tables, child tables) are looked for\n"
+		   "  before any row is written: --drop refuses such a table (exit 1).\n"
+		   "\n"
 		   "Exit status:\n"
 		   "  0 loaded; 1 connection, server or --check failure (the database is as it\n"
 		   "  was, unless the message says the load had committed); 2 bad arguments;\n"
+		   "  3 gave up waiting for a lock (--lock-timeout; the database is as it was);\n"
 		   "  128 + N stopped by signal N: 129 SIGHUP, 130 SIGINT, 143 SIGTERM.\n"
 		   "\n"
 		   "Example:\n"
 		   "  " LOADER_NAME " -s 10 -j 2 -F binary --drop -d bench\n",
-		   DBT3_DEFAULT_SEED);
+		   DBT3_DEFAULT_SEED, DEFAULT_LOCK_TIMEOUT_S);
 }
 
 
@@ -265,6 +283,9 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 		case 'j':
 			opt->jobs = (int) parse_int(arg, "number of jobs", 1, MAX_JOBS);
 			return true;
+		case OPT_LOCK_TIMEOUT:
+			opt->lock_timeout = parse_double(arg, "lock timeout", 0, MAX_LOCK_TIMEOUT_S);
+			return true;
 		case OPT_CHECK:
 			opt->check = true;
 			return true;
@@ -349,6 +370,7 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			.table = "lineitem",
 			.jobs = 1,
 			.format = DBT3_BINARY,
+			.lock_timeout = DEFAULT_LOCK_TIMEOUT_S,
 	};
 	*status = 0;
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))

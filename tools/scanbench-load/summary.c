@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "load.h"
 
@@ -14,8 +15,8 @@
  * looked up first, so the statement names its catalogs only where they
  * exist.
  */
-static int64_t
-table_pages(Load *ld, int64_t *shards)
+int64_t
+load_table_pages(Load *ld, int64_t *shards)
 {
 	int64_t		pages = 0;
 	char	   *val;
@@ -45,18 +46,32 @@ table_pages(Load *ld, int64_t *shards)
 	return pages;
 }
 
+/*
+ * With --append the pages are those the table grew by, over the rows added:
+ * the whole table's over the new rows would count the old rows' pages too.
+ * Rows that went into free space of old pages make the growth smaller than
+ * what they take; the line then gives what the table grew by, which is what
+ * the disk saw.
+ */
 void
 load_print_summary(Load *ld)
 {
 	const Options *opt = ld->opt;
 	int64_t		shards;
-	int64_t		pages = table_pages(ld, &shards);
+	int64_t		total = load_table_pages(ld, &shards);
+	int64_t		pages = total;
 	char		where[64] = "";
 
 	if (opt->quiet)
 		return;
 	if (shards > 0)
 		snprintf(where, sizeof(where), " in %" PRId64 " shard%s", shards, shards > 1 ? "s" : "");
+	if (opt->append)
+	{
+		pages = total > ld->pages_before ? total - ld->pages_before : 0;
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+				 " added (%" PRId64 " in all)", total);
+	}
 	fprintf(stderr, LOADER_NAME ": loaded %" PRId64 " rows into %s (SF %g, seed %" PRIu64
 			", %d job%s, %s) in %.2f s: %s %.2f s at %.0f MB/s and %.0f rows/s, "
 			"then %s %.2f s; %" PRId64 " pages%s, %.1f bytes/row; peak RSS %ld MB\n",
