@@ -143,6 +143,31 @@ END;
 COMMENT ON FUNCTION scan_history_marks(text[]) IS
 'NULL for a verdict that cannot be judged (unstable, cached, burst, empty, over_budget), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
 
+-- The one median of the history: the run a figure is compared with is the
+-- median of the earlier judged runs of the same relation, cache mode and
+-- marks in the window_days up to it.  The judge, the trend, the metrics and
+-- the chart all show this one, so that they agree with the alarm.
+CREATE FUNCTION scan_history_median(run bigint, window_days integer DEFAULT 30,
+									OUT median_pct float8, OUT runs integer,
+									OUT since timestamptz)
+LANGUAGE sql STABLE
+BEGIN ATOMIC
+	SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1)::float8,
+		   count(h.*)::integer, min(h.measured_at)
+	FROM scan_history cur
+	LEFT JOIN scan_history h
+	  ON h.relschema = cur.relschema AND h.relname = cur.relname
+	 AND h.cache = cur.cache AND h.id <> cur.id
+	 AND h.measured_at <= cur.measured_at
+	 AND h.measured_at > cur.measured_at - make_interval(days => window_days)
+	 AND h.scan_pct IS NOT NULL
+	 AND scan_history_marks(h.verdict) = coalesce(scan_history_marks(cur.verdict), '')
+	WHERE cur.id = scan_history_median.run;
+END;
+
+COMMENT ON FUNCTION scan_history_median(bigint, integer) IS
+'the median a run is compared with: of the earlier judged runs of the same relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
+
 CREATE FUNCTION scan_history_record(run scan_efficiency_result) RETURNS bigint
 LANGUAGE sql VOLATILE
 BEGIN ATOMIC
@@ -346,16 +371,8 @@ BEGIN
 		RETURN;
 	END IF;
 
-	SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct),
-		   min(h.measured_at)
-	INTO earlier_runs, median_pct, since
-	FROM scan_history h
-	WHERE h.relschema = cur.relschema AND h.relname = cur.relname
-	  AND h.cache = cur.cache AND h.id <> cur.id
-	  AND h.measured_at <= cur.measured_at
-	  AND h.measured_at > cur.measured_at - make_interval(days => window_days)
-	  AND h.scan_pct IS NOT NULL
-	  AND scan_history_marks(h.verdict) = marks;
+	SELECT m.runs, m.median_pct, m.since INTO earlier_runs, median_pct, since
+	FROM scan_history_median(cur.id, window_days) m;
 
 	IF earlier_runs = 0 THEN
 		status := 'first';
@@ -378,7 +395,9 @@ BEGIN
 		fails := fails || format('is %s %% below its %s-day median %s %%',
 								 round(drop_pct), window_days, round(median_pct::numeric, 1));
 	END IF;
-	warn_at := coalesce(warn_pct, min_pct * 1.1);
+	-- By default a warning 10 % above the limit, but never so high that a
+	-- figure could not stay clear of it: at most halfway to 100 %.
+	warn_at := coalesce(warn_pct, least(min_pct * 1.1, (min_pct + 100) / 2));
 	IF cardinality(fails) = 0 THEN
 		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
 			warns := warns || format('is close to its limit of %s %%', min_pct);
@@ -488,31 +507,34 @@ COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, i
 'compare a recorded run with the median of earlier judged runs of the same relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed';
 
 CREATE VIEW scan_trend AS
-SELECT format('%I.%I', h.relschema, h.relname) AS relation,
-	   h.cache,
-	   count(*) AS runs,
-	   count(*) FILTER (WHERE h.judged) AS judged_runs,
-	   min(h.measured_at) AS first_at,
-	   max(h.measured_at) AS latest_at,
-	   (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
-	   -- array_agg of arrays makes a two-dimensional array: the latest
-	   -- verdict is taken as text and split again.
-	   string_to_array((array_agg(array_to_string(h.verdict, ',')
-							  ORDER BY h.measured_at DESC, h.id DESC))[1], ',') AS latest_verdict,
-	   round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)
-			 FILTER (WHERE h.judged)::numeric, 1)::float8 AS median_pct,
-	   min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
-	   max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
-	   round((100 * (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
-					 FILTER (WHERE h.judged))[1]
-			  / nullif(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)
-					   FILTER (WHERE h.judged), 0) - 100)::numeric, 1)::float8 AS change_pct,
-	   (array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
-	   (array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
-FROM (SELECT sh.*, scan_history_marks(sh.verdict) IS NOT NULL
-				   AND sh.scan_pct IS NOT NULL AS judged
-	  FROM scan_history sh) AS h
-GROUP BY h.relschema, h.relname, h.cache;
+SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
+	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
+	   round((100 * t.latest_judged_pct / nullif(m.median_pct, 0) - 100)::numeric, 1)::float8 AS change_pct,
+	   t.latest_read_mb_s, t.latest_scan_mb_s
+FROM (SELECT format('%I.%I', h.relschema, h.relname) AS relation,
+			 h.cache,
+			 count(*) AS runs,
+			 count(*) FILTER (WHERE h.judged) AS judged_runs,
+			 min(h.measured_at) AS first_at,
+			 max(h.measured_at) AS latest_at,
+			 (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
+			 -- array_agg of arrays makes a two-dimensional array: the latest
+			 -- verdict is taken as text and split again.
+			 string_to_array((array_agg(array_to_string(h.verdict, ',')
+									ORDER BY h.measured_at DESC, h.id DESC))[1], ',') AS latest_verdict,
+			 min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
+			 max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
+			 (array_agg(h.id ORDER BY h.measured_at DESC, h.id DESC)
+			  FILTER (WHERE h.judged))[1] AS latest_judged_id,
+			 (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
+			  FILTER (WHERE h.judged))[1] AS latest_judged_pct,
+			 (array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
+			 (array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
+	  FROM (SELECT sh.*, scan_history_marks(sh.verdict) IS NOT NULL
+						 AND sh.scan_pct IS NOT NULL AS judged
+			FROM scan_history sh) AS h
+	  GROUP BY h.relschema, h.relname, h.cache) AS t
+LEFT JOIN LATERAL scan_history_median(t.latest_judged_id) AS m ON true;
 
 COMMENT ON VIEW scan_trend IS
 'scan efficiency per relation and cache mode over the recorded runs';
@@ -524,10 +546,10 @@ COMMENT ON COLUMN scan_trend.first_at IS 'first recorded run';
 COMMENT ON COLUMN scan_trend.latest_at IS 'latest recorded run';
 COMMENT ON COLUMN scan_trend.latest_pct IS 'scan efficiency of the latest run, %';
 COMMENT ON COLUMN scan_trend.latest_verdict IS 'verdict marks of the latest run';
-COMMENT ON COLUMN scan_trend.median_pct IS 'median scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.median_pct IS 'the median the latest judged run is compared with (scan_history_median: earlier judged runs of the same marks in 30 days), %';
 COMMENT ON COLUMN scan_trend.min_pct IS 'lowest scan efficiency of the judged runs, %';
 COMMENT ON COLUMN scan_trend.max_pct IS 'highest scan efficiency of the judged runs, %';
-COMMENT ON COLUMN scan_trend.change_pct IS 'latest judged run against the median, % (negative: lower)';
+COMMENT ON COLUMN scan_trend.change_pct IS 'latest judged run against median_pct, % (negative: lower)';
 COMMENT ON COLUMN scan_trend.latest_read_mb_s IS 'raw read rate of the latest run, MB/s';
 COMMENT ON COLUMN scan_trend.latest_scan_mb_s IS 'scan rate of the latest run, MB/s';
 
@@ -548,13 +570,7 @@ BEGIN ATOMIC
 										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n'),
 				   replace(replace(replace(l.cache,
 										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n')) AS labels,
-			(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY e.scan_pct)
-			 FROM scan_history e
-			 WHERE e.relschema = l.relschema AND e.relname = l.relname
-			   AND e.cache = l.cache AND e.scan_pct IS NOT NULL
-			   AND e.measured_at > l.measured_at - interval '30 days'
-			   AND e.measured_at <= l.measured_at
-			   AND scan_history_marks(e.verdict) = coalesce(scan_history_marks(l.verdict), '')) AS median_pct
+			(SELECT m.median_pct FROM scan_history_median(l.id) m) AS median_pct
 		FROM latest l JOIN counted c USING (relschema, relname, cache)
 	), families (ord, name, help) AS (VALUES
 		(1, 'scanbench_scan_efficiency_percent',
@@ -564,7 +580,7 @@ BEGIN ATOMIC
 		(3, 'scanbench_scan_efficiency_upper_percent',
 		 'Upper end of the 95 % confidence interval of the latest run''s scan efficiency.'),
 		(4, 'scanbench_scan_efficiency_median_percent',
-		 'Median scan efficiency of the judged runs of the 30 days up to the latest run, with its marks.'),
+		 'The median the latest run is compared with: earlier judged runs with its marks in the 30 days up to it.'),
 		(5, 'scanbench_read_bytes_per_second',
 		 'Raw read rate of the relation''s files in the latest run.'),
 		(6, 'scanbench_scan_bytes_per_second',
@@ -675,9 +691,14 @@ BEGIN
 	PERFORM set_config('search_path', 'pg_catalog, ' || quote_ident(n.nspname) || ', pg_temp', true)
 	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
 	WHERE e.extname = 'scanbench';
-	IF days IS NULL OR days < 1 THEN
-		RAISE EXCEPTION 'days must be at least 1, not %', coalesce(days::text, 'NULL')
+	IF days IS NULL OR days < 1 OR days > 36600 THEN
+		RAISE EXCEPTION 'days must be from 1 to 36600, not %', coalesce(days::text, 'NULL')
 			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF cache IS NOT NULL AND cache NOT IN ('cold', 'warm', 'asis') THEN
+		RAISE EXCEPTION 'invalid cache mode: "%"', cache
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Valid cache modes are "cold", "warm" and "asis", or NULL for all.';
 	END IF;
 	PERFORM scan_history_check_limits(min_pct, coalesce(max_drop_pct, 20), NULL, NULL, days);
 	IF rel IS NOT NULL THEN
@@ -785,10 +806,14 @@ BEGIN
 
 	-- Series: band, limit, line and points, then the rates below.
 	FOR s IN
-		SELECT x.series, min(x.relschema) AS relschema, min(x.relname) AS relname, min(x.cache) AS cache,
-			   percentile_cont(0.5) WITHIN GROUP (ORDER BY x.scan_pct)
-				 FILTER (WHERE scan_history_marks(x.verdict) IS NOT NULL) AS median
-		FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x GROUP BY x.series ORDER BY x.series
+		SELECT g.*, (SELECT m.median_pct FROM scan_history_median(g.latest_id) m) AS median
+		FROM (SELECT x.series, min(x.relschema) AS relschema, min(x.relname) AS relname, min(x.cache) AS cache,
+					 (array_agg(x.id ORDER BY x.measured_at DESC, x.id DESC)
+					  FILTER (WHERE scan_history_marks(x.verdict) IS NOT NULL
+							  AND x.scan_pct IS NOT NULL))[1] AS latest_id
+			  FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x
+			  GROUP BY x.series) AS g
+		ORDER BY g.series
 	LOOP
 		color := colors[1 + (s.series - 1) % cardinality(colors)];
 		out := out || format('<g class="series" data-relation="%s">',

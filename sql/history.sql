@@ -79,6 +79,16 @@ SELECT relation, cache, runs, judged_runs, latest_pct, latest_verdict, median_pc
        min_pct, max_pct, change_pct
 FROM scan_trend ORDER BY relation;
 
+-- One median: the trend's is the one the latest judged run was judged against.
+SELECT sb_seed(0.45, 76, rel => 'other') IS NOT NULL;
+SELECT t.median_pct, j.median_pct AS judged_against, t.median_pct = j.median_pct AS same
+FROM scan_trend t, scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'other')) j
+WHERE t.relation = 'public.other';
+-- A warning limit that can be met: 10 % above min_pct, at most halfway to 100.
+SELECT sb_seed(0.35, 98, rel => 'warnrel') IS NOT NULL;
+SELECT status, message FROM scan_history_judge(sb_seed(0.3, 98, rel => 'warnrel'), min_pct => 95);
+SELECT status FROM scan_history_judge(sb_seed(0.25, 97, rel => 'warnrel'), min_pct => 95);
+
 -- Metrics: names, labels and values of the latest runs (timestamps aside).
 SELECT sb_seed(0.4, 70, rel => E'we"ird\\na\nme') IS NOT NULL;
 SELECT line FROM regexp_split_to_table(scanbench_metrics(), E'\n') AS line
@@ -108,6 +118,8 @@ CALL efficiency_check('sb_t', max_seconds => -1);
 SELECT count(*) = :runs_before AS nothing_recorded FROM scan_history;
 SELECT scan_history_prune('1 hour');
 SELECT scan_history_svg(days => 0);
+SELECT scan_history_svg(days => 2147483647);
+SELECT scan_history_svg('sb_t', cache => 'bogus');
 -- The grants the README gives a role that runs the check are enough;
 -- pg_monitor reads the history and its summaries but cannot check.
 CREATE ROLE regress_checker;

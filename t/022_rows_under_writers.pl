@@ -25,7 +25,7 @@ my $writers = IPC::Run::start(
 	[ 'pgbench', @conn, '-N', '-c', '4', '-j', '2', '-T', '600', 'postgres' ],
 	'>', \$out, '2>', \$err);
 $node->poll_query_until('postgres',
-	"SELECT count(*) >= 4 FROM pg_stat_activity WHERE application_name = 'pgbench' AND state <> 'idle'")
+	"SELECT count(*) >= 4 FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%pgbench\\_%'")
   or die "pgbench did not start: $err";
 
 my (@counts, $wrong);
