@@ -115,6 +115,23 @@ sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 }
 #endif
 
+/*
+ * A buffer header's state word: 32 bits until 18, 64 bits from 19
+ * (pg_atomic_uint64, the flags and counts at the same places), where
+ * UnlockBufHdr() takes the descriptor alone and writes back the state
+ * LockBufHdr() returned, unchanged.  Callers read the flags (BM_VALID,
+ * BM_DIRTY) and the counts only.
+ */
+#if PG_VERSION_NUM >= 190000
+typedef uint64 SbBufState;
+#define sb_buf_state(desc)				pg_atomic_read_u64(&(desc)->state)
+#define sb_unlock_buf_hdr(desc, state)	UnlockBufHdr(desc)
+#else
+typedef uint32 SbBufState;
+#define sb_buf_state(desc)				pg_atomic_read_u32(&(desc)->state)
+#define sb_unlock_buf_hdr(desc, state)	UnlockBufHdr(desc, state)
+#endif
+
 /* Local (temp-table) buffers are dropped by RelFileLocator from 16 on. */
 #if PG_VERSION_NUM >= 160000
 #define sb_drop_local_buffers(fileid) \
@@ -164,6 +181,12 @@ sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 #define sb_parse_analyze(raw, sql) \
 	parse_analyze(raw, sql, NULL, 0, NULL)
 #endif
+
+/*
+ * tuplestore_putvalues(), which the set-returning functions fill their
+ * rows with: funcapi.h brought in utils/tuplestore.h until 18, not in 19.
+ */
+#include "utils/tuplestore.h"
 
 /*
  * Set-returning functions in materialize mode: InitMaterializedSRF() from
@@ -236,6 +259,18 @@ sb_find_guc(const char *name)
 #else
 #define sb_tablespace_aclcheck(spc, role, mode) \
 	pg_tablespace_aclcheck(spc, role, mode)
+#endif
+
+/*
+ * Planning a query: pg_plan_query() takes the ExplainState of an EXPLAIN
+ * in progress from 19 on (NULL: none).
+ */
+#if PG_VERSION_NUM >= 190000
+#define sb_plan_query(q, sql, opts, params) \
+	pg_plan_query(q, sql, opts, params, NULL)
+#else
+#define sb_plan_query(q, sql, opts, params) \
+	pg_plan_query(q, sql, opts, params)
 #endif
 
 /* ExecutorRun lost its execute_once argument in 18. */

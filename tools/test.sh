@@ -149,7 +149,8 @@ if [ ${#majors[@]} -gt 1 ]; then
 		waited=$((waited + ${w:-0}))
 		counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 		if [ $rc -eq 3 ]; then
-			why=$(grep -m1 '^pg-build.sh: could not\|^pg-build.sh: no ' "$log" | sed 's/^pg-build.sh: //')
+			why=$(grep -m1 '^pg-\(build\|root\).sh: \(could not\|no \|the .* archive\|the archive\|PostgreSQL [0-9]*: no\)' "$log" |
+				sed 's/^pg-[a-z]*.sh: //')
 			if [[ $named != *" $m "* ]]; then
 				summary+=("PostgreSQL $m: skipped, ${why:-its source could not be fetched}")
 				rm -f "$log"
@@ -182,6 +183,63 @@ fi
 pass=0 fail=0
 sb_on_die() { echo "$pass passed, $((fail + 1)) failed"; }
 SB_PGMAJOR=${majors[0]}
+
+# A major this machine's apt lacks but a Debian suite packages: the same
+# tests, run by this script inside a root of that suite (tools/pg-root.sh),
+# against Debian's own server there.
+if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB_PGMAJOR" >/dev/null; then
+	inner=(--pg "$SB_PGMAJOR")
+	[ -n "$port" ] && inner+=(--port "$port")
+	[ $keep -eq 1 ] && inner+=(--keep)
+	[ $slow -eq 0 ] && inner+=(--no-slow)
+	log=$(mktemp "$tmpbase/scanbench-root-$SB_PGMAJOR.XXXXXX.log")
+	sb_on_exit "rm -f '$log'"
+	"$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" /src/scanbench/tools/test.sh "${inner[@]}" "${tests[@]}" 2>&1 |
+		tee "$log"
+	rc=${PIPESTATUS[0]}
+	counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	if [ -z "$counts" ]; then
+		[ $rc -eq 3 ] && exit 3
+		counts="0 1"
+	fi
+	pass=${counts% *} fail=${counts#* }
+	[ $rc -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
+	# No mount made for the run outlives it, whether it ends by itself or
+	# by a signal with a loop mount and a process left below the root.
+	root=${SCANBENCH_PG_CACHE:-/var/cache/scanbench-pg}/root-$(sb_root_suite "$SB_PGMAJOR")
+	mounts_below() { awk -v r="$root" '$5 == r || index($5, r "/") == 1' /proc/self/mountinfo | wc -l; }
+	if [ "$(mounts_below)" -eq 0 ]; then
+		echo "ok - no mount below $root outlives the run"; pass=$((pass + 1))
+	else
+		echo "not ok - mounts below $root outlive the run:"; awk '{print $5}' /proc/self/mountinfo | grep -F "$root"
+		fail=$((fail + 1))
+	fi
+	if [ -d "$root/usr" ]; then
+		"$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" sh -c '
+			truncate -s 16M /tmp/left.img && mkfs.ext2 -q /tmp/left.img &&
+			mkdir -p /tmp/left && mount -o loop /tmp/left.img /tmp/left &&
+			touch /tmp/mounted && exec setsid sleep 600' </dev/null >/dev/null 2>&1 &
+		killme=$!
+		for i in $(seq 1 100); do [ -e "$root/tmp/mounted" ] && break; sleep 0.1; done
+		[ -e "$root/tmp/mounted" ] && loop_seen=1 || loop_seen=0
+		kill -TERM $killme 2>/dev/null
+		wait $killme 2>/dev/null
+		sleep 1
+		left=$(for p in /proc/[0-9]*; do readlink "$p/root"; done 2>/dev/null | grep -cxF "$root")
+		if [ $loop_seen -eq 1 ] && [ "$(mounts_below)" -eq 0 ] && [ "$left" -eq 0 ] &&
+			! losetup -a 2>/dev/null | grep -qF "$root/tmp/left.img"; then
+			echo "ok - a run ended by a signal leaves no mount and no loop device below $root"; pass=$((pass + 1))
+		else
+			echo "not ok - a run ended by a signal (loop mount made: $loop_seen, processes left: $left) left mounts or a loop device below $root"
+			fail=$((fail + 1))
+		fi
+	fi
+	sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, the $(sb_root_suite "$SB_PGMAJOR") root included, 0 s of them waiting for other runs"
+	echo "$pass passed, $fail failed"
+	[ $fail -eq 0 ]
+	exit
+fi
+
 sb_install_packages
 sb_use_pg
 rc=$?
