@@ -64,7 +64,7 @@ sb_packaged()
 sb_test_packages()
 {
 	local p
-	printf '%s\n' postgresql-common libpq-dev libipc-run-perl make gcc fio xfsprogs \
+	printf '%s\n' postgresql-common libpq-dev libipc-run-perl build-essential fio xfsprogs \
 		e2fsprogs mount time iproute2 procps libxml2-utils python3 \
 		liblz4-dev libzstd-dev libcurl4-openssl-dev libkrb5-dev libssl-dev libicu-dev \
 		debhelper dpkg-dev postgresql-server-dev-all

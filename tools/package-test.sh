@@ -29,7 +29,7 @@ if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; the
 fi
 
 need=()
-for p in debhelper dpkg-dev postgresql-server-dev-all "postgresql-server-dev-$major" libpq-dev "postgresql-$major"; do
+for p in build-essential debhelper dpkg-dev postgresql-server-dev-all "postgresql-server-dev-$major" libpq-dev "postgresql-$major"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

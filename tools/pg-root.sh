@@ -113,9 +113,12 @@ archive=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources
 	archive=$(awk '$1 == "deb" && $2 ~ /^https?:/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
 archive=${archive:-http://deb.debian.org/debian}
 
-# in_root COMMAND...: COMMAND inside the root, in namespaces of its own
-# (see DESCRIPTION).  The mounts are made by a shell that is PID 1 of the
-# new PID namespace; when it ends, everything in the namespace ends.
+# in_root [exec] COMMAND...: COMMAND inside the root, in namespaces of its
+# own (see DESCRIPTION).  The mounts are made by a shell that is PID 1 of
+# the new PID namespace; when it ends, everything in the namespace ends.
+# unshare kills that shell when it dies itself (--kill-child), but holds
+# SIGINT and SIGTERM while it waits for it: a signal to this script is
+# turned into SIGKILL for that shell, which ends the namespace.
 in_root()
 {
 	local src vendor
@@ -129,7 +132,7 @@ in_root()
 	[ -d "$vendor" ] && vendor=$(cd "$vendor" && pwd) || vendor=""
 	cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
 	mkdir -p "$root/src/scanbench" "$root/src/vendor"
-	unshare --mount --propagation private --pid --kill-child --fork \
+	local cmd=(unshare --mount --propagation private --pid --kill-child --fork \
 		env SB_ROOT_DIR="$root" SB_ROOT_SRC="$src" SB_ROOT_VENDOR="$vendor" \
 		bash -c '
 set -e
@@ -152,7 +155,22 @@ chroot "$r" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/b
 	HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" SCANBENCH_VENDOR=/src/vendor \
 	SB_IN_ROOT="$(basename "$r")" DEBIAN_FRONTEND=noninteractive \
 	${CI:+CI="$CI"} ${PG_TEST_EXTRA:+PG_TEST_EXTRA="$PG_TEST_EXTRA"} "$@"
-' in_root "$@"
+' in_root "$@")
+	local child rc
+	"${cmd[@]}" <&0 &
+	child=$!
+	signalled=""
+	for sig in TERM INT HUP; do
+		trap "signalled=$sig; kill -KILL \$(pgrep -P $child) 2>/dev/null" $sig
+	done
+	while :; do
+		wait $child
+		rc=$?
+		kill -0 $child 2>/dev/null || break
+	done
+	trap - TERM INT HUP
+	[ -n "$signalled" ] && rc=$((128 + $(kill -l "$signalled")))
+	return $rc
 }
 
 # Make the root, once.
@@ -225,3 +243,6 @@ fi
 
 rm -rf "${root:?}"/tmp/* "${root:?}"/tmp/.[!.]* 2>/dev/null
 in_root "$@"
+rc=$?
+# A signal that ended the command is ours too.
+exit $rc
