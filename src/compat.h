@@ -273,6 +273,14 @@ sb_find_guc(const char *name)
 	pg_plan_query(q, sql, opts, params)
 #endif
 
+/*
+ * Read streams (17 on) need nothing here: scanbench's scans read through
+ * the table access method's own stream.  19 adds read_stream_pause() and
+ * read_stream_resume(), and per-stream I/O statistics
+ * (read_stream_enable_stats()), none of which scanbench calls; its read
+ * figures come from BufferUsage and the clock as on 17 and 18.
+ */
+
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)

@@ -284,8 +284,10 @@ sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta)
 
 	/*
 	 * From 19 the pool grows between io_min_workers and io_max_workers as
-	 * reads queue up: a worker that was not there at the start was started
-	 * during the interval, and all it did counts.
+	 * reads queue up (a new worker every io_worker_launch_interval at
+	 * most), and shrinks after io_worker_idle_timeout: a worker that was
+	 * not there at the start was started during the interval, and all it
+	 * did counts.
 	 */
 	if (delta->io_workers.cpu_ok)
 	{
