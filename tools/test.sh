@@ -16,9 +16,7 @@ SYNOPSIS
 
 DESCRIPTION
     For each PostgreSQL major asked for: installs the Debian packages the
-    build needs, gets the server (15 from apt; 17, 18 and 19 built once
-    from Debian's source packages by tools/pg-build.sh and kept in
-    /var/cache/scanbench-pg), builds the extension and scanbench-load
+    build needs, gets the server, builds the extension and scanbench-load
     against it with -Werror in a copy of the tree, installs them, starts a
     throwaway cluster, and runs:
 
@@ -29,6 +27,18 @@ DESCRIPTION
       - a check that the library built at -O0 loads (no call to a function
         the server lacks hides behind the optimiser);
       - the further checks listed at the end of this script.
+
+    The server is Debian's own packaged one wherever the machine's apt
+    has the major (on Debian 12: 15). A major it lacks is tested by this
+    same script inside a root of the Debian suite that packages it, made
+    once by tools/pg-root.sh in /var/cache/scanbench-pg and reused: 17 in
+    a trixie root, 18 and 19 in one sid root (19 from experimental). The
+    first use of a root costs about 2 minutes; the tests then install into
+    the root, not into this machine's servers. Two more checks follow such
+    a run: no mount made for it is left, and a run ended by a signal, with
+    a loop mount and a process left below the root, leaves neither. A
+    major no suite packages is built from Debian's source package by
+    tools/pg-build.sh, where the archive serves it.
 
     Root is the usual way to run it (apt, make install into the server's
     directories, loop mounts for the filesystem tests); clusters run as the
@@ -43,14 +53,15 @@ OPTIONS
         The PostgreSQL major to test against: 15 (the default), 17, 18 or
         19. Repeat it, or give a comma-separated list (--pg 15,18), to test
         several in turn. A major named this way must be tested: if its
-        source cannot be fetched, that is a failure.
+        packages cannot be had, that is a failure.
 
     --pg all
-        Every major (15, 17, 18, 19) that can be had. One whose source
-        cannot be fetched is skipped with the reason; a skipped major adds
-        nothing to the passed count. Majors also named one by one must
-        still be tested: --pg 15,18,all tests 15 and 18 whatever happens,
-        and 17 and 19 when their sources can be fetched.
+        Every major (15, 17, 18, 19) that can be had. One whose packages
+        cannot be had (the archive does not serve its suite) is skipped
+        with the reason; a skipped major adds nothing to the passed count.
+        Majors also named one by one must still be tested: --pg 15,18,all
+        tests 15 and 18 whatever happens, and 17 and 19 when they can be
+        had.
 
     --port PORT
         Port of the throwaway cluster. Default: the first free one from
@@ -78,7 +89,7 @@ EXAMPLES
 
 EXIT STATUS
     0 when nothing failed; 1 when something failed; 2 on a usage error;
-    3 when the one major asked for could not be fetched.
+    3 when the one major asked for could not be had.
 USAGE
 }
 
