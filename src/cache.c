@@ -243,7 +243,7 @@ leaf_of_tag(SbLeafIndex *idx, BufferTag *tag)
 static int
 buffer_leaf(SbLeafIndex *idx, BufferDesc *desc, BufferTag *tag)
 {
-	uint32		state;
+	SbBufState	state;
 
 	*tag = desc->tag;
 	if (leaf_of_tag(idx, tag) < 0)
@@ -251,7 +251,7 @@ buffer_leaf(SbLeafIndex *idx, BufferDesc *desc, BufferTag *tag)
 
 	state = LockBufHdr(desc);
 	*tag = desc->tag;
-	UnlockBufHdr(desc, state);
+	sb_unlock_buf_hdr(desc, state);
 	if (!(state & BM_VALID))
 		return -1;
 	return leaf_of_tag(idx, tag);
@@ -433,7 +433,7 @@ sb_residency_map(SbTarget *target, SbResidency *res,
 		for (i = 0; i < NLocBuffer; i++)
 		{
 			BufferDesc *desc = GetLocalBufferDescriptor(i);
-			uint32		state = pg_atomic_read_u32(&desc->state);
+			SbBufState	state = sb_buf_state(desc);
 			BlockNumber blk = desc->tag.blockNum;
 
 			if (!(state & BM_VALID) ||
@@ -485,7 +485,7 @@ sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch)
 		{
 			BufferDesc *desc = GetBufferDescriptor(i);
 			BufferTag	tag;
-			uint32		state;
+			SbBufState	state;
 
 			if (i % SB_INTERRUPT_EVERY == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -494,7 +494,7 @@ sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch)
 				continue;		/* unlocked look: nearly all are others' */
 			state = LockBufHdr(desc);
 			tag = desc->tag;
-			UnlockBufHdr(desc, state);
+			sb_unlock_buf_hdr(desc, state);
 			if (!(state & BM_VALID) || !sb_buftag_matches(tag, leaf->fileid) ||
 				tag.blockNum < lo || tag.blockNum >= hi)
 				continue;
@@ -538,7 +538,7 @@ sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch, SbResidency *res)
 		BufferDesc *desc = leaf->local ? GetLocalBufferDescriptor(i) :
 			GetBufferDescriptor(i);
 		BufferTag	tag;
-		uint32		state;
+		SbBufState	state;
 		BlockNumber blk;
 
 		if (i % SB_INTERRUPT_EVERY == 0)
@@ -547,12 +547,12 @@ sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch, SbResidency *res)
 		if (!sb_buftag_matches(tag, leaf->fileid))
 			continue;
 		if (leaf->local)
-			state = pg_atomic_read_u32(&desc->state);
+			state = sb_buf_state(desc);
 		else
 		{
 			state = LockBufHdr(desc);
 			tag = desc->tag;
-			UnlockBufHdr(desc, state);
+			sb_unlock_buf_hdr(desc, state);
 		}
 		blk = tag.blockNum;
 		if (!(state & BM_VALID) || !sb_buftag_matches(tag, leaf->fileid) ||

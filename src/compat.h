@@ -121,6 +121,23 @@ sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 }
 #endif
 
+/*
+ * A buffer header's state word: 32 bits until 18, 64 bits from 19
+ * (pg_atomic_uint64, the flags and counts at the same places), where
+ * UnlockBufHdr() takes the descriptor alone and writes back the state
+ * LockBufHdr() returned, unchanged.  Callers read the flags (BM_VALID,
+ * BM_DIRTY) and the counts only.
+ */
+#if PG_VERSION_NUM >= 190000
+typedef uint64 SbBufState;
+#define sb_buf_state(desc)				pg_atomic_read_u64(&(desc)->state)
+#define sb_unlock_buf_hdr(desc, state)	UnlockBufHdr(desc)
+#else
+typedef uint32 SbBufState;
+#define sb_buf_state(desc)				pg_atomic_read_u32(&(desc)->state)
+#define sb_unlock_buf_hdr(desc, state)	UnlockBufHdr(desc, state)
+#endif
+
 /* Local (temp-table) buffers are dropped by RelFileLocator from 16 on. */
 #if PG_VERSION_NUM >= 160000
 #define sb_drop_local_buffers(fileid) \
@@ -172,6 +189,12 @@ sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
 #define sb_parse_analyze(raw, sql) \
 	parse_analyze(raw, sql, NULL, 0, NULL)
 #endif
+
+/*
+ * tuplestore_putvalues(), which the set-returning functions fill their
+ * rows with: funcapi.h brought in utils/tuplestore.h until 18, not in 19.
+ */
+#include "utils/tuplestore.h"
 
 /*
  * Set-returning functions in materialize mode: InitMaterializedSRF() from
@@ -256,6 +279,26 @@ sb_find_guc(const char *name)
 #define sb_function_aclcheck(fn, role, mode) \
 	pg_proc_aclcheck(fn, role, mode)
 #endif
+
+/*
+ * Planning a query: pg_plan_query() takes the ExplainState of an EXPLAIN
+ * in progress from 19 on (NULL: none).
+ */
+#if PG_VERSION_NUM >= 190000
+#define sb_plan_query(q, sql, opts, params) \
+	pg_plan_query(q, sql, opts, params, NULL)
+#else
+#define sb_plan_query(q, sql, opts, params) \
+	pg_plan_query(q, sql, opts, params)
+#endif
+
+/*
+ * Read streams (17 on) need nothing here: scanbench's scans read through
+ * the table access method's own stream.  19 adds read_stream_pause() and
+ * read_stream_resume(), and per-stream I/O statistics
+ * (read_stream_enable_stats()), none of which scanbench calls; its read
+ * figures come from BufferUsage and the clock as on 17 and 18.
+ */
 
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000

@@ -233,8 +233,9 @@ sb_procstat_start(SbProcSnap *snap)
 /*
  * Take the closing readings and turn both into growth over the interval:
  * this backend, the postmaster's reaped children (the parallel workers)
- * and the I/O workers found at the start.  An I/O worker that exited in
- * between drops out of the sum; if none is left the figure is unknown.
+ * and the I/O workers, those found at the start and those started since.
+ * An I/O worker that exited in between drops out of the sum; if none is
+ * left the figure is unknown.
  */
 void
 sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta)
@@ -253,8 +254,8 @@ sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta)
 	read_io(PostmasterPid, &end);
 	usage_diff(&delta->parallel, &end, &snap->reaped);
 
-	delta->io_workers.cpu_ok = snap->io_ok;
-	delta->io_workers.io_ok = snap->io_ok;
+	delta->io_workers.cpu_ok = io_workers_in_use();
+	delta->io_workers.io_ok = delta->io_workers.cpu_ok;
 	for (i = 0; i < snap->nio; i++)
 	{
 		SbProcUsage one;
@@ -279,6 +280,41 @@ sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta)
 		else
 			delta->io_workers.io_ok = false;
 		nread++;
+	}
+
+	/*
+	 * From 19 the pool grows between io_min_workers and io_max_workers as
+	 * reads queue up (a new worker every io_worker_launch_interval at
+	 * most), and shrinks after io_worker_idle_timeout: a worker that was
+	 * not there at the start was started during the interval, and all it
+	 * did counts.
+	 */
+	if (delta->io_workers.cpu_ok)
+	{
+		SbProcSnap *now = palloc0(sizeof(SbProcSnap));
+		int			j;
+
+		find_io_workers(now);
+		for (j = 0; j < now->nio; j++)
+		{
+			bool		known = false;
+
+			for (i = 0; i < snap->nio && !known; i++)
+				known = (snap->io_pids[i] == now->io_pids[j]);
+			if (known || !now->io[j].cpu_ok)
+				continue;
+			delta->io_workers.user_s += now->io[j].user_s;
+			delta->io_workers.sys_s += now->io[j].sys_s;
+			if (now->io[j].io_ok)
+			{
+				delta->io_workers.rchar += now->io[j].rchar;
+				delta->io_workers.read_bytes += now->io[j].read_bytes;
+			}
+			else
+				delta->io_workers.io_ok = false;
+			nread++;
+		}
+		pfree(now);
 	}
 	if (nread == 0)
 	{

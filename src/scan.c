@@ -240,7 +240,7 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 	if (list_length(rewritten) != 1)
 		refuse_query(target, query, "Rules rewrite it into several statements.");
 
-	plan = pg_plan_query(linitial_node(Query, rewritten), sql,
+	plan = sb_plan_query(linitial_node(Query, rewritten), sql,
 						 workers > 0 ? CURSOR_OPT_PARALLEL_OK : 0, NULL);
 
 	error_context_stack = errcallback.previous;

@@ -6,8 +6,10 @@
  *	  io_method=worker is not comparable with one under io_method=sync.
  *
  * Settings a major does not have (io_method before 18, io_combine_limit
- * before 17) are left out rather than shown as NULL, so the value says
- * what the server is, not what it lacks.
+ * before 17; io_workers in 18 only, where 19 has a pool that grows and
+ * shrinks between io_min_workers and io_max_workers) are left out rather
+ * than shown as NULL, so the value says what the server is, not what it
+ * lacks.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,6 +28,8 @@ static const char *const io_settings[] = {
 	"segment_size",
 	"io_method",
 	"io_workers",
+	"io_min_workers",
+	"io_max_workers",
 	"io_combine_limit",
 	"effective_io_concurrency",
 	"track_io_timing",

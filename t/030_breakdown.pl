@@ -16,9 +16,15 @@ my $slow = ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
 
 my $node = PostgreSQL::Test::Cluster->new('breakdown');
 $node->init;
-my $v18 = $node->pg_version >= 18;
+# ->major: a release candidate ("19rc1") compares below 19 as a version.
+my $major = $node->pg_version->major;
+my $v18 = $major >= 18;
+my $v19 = $major >= 19;
 $node->append_conf('postgresql.conf', "shared_buffers = 128MB\nmax_parallel_workers = 4\n");
-$node->append_conf('postgresql.conf', "io_method = worker\nio_workers = 2\n") if $v18;
+# 19's pool of I/O workers grows from io_min_workers to io_max_workers;
+# 18's is fixed at io_workers.
+$node->append_conf('postgresql.conf', "io_method = worker\n" .
+	($v19 ? "io_min_workers = 1\nio_max_workers = 4\n" : "io_workers = 2\n")) if $v18;
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION scanbench;
@@ -55,7 +61,10 @@ sub row
 # --- The settings reported are the server's. ---
 my $r = row("SELECT settings->>'shared_buffers' AS sb, settings->>'effective_io_concurrency' AS eic,
 	coalesce(settings->>'io_method', '-') AS io_method,
-	coalesce(settings->>'io_combine_limit', '-') AS icl
+	coalesce(settings->>'io_combine_limit', '-') AS icl,
+	coalesce(settings->>'io_workers', '-') AS iow,
+	coalesce(settings->>'io_min_workers', '-') AS iomin,
+	coalesce(settings->>'io_max_workers', '-') AS iomax
 	FROM scan_rate('small', 'asis')");
 is($r->{sb}, $node->safe_psql('postgres', 'SHOW shared_buffers'), 'settings: shared_buffers as SHOW prints it');
 is($r->{eic}, $node->safe_psql('postgres', 'SHOW effective_io_concurrency'), 'settings: effective_io_concurrency');
@@ -63,6 +72,17 @@ if ($v18)
 {
 	is($r->{io_method}, $node->safe_psql('postgres', 'SHOW io_method'), 'settings: io_method');
 	is($r->{icl}, $node->safe_psql('postgres', 'SHOW io_combine_limit'), 'settings: io_combine_limit');
+	if ($v19)
+	{
+		is($r->{iomin}, $node->safe_psql('postgres', 'SHOW io_min_workers'), 'settings: io_min_workers');
+		is($r->{iomax}, $node->safe_psql('postgres', 'SHOW io_max_workers'), 'settings: io_max_workers');
+		is($r->{iow}, '-', 'settings: no io_workers from 19 on');
+	}
+	else
+	{
+		is($r->{iow}, $node->safe_psql('postgres', 'SHOW io_workers'), 'settings: io_workers');
+		is($r->{iomin} . $r->{iomax}, '--', 'settings: no io_min_workers, io_max_workers before 19');
+	}
 }
 else
 {

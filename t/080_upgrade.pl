@@ -185,7 +185,9 @@ for my $v (@old)
 	}
 }
 
-# A history table OF each result type and a table with a column of it, each
+# A history table OF each result type (the standalone composite types:
+# CREATE TABLE OF refuses a table's row type, which a member's pg_depend
+# rows may also name) and a table with a column of it, each
 # holding a row, as users keep results: the update goes through, the rows
 # stay, and a history table gains the type's new columns.
 for my $v (@old)
@@ -195,7 +197,8 @@ for my $v (@old)
 	sql($db, "CREATE EXTENSION scanbench VERSION '$v'");
 	my @types = split /\n/, sql($db, qq{
 		SELECT t.typname FROM ($members) m JOIN pg_type t
-		ON m.classid = 'pg_type'::regclass AND t.oid = m.objid WHERE t.typtype = 'c' ORDER BY 1});
+		ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
+		JOIN pg_class c ON c.oid = t.typrelid AND c.relkind = 'c' ORDER BY 1});
 	for my $t (@types)
 	{
 		sql($db, "CREATE TABLE hist_$t OF $t; INSERT INTO hist_$t DEFAULT VALUES;

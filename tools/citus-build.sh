@@ -62,9 +62,10 @@ if built; then
 	exit 0
 fi
 
+# libicu-dev: Citus includes unicode/ucol.h.
 if [ "$(id -u)" = 0 ]; then
 	need=()
-	for p in make gcc liblz4-dev libzstd-dev libcurl4-openssl-dev libkrb5-dev libssl-dev; do
+	for p in make gcc liblz4-dev libzstd-dev libcurl4-openssl-dev libkrb5-dev libssl-dev libicu-dev; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
 	done
 	if [ ${#need[@]} -gt 0 ]; then

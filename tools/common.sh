@@ -29,20 +29,61 @@ sb_check_major()
 	esac
 }
 
-# Debian packages the build and the tests need.  apt runs only when
-# something is missing, so a second run costs nothing.  The apt major's
-# server comes as packages; postgresql-common alone creates the postgres
-# user that clusters run as.
+# sb_root_suite MAJOR: the Debian suite whose root (tools/pg-root.sh)
+# packages MAJOR; fails for a major no suite here packages.  18 comes from
+# sid's binary packages rather than a source build: the sid root that 19
+# needs serves 18 too, for a minute of apt instead of minutes of compiling
+# (doc/compatibility.md has the figures).
+sb_root_suite()
+{
+	case $1 in
+	17) echo trixie ;;
+	18 | 19) echo sid ;;
+	*) return 1 ;;
+	esac
+}
+
+# sb_packaged MAJOR: this machine's apt has MAJOR's server and server-dev
+# (installed, or to be had): Debian 12 has 15, a root of trixie 17, a root
+# of sid 18 and 19.
+sb_packaged()
+{
+	local p
+	for p in "postgresql-$1" "postgresql-server-dev-$1"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' && continue
+		apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]' || return 1
+	done
+	return 0
+}
+
+# sb_test_packages MAJOR: the Debian packages the build and every test
+# need on MAJOR, its server's packages included when apt has them, one a
+# line.  pg_cron where Debian has it for the major (not for 19); Citus's
+# build dependencies (libicu-dev: Citus includes unicode/ucol.h); what the
+# Debian package build needs (tools/package-test.sh).
+sb_test_packages()
+{
+	local p
+	printf '%s\n' postgresql-common libpq-dev libipc-run-perl build-essential fio xfsprogs \
+		e2fsprogs mount time iproute2 procps libxml2-utils python3 \
+		liblz4-dev libzstd-dev libcurl4-openssl-dev libkrb5-dev libssl-dev libicu-dev \
+		debhelper dpkg-dev postgresql-server-dev-all
+	if sb_packaged "$1"; then
+		printf '%s\n' "postgresql-$1" "postgresql-server-dev-$1"
+		apt-cache policy "postgresql-$1-cron" 2>/dev/null | grep -q 'Candidate: [0-9]' &&
+			echo "postgresql-$1-cron"
+	fi
+	return 0
+}
+
+# Debian packages the build and the tests need (sb_test_packages).  apt
+# runs only when something is missing, so a second run costs nothing.
+# postgresql-common alone creates the postgres user that clusters run as.
 sb_install_packages()
 {
-	local pkgs=(postgresql-common libpq-dev libipc-run-perl make gcc fio xfsprogs time iproute2
-				libxml2-utils)
 	local missing=()
 	local p
-	# pg_cron for the scheduled-check tests, where Debian has it for the major.
-	[ "$SB_PGMAJOR" = "$SB_APT_MAJOR" ] &&
-		pkgs+=(postgresql-$SB_PGMAJOR postgresql-server-dev-$SB_PGMAJOR postgresql-$SB_PGMAJOR-cron)
-	for p in "${pkgs[@]}"; do
+	for p in $(sb_test_packages "$SB_PGMAJOR"); do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
@@ -50,17 +91,19 @@ sb_install_packages()
 	sb_log "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null || sb_die "apt-get update failed"
-	apt-get install -y -q "${missing[@]}" >/dev/null || sb_die "apt-get install ${missing[*]} failed"
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+		sb_die "apt-get install ${missing[*]} failed"
 }
 
-# sb_use_pg: find the server binaries of SB_PGMAJOR (building them with
-# tools/pg-build.sh the first time) and set SB_PGBIN.  Returns
+# sb_use_pg: find the server binaries of SB_PGMAJOR (the packaged ones
+# where apt has them, else built with tools/pg-build.sh the first time)
+# and set SB_PGBIN.  Returns
 # pg-build.sh's status: 3 means the source could not be fetched, and
 # pg-build.sh has said what and why.
 sb_use_pg()
 {
 	local bin rc
-	if [ "$SB_PGMAJOR" = "$SB_APT_MAJOR" ]; then
+	if sb_packaged "$SB_PGMAJOR"; then
 		SB_PGBIN=/usr/lib/postgresql/$SB_PGMAJOR/bin
 	else
 		bin=$("$SB_TOP/tools/pg-build.sh" "$SB_PGMAJOR")

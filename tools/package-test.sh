@@ -29,7 +29,7 @@ if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; the
 fi
 
 need=()
-for p in debhelper dpkg-dev postgresql-server-dev-all "postgresql-server-dev-$major" libpq-dev "postgresql-$major"; do
+for p in build-essential debhelper dpkg-dev postgresql-server-dev-all "postgresql-server-dev-$major" libpq-dev "postgresql-$major"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -70,6 +70,20 @@ fi
 mkdir "$work/scanbench"
 tar -C "$top" --exclude=./.git --exclude=./tmp_check --exclude=./results -cf - . |
 	tar -C "$work/scanbench" -xf -
+# pg_buildext builds for the majors both debian/pgversions and the
+# machine's postgresql-common support: Debian 12 supports 15, trixie 17,
+# sid 18.  A major installed beside the supported one (19 from experimental
+# on sid) is built when every installed major is asked for.  debian/control
+# lists the packages of the majors built here.
+cd "$work/scanbench" || finish
+if ! pg_buildext supported-versions 2>/dev/null | grep -qx "$major"; then
+	export PG_SUPPORTED_VERSIONS=installed
+fi
+check "pg_buildext builds for PostgreSQL $major here" \
+	grep -qx "$major" <<<"$(pg_buildext supported-versions 2>/dev/null)"
+pg_buildext updatecontrol >/dev/null 2>&1
+check "debian/control lists $pkg" grep -qx "Package: $pkg" debian/control
+cd "$top" || finish
 (cd "$work/scanbench" && make -s clean PG_CONFIG="$bin/pg_config" >/dev/null 2>&1
 	DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1)
 if [ $? -eq 0 ]; then ok "dpkg-buildpackage builds the packages"; else

@@ -16,9 +16,7 @@ SYNOPSIS
 
 DESCRIPTION
     For each PostgreSQL major asked for: installs the Debian packages the
-    build needs, gets the server (15 from apt; 17, 18 and 19 built once
-    from Debian's source packages by tools/pg-build.sh and kept in
-    /var/cache/scanbench-pg), builds the extension and scanbench-load
+    build needs, gets the server, builds the extension and scanbench-load
     against it with -Werror in a copy of the tree, installs them, starts a
     throwaway cluster, and runs:
 
@@ -29,6 +27,18 @@ DESCRIPTION
       - a check that the library built at -O0 loads (no call to a function
         the server lacks hides behind the optimiser);
       - the further checks listed at the end of this script.
+
+    The server is Debian's own packaged one wherever the machine's apt
+    has the major (on Debian 12: 15). A major it lacks is tested by this
+    same script inside a root of the Debian suite that packages it, made
+    once by tools/pg-root.sh in /var/cache/scanbench-pg and reused: 17 in
+    a trixie root, 18 and 19 in one sid root (19 from experimental). The
+    first use of a root costs about 2 minutes; the tests then install into
+    the root, not into this machine's servers. Two more checks follow such
+    a run: no mount made for it is left, and a run ended by a signal, with
+    a loop mount and a process left below the root, leaves neither. A
+    major no suite packages is built from Debian's source package by
+    tools/pg-build.sh, where the archive serves it.
 
     Root is the usual way to run it (apt, make install into the server's
     directories, loop mounts for the filesystem tests); clusters run as the
@@ -43,14 +53,15 @@ OPTIONS
         The PostgreSQL major to test against: 15 (the default), 17, 18 or
         19. Repeat it, or give a comma-separated list (--pg 15,18), to test
         several in turn. A major named this way must be tested: if its
-        source cannot be fetched, that is a failure.
+        packages cannot be had, that is a failure.
 
     --pg all
-        Every major (15, 17, 18, 19) that can be had. One whose source
-        cannot be fetched is skipped with the reason; a skipped major adds
-        nothing to the passed count. Majors also named one by one must
-        still be tested: --pg 15,18,all tests 15 and 18 whatever happens,
-        and 17 and 19 when their sources can be fetched.
+        Every major (15, 17, 18, 19) that can be had. One whose packages
+        cannot be had (the archive does not serve its suite) is skipped
+        with the reason; a skipped major adds nothing to the passed count.
+        Majors also named one by one must still be tested: --pg 15,18,all
+        tests 15 and 18 whatever happens, and 17 and 19 when they can be
+        had.
 
     --port PORT
         Port of the throwaway cluster. Default: the first free one from
@@ -78,7 +89,7 @@ EXAMPLES
 
 EXIT STATUS
     0 when nothing failed; 1 when something failed; 2 on a usage error;
-    3 when the one major asked for could not be fetched.
+    3 when the one major asked for could not be had.
 USAGE
 }
 
@@ -149,7 +160,8 @@ if [ ${#majors[@]} -gt 1 ]; then
 		waited=$((waited + ${w:-0}))
 		counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 		if [ $rc -eq 3 ]; then
-			why=$(grep -m1 '^pg-build.sh: could not\|^pg-build.sh: no ' "$log" | sed 's/^pg-build.sh: //')
+			why=$(grep -m1 '^pg-\(build\|root\).sh: \(could not\|no \|the .* archive\|the archive\|PostgreSQL [0-9]*: no\)' "$log" |
+				sed 's/^pg-[a-z]*.sh: //')
 			if [[ $named != *" $m "* ]]; then
 				summary+=("PostgreSQL $m: skipped, ${why:-its source could not be fetched}")
 				rm -f "$log"
@@ -182,6 +194,63 @@ fi
 pass=0 fail=0
 sb_on_die() { echo "$pass passed, $((fail + 1)) failed"; }
 SB_PGMAJOR=${majors[0]}
+
+# A major this machine's apt lacks but a Debian suite packages: the same
+# tests, run by this script inside a root of that suite (tools/pg-root.sh),
+# against Debian's own server there.
+if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB_PGMAJOR" >/dev/null; then
+	inner=(--pg "$SB_PGMAJOR")
+	[ -n "$port" ] && inner+=(--port "$port")
+	[ $keep -eq 1 ] && inner+=(--keep)
+	[ $slow -eq 0 ] && inner+=(--no-slow)
+	log=$(mktemp "$tmpbase/scanbench-root-$SB_PGMAJOR.XXXXXX.log")
+	sb_on_exit "rm -f '$log'"
+	"$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" /src/scanbench/tools/test.sh "${inner[@]}" "${tests[@]}" 2>&1 |
+		tee "$log"
+	rc=${PIPESTATUS[0]}
+	counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	if [ -z "$counts" ]; then
+		[ $rc -eq 3 ] && exit 3
+		counts="0 1"
+	fi
+	pass=${counts% *} fail=${counts#* }
+	[ $rc -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
+	# No mount made for the run outlives it, whether it ends by itself or
+	# by a signal with a loop mount and a process left below the root.
+	root=${SCANBENCH_PG_CACHE:-/var/cache/scanbench-pg}/root-$(sb_root_suite "$SB_PGMAJOR")
+	mounts_below() { awk -v r="$root" '$5 == r || index($5, r "/") == 1' /proc/self/mountinfo | wc -l; }
+	if [ "$(mounts_below)" -eq 0 ]; then
+		echo "ok - no mount below $root outlives the run"; pass=$((pass + 1))
+	else
+		echo "not ok - mounts below $root outlive the run:"; awk '{print $5}' /proc/self/mountinfo | grep -F "$root"
+		fail=$((fail + 1))
+	fi
+	if [ -d "$root/usr" ]; then
+		"$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" sh -c '
+			truncate -s 16M /tmp/left.img && mkfs.ext2 -q /tmp/left.img &&
+			mkdir -p /tmp/left && mount -o loop /tmp/left.img /tmp/left &&
+			touch /tmp/mounted && exec setsid sleep 600' </dev/null >/dev/null 2>&1 &
+		killme=$!
+		for i in $(seq 1 100); do [ -e "$root/tmp/mounted" ] && break; sleep 0.1; done
+		[ -e "$root/tmp/mounted" ] && loop_seen=1 || loop_seen=0
+		kill -TERM $killme 2>/dev/null
+		wait $killme 2>/dev/null
+		sleep 1
+		left=$(for p in /proc/[0-9]*; do readlink "$p/root"; done 2>/dev/null | grep -cxF "$root")
+		if [ $loop_seen -eq 1 ] && [ "$(mounts_below)" -eq 0 ] && [ "$left" -eq 0 ] &&
+			! losetup -a 2>/dev/null | grep -qF "$root/tmp/left.img"; then
+			echo "ok - a run ended by a signal leaves no mount and no loop device below $root"; pass=$((pass + 1))
+		else
+			echo "not ok - a run ended by a signal (loop mount made: $loop_seen, processes left: $left) left mounts or a loop device below $root"
+			fail=$((fail + 1))
+		fi
+	fi
+	sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, the $(sb_root_suite "$SB_PGMAJOR") root included, 0 s of them waiting for other runs"
+	echo "$pass passed, $fail failed"
+	[ $fail -eq 0 ]
+	exit
+fi
+
 sb_install_packages
 sb_use_pg
 rc=$?
