@@ -52,7 +52,7 @@
 #define SB_DIRECT_BLOCK		(1024 * 1024)
 
 /* A pass long enough to drain a rate limiter's allowance (pairs.c). */
-#define SB_SUSTAIN_S		0.5
+#define SB_SUSTAIN_S		1.0
 #define SB_SUSTAIN_PERIODS	10
 
 /* The interval may stop the call only once it rests on this many pairs. */

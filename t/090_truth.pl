@@ -27,11 +27,13 @@ $node->init;
 $node->append_conf('postgresql.conf', "shared_buffers = 32MB\nmax_wal_size = 4GB\n");
 $node->start;
 
-# fillfactor 10: about 100 MB, a second's read at the limit.
+# fillfactor 10: about 200 MB, two seconds' read at the limit, so that the
+# throttle's allowance after an idle gap (about a tenth of a second of its
+# rate) stays a few per cent of a pass.
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION scanbench;
 	CREATE UNLOGGED TABLE t WITH (fillfactor = 10) AS
-		SELECT g FROM generate_series(1, 300000) g;
+		SELECT g FROM generate_series(1, 600000) g;
 	VACUUM (FREEZE, ANALYZE) t;
 });
 
