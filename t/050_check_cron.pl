@@ -98,18 +98,20 @@ SKIP:
 
 	# Earlier runs at fixed figures, with the same facts as the real run and
 	# under every set of marks a run here may get (a VM's "cold" is
-	# sometimes its host's cache), so that tonight's run has earlier ones to
-	# meet.
+	# sometimes its host's cache, a shared machine's CPUs busy with other
+	# work), so that tonight's run has earlier ones to meet.
 	my $seed = sub {
 		my ($days_ago, $pct, %set) = @_;
 		my $assign = join '', map { ", $_ = " . $set{$_} } sort keys %set;
-		for my $marks ('ok', 'host_cache', 'storage_not_limiting', 'host_cache,storage_not_limiting')
+		for my $marks ('ok', 'host_cache', 'storage_not_limiting', 'host_cache,storage_not_limiting',
+			'cpu_contended', 'host_cache,cpu_contended', 'cpu_contended,storage_not_limiting',
+			'host_cache,cpu_contended,storage_not_limiting')
 		{
 			sql("INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, bytes, rows,
 					block_size, runs, read_mb_s, scan_mb_s, scan_pct, verdict, filesystem, device,
 					scheduler, read_ahead_kb, kernel, server_version, settings)
 				 SELECT measured_at - interval '$days_ago days', relid, relschema, relname, cache, bytes,
-					rows, block_size, runs, read_mb_s, read_mb_s * $pct / 100, $pct, '$marks', filesystem,
+					rows, block_size, runs, read_mb_s, read_mb_s * $pct / 100, $pct, string_to_array('$marks', ','), filesystem,
 					device, scheduler, read_ahead_kb, kernel, server_version, settings
 				 FROM scan_history ORDER BY id LIMIT 1");
 			sql("UPDATE scan_history SET id = id $assign WHERE id = (SELECT max(id) FROM scan_history)")

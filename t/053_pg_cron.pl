@@ -43,7 +43,9 @@ sql(q{
 	SELECT now() - make_interval(days => d), 'lineitem'::regclass, 'public', 'lineitem', 'cold',
 		   100000, string_to_array(m, ','), 'seeded-scheduler'
 	FROM generate_series(1, 5) d,
-		 unnest(ARRAY['ok', 'host_cache', 'storage_not_limiting', 'host_cache,storage_not_limiting']) m;
+		 unnest(ARRAY['ok', 'host_cache', 'storage_not_limiting', 'host_cache,storage_not_limiting',
+					  'cpu_contended', 'host_cache,cpu_contended', 'cpu_contended,storage_not_limiting',
+					  'host_cache,cpu_contended,storage_not_limiting']) m;
 });
 
 # The recipe's schedule, every minute here (pg_cron's finest before 1.5).
