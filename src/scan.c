@@ -17,12 +17,14 @@
  * instead, which brings the workers' counts back to the leader at the
  * price of a counter call per tuple (about 8 % of a warm count(1)).
  *
- * A scan of one stretch is limited to the blocks the raw read reads.  The
- * scan is begun here, between ExecutorStart and the first row, the way the
- * node would begin it (table_beginscan_strat: same ring-buffer choice,
+ * A scan of one stretch, and each of scan_efficiency's whole passes, is
+ * limited to the blocks the raw read reads, so that both sides of a pair
+ * cover the same bytes.  The scan is begun here, between ExecutorStart and
+ * the first row, the way the node would begin it (table_beginscan_strat: same ring-buffer choice,
  * same read stream), then bounded with heap_setscanlimits(), so a stretch
  * is scanned by the very code that scans the whole relation, with no
- * per-tuple TID test.  A scan of the whole relation keeps the block count
+ * per-tuple TID test.  scan_rate's scan of the whole relation (one
+ * statement, whose rows must be count(1)'s) instead keeps the block count
  * heap_beginscan reads, after the run's snapshot was taken, as count(1)'s
  * does: every row version that snapshot sees lies below it.  The size fixed
  * when the call began is older than the snapshot, and an UPDATE committed
@@ -308,6 +310,7 @@ struct SbScanPlan
 	char	   *sql;
 	bool		instrument;		/* rows from instrumentation, not pgstat */
 	bool		limited;		/* scans bounded to the blocks fixed at start */
+	bool		to_snapshot_end;	/* whole scans: to the end the snapshot sees */
 	int			nleaves;
 	Oid		   *leaf_relids;	/* sorted, for the lookup below */
 	SbLeaf	  **leaves_by_relid;
@@ -413,7 +416,8 @@ limit_scans(PlanState *ps, void *context)
 			elog(ERROR, "sequential scan of \"%s\" began before its blocks were set",
 				 RelationGetRelationName(rel));
 		if (lc->stretch == NULL)
-			nblocks = leaf ? InvalidBlockNumber : 0;
+			nblocks = leaf == NULL ? 0 :
+				lc->plan->to_snapshot_end ? InvalidBlockNumber : leaf->nblocks;
 		else if (lc->stretch->relid == RelationGetRelid(rel))
 		{
 			first = lc->stretch->first_block;
@@ -559,6 +563,8 @@ sb_scan_where(SbTarget *target, const char *query, const char *where,
 	int			nestlevel = sb_scan_settings_begin(workers);
 	SbScanPlan *p = sb_scan_plan(target, NULL, query, where, workers);
 
+	/* One statement over the whole relation: its rows are count(1)'s. */
+	p->to_snapshot_end = true;
 	sb_scan_prepared(p, cache, result);
 	sb_scan_settings_end(nestlevel);
 }
