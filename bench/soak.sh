@@ -89,7 +89,7 @@ calls=(
 	"SELECT * FROM scan_rate('@T', 'cold')"
 	"SELECT * FROM scan_rate('@T', 'warm', 'count(1)', 2)"
 	"SELECT * FROM scan_efficiency('@T', 'cold', max_seconds => 3)"
-	"SELECT * FROM scan_efficiency('@T', 'warm', runs => 2, max_seconds => 3)"
+	"SELECT * FROM scan_efficiency('@T', 'warm', runs => 2, method => 'whole', max_seconds => 3)"
 	"SELECT * FROM scan_breakdown('@T')"
 	"SELECT * FROM scan_shapes('@T')"
 	"SELECT * FROM scan_sweep('@T', 'effective_io_concurrency', ARRAY['1', '16'], 'asis')"
