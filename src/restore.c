@@ -92,50 +92,61 @@ restore_segment(SbSegment *seg, SbCacheSnapshot *snap, int l, char *chunk,
 				SbRestoreResult *result)
 {
 	BlockNumber nblocks = seg->bytes / BLCKSZ;
-	BlockNumber b = 0;
+	BlockNumber b;
+	int			pass;
 	int			fd;
 
 	if (nblocks == 0)
 		return;
 	fd = sb_open_segment(seg, false, false);
-	while (b < nblocks)
+
+	/*
+	 * No read-ahead on this descriptor: it would bring in pages past a run
+	 * that were not cached, some after the run beyond was dropped.
+	 */
+	(void) posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	/* The reads first, then the drops, so that no read undoes a drop. */
+	for (pass = 0; pass < 2; pass++)
 	{
-		BlockNumber lb = seg->first_block + b;
-		bool		want = block_bit(snap->os_bits, l, lb) ||
-			block_bit(snap->buf_bits, l, lb);
-		BlockNumber run = 1;
-		off_t		off = seg->offset + (off_t) b * BLCKSZ;
-
-		/* The run of blocks that want the same, at most one chunk long. */
-		while (b + run < nblocks && run < SB_RESTORE_CHUNK / BLCKSZ &&
-			   (block_bit(snap->os_bits, l, lb + run) ||
-				block_bit(snap->buf_bits, l, lb + run)) == want)
-			run++;
-
-		CHECK_FOR_INTERRUPTS();
-		if (want)
+		for (b = 0; b < nblocks;)
 		{
-			ssize_t		got = pread(fd, chunk, (size_t) run * BLCKSZ, off);
+			BlockNumber lb = seg->first_block + b;
+			bool		want = block_bit(snap->os_bits, l, lb) ||
+				block_bit(snap->buf_bits, l, lb);
+			BlockNumber run = 1;
+			off_t		off = seg->offset + (off_t) b * BLCKSZ;
 
-			if (got < 0)
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not read file \"%s\": %m", seg->path)));
-			result->blocks_read += got / BLCKSZ;
-		}
-		else
-		{
-			int			rc = posix_fadvise(fd, off, (off_t) run * BLCKSZ,
-										   POSIX_FADV_DONTNEED);
+			/* The run of blocks that want the same, at most one chunk long. */
+			while (b + run < nblocks && run < SB_RESTORE_CHUNK / BLCKSZ &&
+				   (block_bit(snap->os_bits, l, lb + run) ||
+					block_bit(snap->buf_bits, l, lb + run)) == want)
+				run++;
 
-			if (rc != 0)
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not evict \"%s\" from the page cache: %s",
-								seg->path, strerror(rc))));
-			result->blocks_dropped += run;
+			CHECK_FOR_INTERRUPTS();
+			if (want && pass == 0)
+			{
+				ssize_t		got = pread(fd, chunk, (size_t) run * BLCKSZ, off);
+
+				if (got < 0)
+					ereport(ERROR,
+							(errcode_for_file_access(),
+							 errmsg("could not read file \"%s\": %m", seg->path)));
+				result->blocks_read += got / BLCKSZ;
+			}
+			else if (!want && pass == 1)
+			{
+				int			rc = posix_fadvise(fd, off, (off_t) run * BLCKSZ,
+											   POSIX_FADV_DONTNEED);
+
+				if (rc != 0)
+					ereport(ERROR,
+							(errcode_for_file_access(),
+							 errmsg("could not evict \"%s\" from the page cache: %s",
+									seg->path, strerror(rc))));
+				result->blocks_dropped += run;
+			}
+			b += run;
 		}
-		b += run;
 	}
 	CloseTransientFile(fd);
 }
