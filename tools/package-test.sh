@@ -73,11 +73,12 @@ tar -C "$top" --exclude=./.git --exclude=./tmp_check --exclude=./results -cf - .
 # pg_buildext builds for the majors both debian/pgversions and the
 # machine's postgresql-common support: Debian 12 supports 15, trixie 17,
 # sid 18.  A major installed beside the supported one (19 from experimental
-# on sid) is built when every installed major is asked for.  debian/control
-# lists the packages of the majors built here.
+# on sid) is built when it is named (PG_SUPPORTED_VERSIONS), and alone: the
+# supported one has a run of its own.  debian/control lists the packages of
+# the majors built here.
 cd "$work/scanbench" || finish
 if ! pg_buildext supported-versions 2>/dev/null | grep -qx "$major"; then
-	export PG_SUPPORTED_VERSIONS=installed
+	export PG_SUPPORTED_VERSIONS=$major
 fi
 check "pg_buildext builds for PostgreSQL $major here" \
 	grep -qx "$major" <<<"$(pg_buildext supported-versions 2>/dev/null)"
