@@ -503,6 +503,21 @@ measure_whole(SbEfficiency *e)
 	}
 	sb_sort(e->ratio_sorted.v, e->ratio_sorted.n);
 
+	/*
+	 * A warm pass is its own ceiling, as in a pair: probing stretches for
+	 * it would compare whole passes with short ones, which a busy machine
+	 * or a CPU quota's allowance moves apart by more than the verdict's
+	 * margin.
+	 */
+	if (e->cache == SB_CACHE_WARM)
+	{
+		sb_samples_push(&e->ceiling_mb_s, sb_samples_median(&e->scan_mb_s));
+		sb_samples_push(&e->ceiling_ratio, 1.0);
+		e->read_s = sb_samples_median(&e->run_read_s);
+		e->scan_s = sb_samples_median(&e->run_scan_s);
+		return;
+	}
+
 	/* The verdict's probes, on a few random stretches. */
 	e->stretch_blocks = sustained_blocks(e);
 	refs = draw_stretches(e->target, e->stretch_blocks, &nrefs);
