@@ -24,16 +24,16 @@ SELECT relation, bytes = pg_relation_size('sb_t') AS all_bytes, rows, cache,
        cached_pct_end >= 0 AND cached_pct_start >= 0 AS cached_ok,
        restored_pct IS NULL AND restore_s IS NULL AS no_restore,
        settings ? 'shared_buffers' AS has_settings
-FROM scan_efficiency('sb_t', max_seconds => 5);
+FROM scan_efficiency('sb_t', target_pct => 100);
 
 SELECT pairs >= 10 AS ten_pairs_or_more, rows, coverage_pct,
        scan_pct BETWEEN scan_pct_lo AND scan_pct_hi AS pct_in_interval
-FROM scan_efficiency('sb_t', 'asis', max_seconds => 5);
+FROM scan_efficiency('sb_t', 'asis', target_pct => 100);
 -- With no target: every stretch, in rounds up to ten pairs.
 SELECT pairs, rows, coverage_pct FROM scan_efficiency('sb_t', 'asis', target_pct => 0);
 -- restore => true: the caches put back as they were.
 SELECT restored_pct >= 0 AS restored, restore_s >= 0 AS timed
-FROM scan_efficiency('sb_t', restore => true, max_seconds => 5);
+FROM scan_efficiency('sb_t', restore => true, target_pct => 100);
 -- A sample is not read twice: one pair is too few for an interval.
 SELECT pairs, scan_pct_lo, scan_pct_hi, 'unstable' = ANY (verdict) AS unstable
 FROM scan_efficiency('sb_t', 'asis', sample => 0.5);
@@ -50,7 +50,7 @@ SELECT cache, runs, block_size, read_cached_pct > 95 AS read_warm, scan_cached_p
        'storage_not_limiting' = ANY (verdict) AS cpu_bound
 FROM scan_efficiency('sb_t', 'warm', 65536, 3, method => 'whole');
 -- Every partition's stretches, each scanned on its own.
-SELECT cache, pairs >= 10 AS ten_pairs_or_more, rows, coverage_pct FROM scan_efficiency('sb_part', 'asis', max_seconds => 5);
+SELECT cache, pairs >= 10 AS ten_pairs_or_more, rows, coverage_pct FROM scan_efficiency('sb_part', 'asis', target_pct => 100);
 SELECT method, runs, rows FROM scan_efficiency('sb_part', 'asis', runs => 2, method => 'whole');
 
 -- Empty: NULL rates, no pairs, nothing to judge.
