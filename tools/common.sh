@@ -60,12 +60,13 @@ sb_packaged()
 # need on MAJOR, its server's packages included when apt has them, one a
 # line.  pg_cron where Debian has it for the major (not for 19); Citus's
 # build dependencies (libicu-dev: Citus includes unicode/ucol.h); what the
-# Debian package build needs (tools/package-test.sh).
+# Debian package build needs (tools/package-test.sh); fincore(1)
+# (util-linux-extra), which t/056 checks the page cache with.
 sb_test_packages()
 {
 	local p
 	printf '%s\n' postgresql-common libpq-dev libipc-run-perl build-essential fio xfsprogs \
-		e2fsprogs mount time iproute2 procps libxml2-utils python3 \
+		e2fsprogs mount time iproute2 procps libxml2-utils python3 util-linux-extra \
 		liblz4-dev libzstd-dev libcurl4-openssl-dev libkrb5-dev libssl-dev libicu-dev \
 		debhelper dpkg-dev postgresql-server-dev-all
 	if sb_packaged "$1"; then
