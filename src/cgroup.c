@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "procstat.h"
 
 #define SB_CG_PATH	1024
 
@@ -58,23 +59,6 @@ typedef enum SbCgController
 	SB_CG_CPU,
 	SB_CG_IO
 } SbCgController;
-
-/* Read a small file into buf, NUL-terminated; false if unreadable. */
-static bool
-read_small_file(const char *path, char *buf, size_t size)
-{
-	int			fd = open(path, O_RDONLY);
-	ssize_t		n;
-	size_t		len = 0;
-
-	if (fd < 0)
-		return false;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return len > 0;
-}
 
 /* Whether word is one of the comma-separated items of list. */
 static bool
@@ -111,7 +95,7 @@ own_group(SbCgController which, char *group, size_t size, int *version)
 	bool		have_v2 = false;
 	char		v2path[SB_CG_PATH];
 
-	if (!read_small_file("/proc/self/cgroup", buf, sizeof(buf)))
+	if (!sb_read_small_file("/proc/self/cgroup", buf, sizeof(buf)))
 		return false;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 	{
@@ -244,11 +228,11 @@ dir_cpu(const char *dir, int version, int64 *quota, int64 *period)
 	if (version == 1)
 	{
 		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
-		if (!read_small_file(path, buf, sizeof(buf)))
+		if (!sb_read_small_file(path, buf, sizeof(buf)))
 			return;
 		*quota = limit_value(buf);
 		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
-		if (read_small_file(path, buf, sizeof(buf)))
+		if (sb_read_small_file(path, buf, sizeof(buf)))
 			*period = limit_value(buf);
 	}
 	else
@@ -256,7 +240,7 @@ dir_cpu(const char *dir, int version, int64 *quota, int64 *period)
 		char	   *sp;
 
 		snprintf(path, sizeof(path), "%s/cpu.max", dir);
-		if (!read_small_file(path, buf, sizeof(buf)))
+		if (!sb_read_small_file(path, buf, sizeof(buf)))
 			return;
 		*quota = limit_value(buf);
 		sp = strchr(buf, ' ');
@@ -286,7 +270,7 @@ v1_device_value(const char *dir, const char *file, const char *dev)
 	size_t		dl = strlen(dev);
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (!read_small_file(path, buf, sizeof(buf)))
+	if (!sb_read_small_file(path, buf, sizeof(buf)))
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (strncmp(line, dev, dl) == 0 && line[dl] == ' ')
@@ -335,7 +319,7 @@ dir_io(const char *dir, int version, const char *dev, SbCgroupLimits *l)
 		char		buf[4096];
 
 		snprintf(path, sizeof(path), "%s/io.max", dir);
-		if (!read_small_file(path, buf, sizeof(buf)))
+		if (!sb_read_small_file(path, buf, sizeof(buf)))
 			return;
 		tighten(&l->read_bps, v2_device_value(buf, dev, "rbps="));
 		tighten(&l->write_bps, v2_device_value(buf, dev, "wbps="));
@@ -363,7 +347,7 @@ devices_of(const char *path, char devs[2][32])
 	if (access(sys, F_OK) == 0)
 	{
 		snprintf(sys, sizeof(sys), "/sys/dev/block/%s/../dev", devs[0]);
-		if (read_small_file(sys, buf, sizeof(buf)))
+		if (sb_read_small_file(sys, buf, sizeof(buf)))
 		{
 			buf[strcspn(buf, "\n")] = '\0';
 			strlcpy(devs[n++], buf, 32);
@@ -479,7 +463,7 @@ sb_cgroup_cpu_stat(SbCgroupCpuStat *s)
 	if (cpu_stat_dir[0] == '\0')
 		return;
 	snprintf(path, sizeof(path), "%s/cpu.stat", cpu_stat_dir);
-	if (!read_small_file(path, buf, sizeof(buf)))
+	if (!sb_read_small_file(path, buf, sizeof(buf)))
 		return;
 	if ((p = strstr(buf, "nr_throttled ")) != NULL)
 		s->nr_throttled = strtoll(p + 13, NULL, 10);

@@ -47,9 +47,12 @@
 
 #include "procstat.h"
 
-/* Read a small /proc file into buf, NUL-terminated; false if unreadable. */
-static bool
-read_proc_file(const char *path, char *buf, size_t size)
+/*
+ * Read a small /proc or /sys file into buf, NUL-terminated; false if
+ * unreadable or empty.  cgroup.c reads its control files with it too.
+ */
+bool
+sb_read_small_file(const char *path, char *buf, size_t size)
 {
 	int			fd;
 	ssize_t		n;
@@ -82,7 +85,7 @@ read_stat(pid_t pid, pid_t *ppid, SbProcUsage *own, SbProcUsage *reaped)
 	double		tick = (double) sysconf(_SC_CLK_TCK);
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
-	if (!read_proc_file(path, buf, sizeof(buf)) || tick <= 0)
+	if (!sb_read_small_file(path, buf, sizeof(buf)) || tick <= 0)
 		return false;
 	p = strrchr(buf, ')');
 	if (p == NULL)
@@ -128,7 +131,7 @@ read_io(pid_t pid, SbProcUsage *u)
 
 	u->io_ok = false;
 	snprintf(path, sizeof(path), "/proc/%d/io", (int) pid);
-	if (!read_proc_file(path, buf, sizeof(buf)))
+	if (!sb_read_small_file(path, buf, sizeof(buf)))
 		return;
 	if ((p = strstr(buf, "rchar: ")) != NULL)
 	{
@@ -151,7 +154,7 @@ is_io_worker(pid_t pid)
 	char		buf[256];
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int) pid);
-	if (!read_proc_file(path, buf, sizeof(buf)))
+	if (!sb_read_small_file(path, buf, sizeof(buf)))
 		return false;
 	/* The title ends at the first NUL; the rest is padding. */
 	return strncmp(buf, "postgres: ", 10) == 0 && strstr(buf, "io worker") != NULL;

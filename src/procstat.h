@@ -52,4 +52,6 @@ typedef struct SbProcDelta
 extern void sb_procstat_start(SbProcSnap *snap);
 extern void sb_procstat_stop(SbProcSnap *snap, SbProcDelta *delta);
 
+extern bool sb_read_small_file(const char *path, char *buf, size_t size);
+
 #endif							/* SCANBENCH_PROCSTAT_H */
