@@ -50,7 +50,7 @@ $(OBJS): $(wildcard src/*.h)
 
 # The client has its own PGXS Makefile, as contrib's vacuumlo does; these
 # targets carry it along with the extension.
-LOADER_DIR = tools/scanbench-load
+LOADER_DIR = bin/scanbench-load
 # A relative DESTDIR is made absolute: the loader's make runs in its own
 # directory.
 LOADER_MAKE = $(MAKE) -C $(LOADER_DIR) PG_CONFIG='$(PG_CONFIG)' \

@@ -28,9 +28,9 @@ PAIRS=${2:-3}
 PORT=${SB_BENCH_PORT:-54331}
 
 sb_install_packages
-make -C "$SB_TOP" -s PG_CONFIG="$(sb_pgbin)/pg_config" tools/scanbench-load >/dev/null ||
-	sb_die "building tools/scanbench-load failed"
-loader="$SB_TOP/tools/scanbench-load"
+make -C "$SB_TOP" -s PG_CONFIG="$(sb_pgbin)/pg_config" all-loader >/dev/null ||
+	sb_die "building bin/scanbench-load failed"
+loader="$SB_TOP/bin/scanbench-load/scanbench-load"
 
 work=$(mktemp -d /tmp/scanbench-load-bench.XXXXXX)
 sb_on_exit "rm -rf '$work'"

@@ -44,7 +44,7 @@ sb_start_cluster "$work/cluster" "$(sb_free_port 54341)" \
 	"log_min_messages = warning" "max_connections = 40"
 pgbin=$(sb_pgbin)
 loader="$pgbin/scanbench-load"
-[ -x "$loader" ] || loader="$SB_BUILD/tools/scanbench-load/scanbench-load"
+[ -x "$loader" ] || loader="$SB_BUILD/bin/scanbench-load/scanbench-load"
 log=$work/cluster/server.log
 
 q() { sb_as_pg "$pgbin/psql" -X -q -At -v ON_ERROR_STOP=1 "$@"; }

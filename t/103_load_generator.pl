@@ -1,12 +1,12 @@
 # The DBT-3 generator of scanbench-load as a unit: its test program
-# (tools/scanbench-load/test/test_dbt3.c) is built from the generator's
+# (bin/scanbench-load/test/test_dbt3.c) is built from the generator's
 # objects alone and run without a server; each of its checks is a test here.
 use strict;
 use warnings;
 use Test::More;
 use IPC::Run;
 
-my $dir = 'tools/scanbench-load';
+my $dir = 'bin/scanbench-load';
 my ($out, $err) = ('', '');
 
 # pg_config on PATH is the one of the server under test (PGXS's

@@ -196,7 +196,13 @@ for my $jobs (1, 2)
 	ok(defined $per_row, "--append, $jobs job(s): the summary gives the pages added") or diag($err);
 	is($all, sql("SELECT pg_relation_size('app$jobs') / 8192"), "--append, $jobs job(s): and the table's pages in all");
 	is($added, $all - $pages0, "--append, $jobs job(s): added = after - before");
-	cmp_ok(abs($per_row / $fresh - 1), '<', 0.1,
+	# Not equal: a fresh load's COPYs each leave the pages they extended
+	# the table by and did not fill (up to 64 a COPY from PostgreSQL 16),
+	# and an append fills those first, so its rows take fewer new pages
+	# (19 with two jobs: 145.5 bytes/row against a fresh 169.9).  The
+	# figure this guards against counts the whole table over the appended
+	# rows: twice or more.
+	cmp_ok(abs($per_row / $fresh - 1), '<', 0.25,
 		"--append, $jobs job(s): $per_row bytes/row, as a fresh load's $fresh");
 }
 

@@ -20,7 +20,7 @@ our $loader = $ENV{SCANBENCH_LOAD} // built_or_installed();
 
 sub built_or_installed
 {
-	my $built = File::Spec->rel2abs('tools/scanbench-load/scanbench-load');
+	my $built = File::Spec->rel2abs('bin/scanbench-load/scanbench-load');
 	return $built if -x $built;
 	my $bindir = `pg_config --bindir`;
 	die "scanbench-load is not built in this tree ($built), and pg_config --bindir failed\n"

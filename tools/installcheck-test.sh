@@ -46,7 +46,7 @@ tar -C "$top" --exclude=./.git --exclude=./tmp_check --exclude=./results -cf - .
 # What a fresh checkout has: nothing built.
 make -C "$work" -s PG_CONFIG="$bin/pg_config" clean >/dev/null 2>&1
 [ "$(id -u)" = 0 ] && chown -R postgres: "$work"
-if [ -e "$work/tools/scanbench-load/scanbench-load" ]; then
+if [ -e "$work/bin/scanbench-load/scanbench-load" ]; then
 	nok "the copy holds no built loader"
 	finish
 fi
@@ -69,7 +69,7 @@ if grep -q 'file not found' "$log"; then
 else
 	ok "no test looked for a loader built in the tree"
 fi
-if [ -e "$work/tools/scanbench-load/scanbench-load" ]; then
+if [ -e "$work/bin/scanbench-load/scanbench-load" ]; then
 	nok "the installed loader was used: none was built in the copy"
 else
 	ok "the installed loader was used: none was built in the copy"

@@ -378,7 +378,7 @@ tap_log="$work/tap.log"
 (cd "$work/src" && sb_as_pg env -u PGHOST -u PGPORT \
 	PG_REGRESS="$pgxs_dir/src/test/regress/pg_regress" \
 	TESTDIR="$work/src" TESTDATADIR="$work/src/tmp_check" TESTLOGDIR="$work/src/tmp_check/log" \
-	prove -v -I "$pgxs_dir/src/test/perl" -I . "${tests[@]}") >"$tap_log" 2>&1
+	prove -v --timer -I "$pgxs_dir/src/test/perl" -I . "${tests[@]}") >"$tap_log" 2>&1
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
 if [ $tap_rc -ne 0 ]; then
