@@ -110,9 +110,9 @@ sql(q{
 	CREATE SCHEMA "odd ""schema""";
 });
 sql(q{CREATE TABLE "odd ""schema""".tt AS SELECT g AS id FROM generate_series(1, 20000) g});
-sql(q{SELECT scan_history_record(r) FROM scan_efficiency('t') r});
-sql(q{SELECT scan_history_record(r) FROM scan_efficiency('t', 'warm') r});
-sql(q{SELECT scan_history_record(r) FROM scan_efficiency('"odd ""schema""".tt') r});
+sql(q{SELECT scan_history_record(r) FROM scan_efficiency('t', max_seconds => 5) r});
+sql(q{SELECT scan_history_record(r) FROM scan_efficiency('t', 'warm', max_seconds => 5) r});
+sql(q{SELECT scan_history_record(r) FROM scan_efficiency('"odd ""schema""".tt', max_seconds => 5) r});
 # A name no real table here has, with every character the format escapes.
 sql(q{INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, scan_pct, verdict)
 	  VALUES (now(), 1, 'public', E'we"ird\\\\name\nnew', 'cold', 50, '{unstable}')});

@@ -102,9 +102,13 @@ $lab->load_stop;
 
 # ---- a quarter of a CPU ----
 $lab->limit(0, 0.25);
-my @rates = map { (row("SELECT mb_s FROM scan_rate('t', 'warm')"))[0]{mb_s} } 1 .. 3;
-my ($rate) = (sort { $a <=> $b } @rates)[1];
+# scan_rate is timed on both sides of the call (other work on the machine
+# moves what a quarter of a CPU scans at while the test runs).
+my $scan_rate = sub { (row("SELECT mb_s FROM scan_rate('t', 'warm')"))[0]{mb_s} };
+my @rates = map { $scan_rate->() } 1 .. 2;
 my ($cpu, $cerr) = row("SELECT * FROM scan_efficiency('t', 'warm', runs => 6, method => 'whole')");
+push @rates, map { $scan_rate->() } 1 .. 2;
+@rates = sort { $a <=> $b } @rates;
 my @cm = marks($cpu->{verdict});
 ok((grep { $_ eq 'cpu_limited' } @cm), "a quarter of a CPU: cpu_limited ($cpu->{verdict})");
 # The kernel counts the time the quota holds the backend back as a wait
@@ -123,10 +127,12 @@ else
 }
 like($cerr, qr/NOTICE:  the server's CPU quota of 25000 us per 100000 us \(0\.25 CPU/,
 	'... a NOTICE names the quota');
-$d = 100 * ($cpu->{scan_mb_s} - $rate) / $rate;
+# Within 15 % of the range scan_rate saw before and after.
+$d = $cpu->{scan_mb_s} < $rates[0] ? 100 * ($cpu->{scan_mb_s} - $rates[0]) / $rates[0]
+  : $cpu->{scan_mb_s} > $rates[-1] ? 100 * ($cpu->{scan_mb_s} - $rates[-1]) / $rates[-1] : 0;
 cmp_ok(abs($d), '<=', 15,
-	sprintf("... at the wall-clock rate: %s MB/s against scan_rate's %s (%+.1f %%)",
-		$cpu->{scan_mb_s}, $rate, $d));
+	sprintf("... at the wall-clock rate: %s MB/s against scan_rate's %s to %s before and after (%+.1f %%)",
+		$cpu->{scan_mb_s}, $rates[0], $rates[-1], $d));
 cmp_ok($cpu->{cpu_throttled_s}, '>', 0, "... held back $cpu->{cpu_throttled_s} s");
 is($cpu->{cpu_quota_us} . '/' . $cpu->{cpu_period_us}, '25000/100000', '... the row names the quota');
 my ($st_n, $st_s) = $lab->stat;

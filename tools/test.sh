@@ -152,6 +152,39 @@ done
 if [ ${#majors[@]} -gt 1 ]; then
 	total_pass=0 total_fail=0 waited=0
 	summary=()
+	# The roots of the majors this machine's apt lacks are made (or
+	# brought up to date) while the first majors' tests run: a fresh root
+	# is minutes of downloading and unpacking that need not wait.  One job
+	# per suite, its majors in turn (they share the root and its lock);
+	# pg-root.sh's lock makes the test run of a major wait for its root.
+	# A preparation that fails is retried, and reported, by that run.
+	if [ "$(id -u)" = 0 ] && [ -z "${SB_IN_ROOT:-}" ]; then
+		declare -A suite_majors=()
+		prep_pids=()
+		for m in "${majors[@]}"; do
+			sb_packaged "$m" && continue
+			suite=$(sb_root_suite "$m") || continue
+			suite_majors[$suite]="${suite_majors[$suite]:-} $m"
+		done
+		if [ ${#suite_majors[@]} -gt 0 ] && ! command -v mmdebstrap >/dev/null; then
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap >/dev/null 2>&1 ||
+				{ apt-get update -q >/dev/null 2>&1 &&
+					DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap >/dev/null 2>&1; } ||
+				sb_log "could not install mmdebstrap: the roots are made when their majors' turn comes"
+		fi
+		for suite in "${!suite_majors[@]}"; do
+			prep_log="$tmpbase/scanbench-root-prep-$suite.log"
+			sb_log "preparing the $suite root for PostgreSQL${suite_majors[$suite]} in the background ($prep_log)"
+			( trap 'kill $child 2>/dev/null; exit 143' TERM INT
+			  for m in ${suite_majors[$suite]}; do
+				"$SB_TOP/tools/pg-root.sh" "$m" true &
+				child=$!
+				wait $child || echo "preparing PostgreSQL $m failed"
+			  done ) </dev/null >"$prep_log" 2>&1 &
+			prep_pids+=($!)
+		done
+		[ ${#prep_pids[@]} -gt 0 ] && sb_on_exit "kill ${prep_pids[*]} 2>/dev/null"
+	fi
 	for m in "${majors[@]}"; do
 		log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
 		"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" 2>&1 | tee "$log"
@@ -346,6 +379,7 @@ count()
 pgxs_dir=$(dirname "$(dirname "$(dirname "$("$(sb_pgbin)/pg_config" --pgxs)")")")
 
 sb_log "pg_regress on port $PGPORT"
+t0=$SECONDS
 regress_log="$work/regress.log"
 sb_as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres \
 	make -C "$work/src" -s installcheck TAP_TESTS= PG_CONFIG="$(sb_pgbin)/pg_config" \
@@ -356,20 +390,23 @@ cat "$regress_log"
 # pg_regress 15 prints "name ... ok", 16 and later print TAP ("ok 1 - name").
 count "$(grep -cE '^(ok [0-9]+ |test .* \.\.\. ok| +[a-z_0-9]+ +\.\.\. ok)' "$regress_log")" \
 	"$(grep -cE '(\.\.\. FAILED|^not ok [0-9]+ )' "$regress_log")" $regress_rc
+sb_log "pg_regress took $((SECONDS - t0)) s"
 
 # Citus, for the t/06x tests on a three-node cluster: built once per server
 # from ../shared/vendor by tools/citus-build.sh.  Where it cannot be had
 # (no tarball, a major Citus does not support) those tests skip.
 if [ "$SB_PGMAJOR" -ge 16 ]; then
+	t0=$SECONDS
 	"$SB_TOP/tools/citus-build.sh" "$(sb_pgbin)/pg_config" >/dev/null
 	case $? in
-	0) sb_log "Citus installed for PostgreSQL $SB_PGMAJOR" ;;
+	0) sb_log "Citus installed for PostgreSQL $SB_PGMAJOR ($((SECONDS - t0)) s)" ;;
 	77) sb_log "Citus not available: the Citus tests skip" ;;
 	*) echo "not ok - Citus build for PostgreSQL $SB_PGMAJOR"; count 0 1 ;;
 	esac
 fi
 
 sb_log "TAP tests"
+t0=$SECONDS
 # The TAP modules' paths are given here for every major: PGXS sets
 # TESTDIR only until 16, and the tests do not rely on it.
 tap_log="$work/tap.log"
@@ -387,6 +424,7 @@ if [ $tap_rc -ne 0 ]; then
 	ls "$work/src/tmp_check/log/" 2>/dev/null && tail -n 30 "$work"/src/tmp_check/log/*.log
 fi
 count "$(grep -cE '^ *ok [0-9]+' "$tap_log")" "$(grep -cE '^ *not ok [0-9]+' "$tap_log")" $tap_rc
+sb_log "TAP tests took $((SECONDS - t0)) s"
 
 # check NAME COMMAND...: one further check, run with the throwaway cluster
 # in PGHOST/PGPORT, the server in SB_PGBIN (SB_PGMAJOR) and the built tree
@@ -394,12 +432,13 @@ count "$(grep -cE '^ *ok [0-9]+' "$tap_log")" "$(grep -cE '^ *not ok [0-9]+' "$t
 # added; otherwise its exit status counts as one test.
 check()
 {
-	local name=$1 out rc counts
+	local name=$1 out rc counts t0=$SECONDS
 	shift
 	sb_log "$name"
 	out=$("$@" 2>&1)
 	rc=$?
 	printf '%s\n' "$out"
+	sb_log "... $((SECONDS - t0)) s"
 	counts=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 	if [ -n "$counts" ]; then
 		count ${counts% *} ${counts#* } $rc
