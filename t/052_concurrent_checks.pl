@@ -25,7 +25,7 @@ for my $i (1 .. 3)
 	my %s = (out => '', err => '');
 	my $sql = $i < 3
 	  ? "CALL efficiency_check('t', max_drop_pct => 99, method => 'whole', runs => 2)"
-	  : "SELECT scan_history_record(r) FROM scan_efficiency('t', runs => 1) AS r";
+	  : "SELECT scan_history_record(r) FROM scan_efficiency('t', runs => 1, max_seconds => 10) AS r";
 	$s{h} = IPC::Run::start(
 		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-c', $sql ],
 		'>', \$s{out}, '2>', \$s{err},

@@ -11,8 +11,8 @@ NAME
     tools/test.sh - build scanbench and run every test against PostgreSQL
 
 SYNOPSIS
-    tools/test.sh [--pg MAJOR|all]... [--port PORT] [--tmpdir DIR] [--keep]
-                  [--no-slow] [TAP_FILE...]
+    tools/test.sh [--pg MAJOR|all]... [--jobs N] [--port PORT] [--tmpdir DIR]
+                  [--keep] [--no-slow] [TAP_FILE...]
 
 DESCRIPTION
     For each PostgreSQL major asked for: installs the Debian packages the
@@ -63,6 +63,14 @@ OPTIONS
         tests 15 and 18 whatever happens, and 17 and 19 when they can be
         had.
 
+    -j N, --jobs N
+        With several majors, test up to N of them at once (default 1, one
+        after another). Two majors that install into one place (this
+        machine's servers, or one root: 18 and 19 share sid's) never run
+        together. Each run's output is printed whole when it ends. The
+        tests are written to hold on a busy machine, which a second run
+        makes of this one; doc/development.md has the times.
+
     --port PORT
         Port of the throwaway cluster. Default: the first free one from
         54329. (TAP tests pick ports of their own.)
@@ -86,6 +94,8 @@ EXAMPLES
     tools/test.sh                          everything, on 15
     tools/test.sh --pg 18 t/001_cache.pl   pg_regress and one TAP file, on 18
     tools/test.sh --pg all                 everything, on every major
+    tools/test.sh --jobs 2 --pg 15,18,17,19
+                                           the same, two majors at a time (CI)
 
 EXIT STATUS
     0 when nothing failed; 1 when something failed; 2 on a usage error;
@@ -99,17 +109,18 @@ port=""
 tmpbase=${TMPDIR:-/tmp}
 keep=0
 slow=1
+jobs=1
 tests=()
 pass_on=()		# options repeated for each major's run
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	--pg | --port | --tmpdir)
+	--pg | --port | --tmpdir | -j | --jobs)
 		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
 		opt=$1 val=$2
 		shift 2
 		;;
-	--pg=* | --port=* | --tmpdir=*) opt=${1%%=*} val=${1#*=}; shift ;;
+	--pg=* | --port=* | --tmpdir=* | --jobs=*) opt=${1%%=*} val=${1#*=}; shift ;;
 	--keep) keep=1; pass_on+=(--keep); shift; continue ;;
 	--no-slow) slow=0; pass_on+=(--no-slow); shift; continue ;;
 	--) shift; tests+=("$@"); break ;;
@@ -133,6 +144,10 @@ while [ $# -gt 0 ]; do
 			{ sb_log "--port: not a port number: $val"; exit 2; }
 		port=$val
 		pass_on+=(--port "$val")
+		;;
+	-j | --jobs)
+		[[ $val =~ ^[1-9][0-9]*$ ]] || { sb_log "--jobs: not a positive number: $val"; exit 2; }
+		jobs=$val
 		;;
 	--tmpdir)
 		[ -d "$val" ] || { sb_log "--tmpdir: no such directory: $val"; exit 2; }
@@ -185,35 +200,80 @@ if [ ${#majors[@]} -gt 1 ]; then
 		done
 		[ ${#prep_pids[@]} -gt 0 ] && sb_on_exit "kill ${prep_pids[*]} 2>/dev/null"
 	fi
-	for m in "${majors[@]}"; do
-		log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
-		"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" 2>&1 | tee "$log"
-		rc=${PIPESTATUS[0]}
+	# tally MAJOR RC LOG: add one major's run to the summary.
+	declare -A result=()
+	tally()
+	{
+		local m=$1 rc=$2 log=$3 w counts why
 		w=$(sed -n 's/^test.sh: PostgreSQL [0-9]* took [0-9]* s, \([0-9]*\) s of them.*/\1/p' "$log" | tail -1)
 		waited=$((waited + ${w:-0}))
 		counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
-		if [ $rc -eq 3 ]; then
+		if [ "$rc" -eq 3 ]; then
 			why=$(grep -m1 '^pg-\(build\|root\).sh: \(could not\|no \|the .* archive\|the archive\|PostgreSQL [0-9]*: no\)' "$log" |
 				sed 's/^pg-[a-z]*.sh: //')
 			if [[ $named != *" $m "* ]]; then
-				summary+=("PostgreSQL $m: skipped, ${why:-its source could not be fetched}")
-				rm -f "$log"
-				continue
+				result[$m]="PostgreSQL $m: skipped, ${why:-its source could not be fetched}"
+			else
+				result[$m]="PostgreSQL $m: failed, ${why:-its source could not be fetched}"
+				total_fail=$((total_fail + 1))
 			fi
-			summary+=("PostgreSQL $m: failed, ${why:-its source could not be fetched}")
-			total_fail=$((total_fail + 1))
 		elif [ -n "$counts" ]; then
 			set -- $counts
 			# A run that failed without counting a failure still failed.
-			[ $rc -ne 0 ] && [ "$2" -eq 0 ] && set -- "$1" 1
-			summary+=("PostgreSQL $m: $1 passed, $2 failed")
+			[ "$rc" -ne 0 ] && [ "$2" -eq 0 ] && set -- "$1" 1
+			result[$m]="PostgreSQL $m: $1 passed, $2 failed"
 			total_pass=$((total_pass + $1))
 			total_fail=$((total_fail + $2))
 		else
-			summary+=("PostgreSQL $m: failed before its tests ran (exit $rc)")
+			result[$m]="PostgreSQL $m: failed before its tests ran (exit $rc)"
 			total_fail=$((total_fail + 1))
 		fi
 		rm -f "$log"
+	}
+	# Where a major's run installs: this machine's servers, or a root
+	# (two majors of one root take turns on its lock anyway).
+	place()
+	{
+		if sb_packaged "$1"; then echo host
+		else sb_root_suite "$1" || echo host
+		fi
+	}
+	if [ "$jobs" -eq 1 ]; then
+		for m in "${majors[@]}"; do
+			log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
+			"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" 2>&1 | tee "$log"
+			tally "$m" "${PIPESTATUS[0]}" "$log"
+		done
+	else
+		# Up to $jobs majors at once, never two in one place; each run's
+		# output is printed whole when it ends.
+		declare -A running=() run_log=() busy=()
+		queue=("${majors[@]}")
+		while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+			if [ ${#running[@]} -lt "$jobs" ]; then
+				for i in "${!queue[@]}"; do
+					m=${queue[$i]} where=$(place "${queue[$i]}")
+					[ -n "${busy[$where]:-}" ] && continue
+					log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
+					sb_log "PostgreSQL $m: started ($where), its output follows when it ends"
+					"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
+					running[$!]=$m run_log[$!]=$log busy[$where]=$!
+					unset "queue[$i]"
+					queue=("${queue[@]}")
+					continue 2
+				done
+			fi
+			wait -n -p done_pid "${!running[@]}"
+			rc=$?
+			m=${running[$done_pid]} log=${run_log[$done_pid]}
+			unset "running[$done_pid]" "run_log[$done_pid]" "busy[$(place "$m")]"
+			cat "$log"
+			tally "$m" "$rc" "$log"
+		done
+	fi
+	summary=()
+	for m in "${majors[@]}"; do
+		[ -n "${result[$m]:-}" ] && summary+=("${result[$m]}")
 	done
 	echo
 	printf '%s\n' "${summary[@]}"
@@ -264,7 +324,13 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 			mkdir -p /tmp/left && mount -o loop /tmp/left.img /tmp/left &&
 			touch /tmp/mounted && exec setsid sleep 600' </dev/null >/dev/null 2>&1 &
 		killme=$!
-		for i in $(seq 1 100); do [ -e "$root/tmp/mounted" ] && break; sleep 0.1; done
+		# Up to 10 minutes: the root may be another run's first (a
+		# preparation in the background, another major of the suite).
+		for i in $(seq 1 6000); do
+			[ -e "$root/tmp/mounted" ] && break
+			kill -0 $killme 2>/dev/null || break
+			sleep 0.1
+		done
 		[ -e "$root/tmp/mounted" ] && loop_seen=1 || loop_seen=0
 		kill -TERM $killme 2>/dev/null
 		wait $killme 2>/dev/null
