@@ -82,7 +82,12 @@ session_setup(const Options *opt)
 char *
 measure_query(const char *s)
 {
+	/*
+	 * The comment first: pg_stat_activity shows the start of a query, and
+	 * says so which sessions are this program's measurements.
+	 */
 	return xprintf(
+		"/* " FLEET_NAME ": scan_efficiency */\n"
 		"SELECT pg_catalog.statement_timestamp() AS measured_at, c.oid AS relid,\n"
 		"       n.nspname AS relschema, c.relname, r.cache, r.bytes, r.rows, r.block_size,\n"
 		"       r.runs, r.read_mb_s, r.scan_mb_s, r.scan_pct, r.scan_pct_lo, r.scan_pct_hi,\n"
