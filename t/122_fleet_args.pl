@@ -1,6 +1,8 @@
 # scanbench-fleet's command line and servers file: every bad one exits 2
 # before anything connects, with a message naming what (and, in the file,
-# which line) is wrong; --help and --version.
+# which line) is wrong; --help and --version.  And the judgement as a unit:
+# bin/scanbench-fleet/test/test_cohort.c, built from the fleet's objects
+# and run without a server, each of its checks a test here.
 use strict;
 use warnings;
 use File::Spec;
@@ -98,5 +100,26 @@ like($err, qr/could not open servers file ".*missing": No such file/, '... named
 is($rc, 2, 'the central history unreachable: exit 2');
 like($err, qr/could not connect to the central history/, '... said');
 is($out, '', '... before anything is measured or printed');
+
+# The judgement, as a unit.
+my $src = 'bin/scanbench-fleet';
+($out, $err) = ('', '');
+IPC::Run::run([ 'make', '-s', '-C', $src, 'test/test_cohort', 'PG_CONFIG=pg_config' ], '>', \$out, '2>', \$err);
+is($? >> 8, 0, 'the judgement test program builds') or diag("$out$err");
+if (-x "$src/test/test_cohort")
+{
+	($out, $err) = ('', '');
+	IPC::Run::run([ "$src/test/test_cohort" ], '>', \$out, '2>', \$err);
+	my $rc = $? >> 8;
+	my $checks = 0;
+	for my $line (split /\n/, $out)
+	{
+		next unless $line =~ /^(ok|not ok) - (.*)$/;
+		ok($1 eq 'ok', "judgement: $2");
+		$checks++;
+	}
+	cmp_ok($checks, '>=', 15, "judgement: $checks checks reported");
+	is($rc, 0, 'the judgement test program exits 0') or diag($err);
+}
 
 done_testing();

@@ -220,7 +220,27 @@ complete_row(Row *row, const Options *opt)
 	{
 		row_set(row, "measured_at", row->measured_at);
 		if (row_value(row, "relname") == NULL)
-			row_set(row, "relname", row->relation);
+		{
+			/*
+			 * The relation as named: schema.name split where it plainly is
+			 * one (no quotes), so that the row sits beside the server's
+			 * measured ones; else the name as given, in no schema.
+			 */
+			const char *dot = strchr(row->relation, '.');
+
+			if (dot && dot != row->relation && dot[1] && !strchr(dot + 1, '.') &&
+				!strchr(row->relation, '"'))
+			{
+				char	   *schema = xstrdup(row->relation);
+
+				schema[dot - row->relation] = '\0';
+				row_set(row, "relschema", schema);
+				row_set(row, "relname", dot + 1);
+				free(schema);
+			}
+			else
+				row_set(row, "relname", row->relation);
+		}
 		if (row_value(row, "cache") == NULL)
 			row_set(row, "cache", opt->cache);
 		if (row_value(row, "server_version") == NULL)
