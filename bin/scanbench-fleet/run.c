@@ -107,6 +107,22 @@ end_call(Call *c, int slot)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * A server's error as one line: its message and SQLSTATE, without the
+ * severity and context lines (the row's reason); libpq's own message when
+ * the server sent none.
+ */
+static char *
+error_text(const PGresult *r, PGconn *conn)
+{
+	const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+
+	if (msg == NULL)
+		return xstrdup(PQresultErrorMessage(r)[0] ? PQresultErrorMessage(r) : PQerrorMessage(conn));
+	return state ? xprintf("%s (SQLSTATE %s)", msg, state) : xstrdup(msg);
+}
+
 static bool
 send_measure(const Options *opt, Call *c)
 {
@@ -350,8 +366,7 @@ advance(const Options *opt, Call *c, int slot, short revents)
 				break;
 			default:
 				if (c->error == NULL)
-					c->error = xstrdup(PQresultErrorMessage(r)[0] ? PQresultErrorMessage(r)
-									   : PQerrorMessage(c->conn));
+					c->error = error_text(r, c->conn);
 				break;
 		}
 		PQclear(r);
