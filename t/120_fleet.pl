@@ -4,7 +4,8 @@
 # t/090_truth.pl), and a plain one; a fifth keeps the central history.
 # Every server has a row there, the standby's run is kept centrally with
 # its role, the throttled server is flagged with its limit named, a server
-# stopped mid-run is a row with its reason and exit status 1, and SIGINT
+# stopped mid-run is a row with its reason and exit status 1, so is one
+# that stops answering (given up on at --timeout and a grace), and SIGINT
 # cancels every server's call within a second, leaving none measuring.
 use strict;
 use warnings;
@@ -189,6 +190,30 @@ like($reason, qr/^measurement failed: .*(terminat|closed|lost)/i, "... and a row
 like($out, qr/plain t: measurement failed/, '... which the table says');
 $plain->start;
 
+# ---- a server that stops answering: the client's own deadline ----
+($out, $err) = ('', '');
+$h = IPC::Run::start([ $fleet, '--servers', $solo, '--relation', 't', '--history', $history,
+	'--max-seconds', '1', '--timeout', '1', '--no-restore' ], '>', \$out, '2>', \$err);
+my $pid = '';
+for (1 .. 100)
+{
+	$pid = $plain->safe_psql('postgres',
+		q{SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%scanbench-fleet: scan_efficiency%' AND pid <> pg_backend_pid()});
+	last if $pid;
+	sleep 0.05;
+}
+ok($pid, 'the plain server is measuring');
+# A stopped backend answers nothing, not even its own statement_timeout.
+kill 'STOP', $pid if $pid;
+$t0 = time;
+$h->finish;
+my $took = time - $t0;
+kill 'CONT', $pid if $pid;
+is($? >> 8, 1, 'a server that stops answering: exit status 1');
+cmp_ok($took, '<', 1 + 5 + 3, sprintf('... given up on after --timeout and the grace (%.1f s)', $took));
+like(central(q{SELECT reason FROM scan_history WHERE server = 'plain' ORDER BY id DESC LIMIT 1}),
+	qr/no answer within 1 s \(--timeout\); the call was cancelled/, '... a row with that reason');
+
 # ---- SIGINT ----
 my $before = central('SELECT max(id) FROM scan_history');
 ($out, $err) = ('', '');
@@ -209,7 +234,7 @@ is($waiting, 0, 'every server is measuring');
 $t0 = time;
 $h->signal('INT');
 $h->finish;
-my $took = time - $t0;
+$took = time - $t0;
 $rc = $? >> 8;
 is($rc, 130, 'SIGINT: exit status 130');
 cmp_ok($took, '<', 1.0, sprintf('... within a second (%.2f s)', $took));
