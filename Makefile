@@ -1,7 +1,8 @@
-# scanbench: PGXS build of the extension and of the scanbench-load client.
+# scanbench: PGXS build of the extension and of its clients, scanbench-load
+# and scanbench-fleet.
 #
-#   make && make install      build and install both
-#   make uninstall            remove both
+#   make && make install      build and install them all
+#   make uninstall            remove them all
 #   make installcheck         pg_regress (sql/, expected/) and TAP (t/)
 #                             against the server named by PGHOST/PGPORT
 #
@@ -48,18 +49,22 @@ endif
 # with --enable-depend.
 $(OBJS): $(wildcard src/*.h)
 
-# The client has its own PGXS Makefile, as contrib's vacuumlo does; these
-# targets carry it along with the extension.
+# Each client has its own PGXS Makefile, as contrib's vacuumlo does; these
+# targets carry them along with the extension.
 LOADER_DIR = bin/scanbench-load
 # A relative DESTDIR is made absolute: the loader's make runs in its own
 # directory.
 LOADER_MAKE = $(MAKE) -C $(LOADER_DIR) PG_CONFIG='$(PG_CONFIG)' \
 	$(if $(DESTDIR),DESTDIR='$(abspath $(DESTDIR))')
 
-all: all-loader
-install: install-loader
-uninstall: uninstall-loader
-clean: clean-loader
+FLEET_DIR = bin/scanbench-fleet
+FLEET_MAKE = $(MAKE) -C $(FLEET_DIR) PG_CONFIG='$(PG_CONFIG)' \
+	$(if $(DESTDIR),DESTDIR='$(abspath $(DESTDIR))')
+
+all: all-loader all-fleet
+install: install-loader install-fleet
+uninstall: uninstall-loader uninstall-fleet
+clean: clean-loader clean-fleet
 
 all-loader:
 	$(LOADER_MAKE) all
@@ -70,4 +75,14 @@ uninstall-loader:
 clean-loader:
 	$(LOADER_MAKE) clean
 
+all-fleet:
+	$(FLEET_MAKE) all
+install-fleet:
+	$(FLEET_MAKE) install
+uninstall-fleet:
+	$(FLEET_MAKE) uninstall
+clean-fleet:
+	$(FLEET_MAKE) clean
+
 .PHONY: all-loader install-loader uninstall-loader clean-loader
+.PHONY: all-fleet install-fleet uninstall-fleet clean-fleet

@@ -44,7 +44,7 @@ sb_history_check_record(Oid nsp, const char *what)
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("%s cannot record a run during recovery", what),
 				 errdetail("The run history is a table, and a standby accepts no writes."),
-				 errhint("Run the check on the primary, or measure here with scan_efficiency() and record => false.")));
+				 errhint("Keep this server's runs in another server's history: scanbench-fleet --history=CONNINFO measures it and records the run there; or measure here with scan_efficiency() and record => false.")));
 	if (XactReadOnly)
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),

@@ -71,6 +71,7 @@ for my $call (
 	($rc, $out, $err) = $standby->psql('postgres', $call);
 	my $took = time - $t0;
 	like($err, qr/cannot record a run during recovery/, "standby: $call is refused");
+	like($err, qr/HINT:.*scanbench-fleet --history=CONNINFO/, "standby: ... the hint names the fleet's central history");
 	cmp_ok($took, '<', 5, sprintf('standby: ... before measuring (%.2f s)', $took));
 }
 

@@ -42,14 +42,14 @@ my ($bindir, $pkglibdir, $sharedir) = map { pg_config($_) } qw(--bindir --pkglib
 
 # What the tree says should be installed: the library, the control file,
 # every install and upgrade script and the one built for this version, the
-# loader, and the library's bitcode where the server was built with LLVM.
+# loader, the fleet client, and the library's bitcode where the server was built with LLVM.
 open(my $fh, '<', 'scanbench.control') or die $!;
 my ($version) = join('', <$fh>) =~ /^default_version\s*=\s*'([^']+)'/m;
 close $fh;
 my @sql = map { s{.*/}{}r } glob('scanbench--*.sql');
 push @sql, "scanbench--$version.sql" unless grep { $_ eq "scanbench--$version.sql" } @sql;
 my @want = ("$pkglibdir/scanbench.so", "$sharedir/extension/scanbench.control",
-	(map { "$sharedir/extension/$_" } @sql), "$bindir/scanbench-load");
+	(map { "$sharedir/extension/$_" } @sql), "$bindir/scanbench-load", "$bindir/scanbench-fleet");
 
 my $global = pg_config('--pgxs') =~ s{src/makefiles/pgxs\.mk$}{src/Makefile.global}r;
 open($fh, '<', $global) or die "$global: $!";
@@ -66,8 +66,9 @@ my ($rc, $out) = make('install', "DESTDIR=$stage");
 is($rc, 0, 'make install DESTDIR=... succeeds') or diag($out);
 my @got = files_under($stage);
 is(join("\n", @got), join("\n", @want),
-	'the installed files are the library, control file, scripts, loader' . ($llvm ? ' and bitcode' : ''));
+	'the installed files are the library, control file, scripts, loader, fleet client' . ($llvm ? ' and bitcode' : ''));
 ok(-x "$stage$bindir/scanbench-load", 'the loader is installed executable');
+ok(-x "$stage$bindir/scanbench-fleet", 'the fleet client is installed executable');
 
 ($rc, $out) = make('uninstall', "DESTDIR=$stage");
 is($rc, 0, 'make uninstall DESTDIR=... succeeds') or diag($out);

@@ -56,7 +56,7 @@ pkglib=$("$bin/pg_config" --pkglibdir)
 share=$("$bin/pg_config" --sharedir)
 # What a make install put in place, to put back after the purge.
 saved=()
-for f in "$pkglib/scanbench.so" "$share"/extension/scanbench* "$bin/scanbench-load" \
+for f in "$pkglib/scanbench.so" "$share"/extension/scanbench* "$bin/scanbench-load" "$bin/scanbench-fleet" \
 	"$pkglib/bitcode/scanbench.index.bc" "$pkglib/bitcode/scanbench"; do
 	[ -e "$f" ] && saved+=("$f")
 done
@@ -103,7 +103,8 @@ if dpkg -i "$deb" "$common" >"$work/dpkg.log" 2>&1; then ok "dpkg -i installs th
 fi
 files=$(dpkg -L "$pkg" scanbench-common)
 for f in "$pkglib/scanbench.so" "$share/extension/scanbench.control" \
-	"$share/extension/scanbench--$version.sql" "$bin/scanbench-load" /usr/bin/scanbench-load; do
+	"$share/extension/scanbench--$version.sql" "$bin/scanbench-load" /usr/bin/scanbench-load \
+	"$bin/scanbench-fleet" /usr/bin/scanbench-fleet; do
 	check "the packages hold $f" grep -qx "$f" <<<"$files"
 done
 
@@ -126,6 +127,10 @@ check "scanbench-load is on the PATH as /usr/bin/scanbench-load" \
 	test "$(as_pg sh -c 'command -v scanbench-load')" = /usr/bin/scanbench-load
 check "scanbench-load --version says $version" \
 	grep -q " $version\$" <<<"$(as_pg scanbench-load --version 2>&1)"
+check "scanbench-fleet is on the PATH as /usr/bin/scanbench-fleet" \
+	test "$(as_pg sh -c 'command -v scanbench-fleet')" = /usr/bin/scanbench-fleet
+check "scanbench-fleet --version says $version" \
+	grep -q " $version\$" <<<"$(as_pg scanbench-fleet --version 2>&1)"
 out=$(as_pg scanbench-load -h "$cl" -p 5432 -d postgres -s 0.01 --check 2>&1)
 rc=$?
 check "scanbench-load loads SF 0.01 and runs --check (exit $rc)" test $rc -eq 0
@@ -137,5 +142,6 @@ as_pg "$bin/pg_ctl" -D "$cl/data" -m fast stop >/dev/null
 dpkg --purge "$pkg" scanbench-common >/dev/null 2>&1
 check "dpkg --purge removes every file" \
 	test ! -e "$pkglib/scanbench.so" -a ! -e "$share/extension/scanbench.control" -a \
-	! -e "$bin/scanbench-load" -a ! -e /usr/bin/scanbench-load
+	! -e "$bin/scanbench-load" -a ! -e /usr/bin/scanbench-load -a \
+	! -e "$bin/scanbench-fleet" -a ! -e /usr/bin/scanbench-fleet
 finish

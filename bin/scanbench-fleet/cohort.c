@@ -1,0 +1,307 @@
+/*
+ * cohort.c: each row against its cohort and its own history.
+ *
+ * A cohort is the rows of one relation (as named on the command line) on
+ * servers with the same tags.  Only judged rows count: measured, with a
+ * scan_pct and a verdict that can be judged (none of unstable, cached,
+ * burst, empty, over_budget: the marks scan_history_marks() leaves out).
+ *
+ * The rule is robust, so that one slow server cannot hide itself by
+ * dragging the average: with at least three judged rows, m is the median
+ * of their scan_pct and the spread is max(k * MAD, --min-spread), MAD being
+ * the median absolute deviation scaled by 1.4826 (the standard deviation
+ * of normal data).  A row is flagged only when its whole 95 % interval
+ * (scan_pct_lo..scan_pct_hi; the figure alone if it has none) lies outside
+ * m +- spread: a wide interval that still reaches the cohort is not an
+ * alarm.  The same rule on the logarithm of read_mb_s, with a least spread
+ * of a factor of two, flags a server whose storage reads far slower (or
+ * faster) than its peers' even when its scan keeps up with it (a throttled
+ * disk makes scans I/O-bound, so its scan_pct looks fine).  Its rows are
+ * those whose reads are the storage's: an unstable scan_pct counts there,
+ * a cached or burst read does not.
+ *
+ * A flagged row names what differs from its peers: for each storage and
+ * server fact, the value most of its peers share, when the row's is not it.
+ *
+ * Its own history: the median of the server's last --history-runs judged
+ * runs of the relation in the central history; a row whose interval lies
+ * wholly below it by more than --max-drop-pct is flagged too.
+ *
+ * Nothing here connects or prints: plain arithmetic over the rows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+
+#define MAD_SCALE			1.4826
+#define MIN_COHORT			3
+#define READ_MIN_FACTOR		2.0
+
+/* The facts a flagged row is compared with its peers on, and their labels. */
+static const char *const facts[] = {
+	"device", "filesystem", "scheduler", "read_ahead_kb", "kernel",
+	"server_version", "read_bps_limit", "read_iops_limit", "write_bps_limit",
+	"write_iops_limit", "cpu_quota_us", "settings", NULL
+};
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n-1] (reordered); NAN when n is 0. */
+double
+median_of(double *v, int n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, (size_t) n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* The median of x and the spread rows are flagged outside. */
+static void
+robust_centre(const double *x, int n, double k, double min_spread,
+			  double *centre, double *spread)
+{
+	double	   *v = xmalloc(sizeof(double) * (size_t) n);
+	double		m;
+
+	memcpy(v, x, sizeof(double) * (size_t) n);
+	m = median_of(v, n);
+	for (int i = 0; i < n; i++)
+		v[i] = fabs(x[i] - m);
+	*centre = m;
+	*spread = fmax(k * MAD_SCALE * median_of(v, n), min_spread);
+	free(v);
+}
+
+static double
+num(const Row *r, const char *column)
+{
+	const char *v = row_value(r, column);
+
+	return v ? strtod(v, NULL) : NAN;
+}
+
+/*
+ * Whether a verdict ({ok}, {io_limited,...}) lets scan_pct be judged; with
+ * reads_only, whether it lets the read rate be (an unstable scan_pct comes
+ * with read rates that are storage's all the same; cached ones do not).
+ */
+static bool
+judged_verdict(const char *verdict, bool reads_only)
+{
+	static const char *const unjudged[] = {"cached", "burst", "empty", "over_budget",
+	"unstable", NULL};
+
+	if (verdict == NULL)
+		return false;
+	for (int i = 0; unjudged[i]; i++)
+	{
+		const char *at = strstr(verdict, unjudged[i]);
+
+		if (reads_only && strcmp(unjudged[i], "unstable") == 0)
+			break;
+		/* "cached" is no mark of "host_cache" */
+		while (at && at > verdict && at[-1] == '_')
+			at = strstr(at + 1, unjudged[i]);
+		if (at)
+			return false;
+	}
+	return true;
+}
+
+static bool
+same_cohort(const Row *a, const Row *b)
+{
+	return strcmp(a->relation, b->relation) == 0 && same_tags(a->server, b->server);
+}
+
+static void
+append(char **s, const char *piece)
+{
+	char	   *joined = xprintf("%s%s%s", *s ? *s : "", *s ? "; " : "", piece);
+
+	free(*s);
+	*s = joined;
+}
+
+static const char *
+shown(const char *v)
+{
+	return v ? v : "none";
+}
+
+/* What differs from the peers: "read_bps_limit 20971520 (peers: none)". */
+static char *
+differences(const Row *row, Row *rows, int nrows)
+{
+	char	   *out = NULL;
+
+	for (int f = 0; facts[f]; f++)
+	{
+		const char *mine = row_value(row, facts[f]);
+		const char *mode = NULL;
+		int			best = 0,
+					peers = 0;
+
+		for (int i = 0; i < nrows; i++)
+		{
+			const char *v;
+			int			count = 0;
+
+			if (&rows[i] == row || rows[i].reason || !same_cohort(&rows[i], row))
+				continue;
+			peers++;
+			v = row_value(&rows[i], facts[f]);
+			for (int j = 0; j < nrows; j++)
+			{
+				const char *w;
+
+				if (&rows[j] == row || rows[j].reason || !same_cohort(&rows[j], row))
+					continue;
+				w = row_value(&rows[j], facts[f]);
+				if ((v == NULL && w == NULL) || (v && w && strcmp(v, w) == 0))
+					count++;
+			}
+			if (count > best)
+			{
+				best = count;
+				mode = v;
+			}
+		}
+		if (peers == 0 || best * 2 <= peers)
+			continue;			/* the peers do not agree among themselves */
+		if ((mine == NULL && mode == NULL) || (mine && mode && strcmp(mine, mode) == 0))
+			continue;
+		{
+			char	   *piece = xprintf("%s %s (peers: %s)", facts[f], shown(mine), shown(mode));
+
+			if (out == NULL)
+				out = xprintf("differs from its peers in %s", piece);
+			else
+			{
+				char	   *joined = xprintf("%s, %s", out, piece);
+
+				free(out);
+				out = joined;
+			}
+			free(piece);
+		}
+	}
+	return out ? out : xstrdup("no storage, limit, kernel, version or setting differs from its peers");
+}
+
+void
+judge_rows(const Options *opt, Row *rows, int nrows)
+{
+	double	   *pct = xmalloc(sizeof(double) * (size_t) (nrows + 1));
+	double	   *lread = xmalloc(sizeof(double) * (size_t) (nrows + 1));
+
+	for (int i = 0; i < nrows; i++)
+	{
+		Row		   *r = &rows[i];
+
+		r->read_mb_s = num(r, "read_mb_s");
+		r->scan_mb_s = num(r, "scan_mb_s");
+		r->scan_pct = num(r, "scan_pct");
+		r->scan_pct_lo = num(r, "scan_pct_lo");
+		r->scan_pct_hi = num(r, "scan_pct_hi");
+		r->judged = r->reason == NULL && !isnan(r->scan_pct) &&
+			judged_verdict(row_value(r, "verdict"), false);
+		r->reads_judged = r->reason == NULL && r->read_mb_s > 0 &&
+			judged_verdict(row_value(r, "verdict"), true);
+		r->cohort_pct = r->cohort_spread = r->cohort_read_mb_s = NAN;
+	}
+
+	for (int i = 0; i < nrows; i++)
+	{
+		Row		   *r = &rows[i];
+		int			n = 0,
+					nr = 0;
+		double		lo,
+					hi,
+					centre,
+					spread,
+					rcentre,
+					rspread;
+		bool		outside = false;
+		char	   *what = NULL;
+
+		if (r->reason)
+		{
+			r->flagged = true;
+			continue;
+		}
+		for (int j = 0; j < nrows; j++)
+			if (same_cohort(&rows[j], r))
+			{
+				if (rows[j].judged)
+					pct[n++] = rows[j].scan_pct;
+				if (rows[j].reads_judged)
+					lread[nr++] = log(rows[j].read_mb_s);
+			}
+		r->cohort_size = n;
+		lo = isnan(r->scan_pct_lo) ? r->scan_pct : r->scan_pct_lo;
+		hi = isnan(r->scan_pct_hi) ? r->scan_pct : r->scan_pct_hi;
+		if (r->judged && n >= MIN_COHORT)
+		{
+			robust_centre(pct, n, opt->k, opt->min_spread_pct, &centre, &spread);
+			r->cohort_pct = centre;
+			r->cohort_spread = spread;
+			if (hi < centre - spread || lo > centre + spread)
+			{
+				outside = true;
+				what = xprintf("scan_pct %.1f %% (95 %% interval %.1f-%.1f) is %s its cohort's %.1f +- %.1f %% (%d servers)",
+							   r->scan_pct, lo, hi, hi < centre - spread ? "below" : "above",
+							   centre, spread, n);
+			}
+		}
+		if (r->reads_judged && nr >= MIN_COHORT)
+		{
+			robust_centre(lread, nr, opt->k, log(READ_MIN_FACTOR), &rcentre, &rspread);
+			r->cohort_read_mb_s = exp(rcentre);
+			if (fabs(log(r->read_mb_s) - rcentre) > rspread)
+			{
+				char	   *piece = xprintf("read_mb_s %.1f is %s its cohort's %.1f (outside a factor of %.1f)",
+											r->read_mb_s, log(r->read_mb_s) < rcentre ? "below" : "above",
+											exp(rcentre), exp(rspread));
+
+				outside = true;
+				append(&what, piece);
+				free(piece);
+			}
+		}
+		if (outside)
+		{
+			char	   *diff = differences(r, rows, nrows);
+
+			append(&what, diff);
+			free(diff);
+		}
+		if (r->judged && r->history_runs >= MIN_COHORT && !isnan(r->history_pct) &&
+			hi < r->history_pct * (1.0 - opt->max_drop_pct / 100.0))
+		{
+			char	   *piece = xprintf("scan_pct %.1f %% (interval up to %.1f) is more than %g %% below this server's median of %.1f %% over its last %d runs",
+										r->scan_pct, hi, opt->max_drop_pct, r->history_pct, r->history_runs);
+
+			outside = true;
+			append(&what, piece);
+			free(piece);
+		}
+		r->flagged = outside;
+		if (what == NULL && !r->judged)
+			what = xprintf("scan_pct not judged (verdict %s)", shown(row_value(r, "verdict")));
+		r->remark = what;
+	}
+	free(pct);
+	free(lread);
+}

@@ -1,0 +1,318 @@
+/*
+ * history.c: the central history, the one place every server's runs are
+ * kept (standbys' too, which cannot write their own).
+ *
+ * It is the scanbench extension's scan_history in the database --history
+ * names, of this program's version: checked before any server is
+ * measured, so that a night's measurements are never taken to be lost.
+ * The rows go in through one COPY, one transaction: all of a run's rows or
+ * none.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+
+static char *history_schema;
+
+static PGresult *
+exec_ok(PGconn *conn, const char *sql, int nparams, const char *const *params,
+		ExecStatusType want)
+{
+	PGresult   *r = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+
+	if (PQresultStatus(r) != want)
+	{
+		log_error("central history: %s", chomp(PQerrorMessage(conn)));
+		PQclear(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* The central history's connection, checked; NULL (said why) if unusable. */
+PGconn *
+history_connect(const Options *opt)
+{
+	const char *keywords[] = {"dbname", "fallback_application_name", "password",
+	"connect_timeout", NULL};
+	char		ct[32];
+	const char *values[5];
+	PGconn	   *conn;
+	PGresult   *r;
+
+	snprintf(ct, sizeof(ct), "%d", (int) ceil(opt->connect_timeout));
+	values[0] = opt->history;
+	values[1] = FLEET_NAME;
+	values[2] = fleet_password(opt);
+	values[3] = ct;
+	values[4] = NULL;
+	conn = PQconnectdbParams(keywords, values, 1);
+	if (PQstatus(conn) != CONNECTION_OK)
+	{
+		log_error("could not connect to the central history: %s", chomp(PQerrorMessage(conn)));
+		PQfinish(conn);
+		return NULL;
+	}
+	r = exec_ok(conn,
+				"SELECT pg_catalog.quote_ident(n.nspname), e.extversion,\n"
+				"       pg_catalog.pg_is_in_recovery(),\n"
+				"       (SELECT count(*) FROM pg_catalog.pg_attribute a\n"
+				"         WHERE a.attrelid = pg_catalog.format('%I.scan_history', n.nspname)::pg_catalog.regclass\n"
+				"           AND a.attname IN ('server', 'system_identifier', 'server_host', 'server_port',\n"
+				"                             'server_role', 'tags', 'reason') AND NOT a.attisdropped)\n"
+				"FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace\n"
+				"WHERE e.extname = 'scanbench'", 0, NULL, PGRES_TUPLES_OK);
+	if (r == NULL)
+	{
+		PQfinish(conn);
+		return NULL;
+	}
+	if (PQntuples(r) != 1)
+		log_error("central history: scanbench is not installed in database \"%s\" on %s (CREATE EXTENSION scanbench)",
+				  PQdb(conn), PQhost(conn));
+	else if (strcmp(PQgetvalue(r, 0, 1), FLEET_VERSION) != 0)
+		log_error("central history: scanbench %s is installed in database \"%s\"; this program needs %s (ALTER EXTENSION scanbench UPDATE)",
+				  PQgetvalue(r, 0, 1), PQdb(conn), FLEET_VERSION);
+	else if (strcmp(PQgetvalue(r, 0, 2), "t") == 0)
+		log_error("central history: the server of database \"%s\" is a standby, which accepts no writes",
+				  PQdb(conn));
+	else if (strcmp(PQgetvalue(r, 0, 3), "7") != 0)
+		log_error("central history: %s.scan_history lacks the columns of a fleet's runs (server, system_identifier, ...)",
+				  PQgetvalue(r, 0, 0));
+	else
+	{
+		history_schema = xstrdup(PQgetvalue(r, 0, 0));
+		PQclear(r);
+		r = exec_ok(conn, "SET statement_timeout = '60s'", 0, NULL, PGRES_COMMAND_OK);
+		if (r)
+		{
+			PQclear(r);
+			return conn;
+		}
+		PQfinish(conn);
+		return NULL;
+	}
+	PQclear(r);
+	PQfinish(conn);
+	return NULL;
+}
+
+/*
+ * Each measured row's own history: the median scan_pct of the server's
+ * last --history-runs judged runs of the relation under the same cache
+ * mode and marks (as scan_history_median compares), before this run.
+ */
+bool
+history_previous(PGconn *conn, const Options *opt, Row *rows, int nrows)
+{
+	char	   *sql = xprintf(
+		"SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1), count(*)\n"
+		"FROM (SELECT h.scan_pct FROM %s.scan_history h\n"
+		"       WHERE h.server = $1 AND h.relschema = $2 AND h.relname = $3 AND h.cache = $4\n"
+		"         AND h.reason IS NULL AND h.scan_pct IS NOT NULL\n"
+		"         AND %s.scan_history_marks(h.verdict) = coalesce(%s.scan_history_marks($5::text[]), '')\n"
+		"       ORDER BY h.measured_at DESC LIMIT $6) h",
+		history_schema, history_schema, history_schema);
+	char		limit[16];
+
+	snprintf(limit, sizeof(limit), "%d", opt->history_runs);
+	for (int i = 0; i < nrows; i++)
+	{
+		Row		   *row = &rows[i];
+		const char *params[6];
+		PGresult   *r;
+
+		row->history_pct = NAN;
+		row->history_runs = 0;
+		if (row->reason)
+			continue;
+		params[0] = row->server->name;
+		params[1] = row_value(row, "relschema");
+		params[2] = row_value(row, "relname");
+		params[3] = row_value(row, "cache");
+		params[4] = row_value(row, "verdict");
+		params[5] = limit;
+		r = exec_ok(conn, sql, 6, params, PGRES_TUPLES_OK);
+		if (r == NULL)
+		{
+			free(sql);
+			return false;
+		}
+		if (!PQgetisnull(r, 0, 0))
+			row->history_pct = strtod(PQgetvalue(r, 0, 0), NULL);
+		row->history_runs = atoi(PQgetvalue(r, 0, 1));
+		PQclear(r);
+	}
+	free(sql);
+	return true;
+}
+
+/* v in COPY's text format, appended to buf. */
+static void
+copy_field(char **buf, size_t *len, size_t *cap, const char *v)
+{
+	size_t		need = v ? strlen(v) * 2 + 4 : 4;
+
+	if (*len + need >= *cap)
+	{
+		size_t		ncap = (*cap + need) * 2;
+		char	   *more = xmalloc(ncap);
+
+		memcpy(more, *buf, *len);
+		free(*buf);
+		*buf = more;
+		*cap = ncap;
+	}
+	if (v == NULL)
+	{
+		memcpy(*buf + *len, "\\N", 2);
+		*len += 2;
+		return;
+	}
+	for (const char *c = v; *c; c++)
+	{
+		char		e = 0;
+
+		switch (*c)
+		{
+			case '\\':
+				e = '\\';
+				break;
+			case '\t':
+				e = 't';
+				break;
+			case '\n':
+				e = 'n';
+				break;
+			case '\r':
+				e = 'r';
+				break;
+		}
+		if (e)
+		{
+			(*buf)[(*len)++] = '\\';
+			(*buf)[(*len)++] = e;
+		}
+		else
+			(*buf)[(*len)++] = *c;
+	}
+}
+
+/* The identity and, for a row not measured, what is known of it. */
+static void
+complete_row(Row *row, const Options *opt)
+{
+	Server	   *s = row->server;
+	char	   *tags = tags_json(s);
+
+	row_set(row, "server", s->name);
+	row_set(row, "system_identifier", s->system_identifier);
+	row_set(row, "server_host", s->host);
+	row_set(row, "server_port", s->port);
+	row_set(row, "server_role", s->role);
+	row_set(row, "tags", tags);
+	row_set(row, "reason", row->reason);
+	free(tags);
+	if (row->reason)
+	{
+		row_set(row, "measured_at", row->measured_at);
+		if (row_value(row, "relname") == NULL)
+		{
+			/*
+			 * The relation as named: schema.name split where it plainly is
+			 * one (no quotes), so that the row sits beside the server's
+			 * measured ones; else the name as given, in no schema.
+			 */
+			const char *dot = strchr(row->relation, '.');
+
+			if (dot && dot != row->relation && dot[1] && !strchr(dot + 1, '.') &&
+				!strchr(row->relation, '"'))
+			{
+				char	   *schema = xstrdup(row->relation);
+
+				schema[dot - row->relation] = '\0';
+				row_set(row, "relschema", schema);
+				row_set(row, "relname", dot + 1);
+				free(schema);
+			}
+			else
+				row_set(row, "relname", row->relation);
+		}
+		if (row_value(row, "cache") == NULL)
+			row_set(row, "cache", opt->cache);
+		if (row_value(row, "server_version") == NULL)
+			row_set(row, "server_version", s->server_version);
+	}
+}
+
+/* Every row into the history in one COPY; *bytes says how much was sent. */
+bool
+history_copy(PGconn *conn, const Options *opt, Row *rows, int nrows, long *bytes)
+{
+	size_t		cap = 8192,
+				len = 0;
+	char	   *buf = xmalloc(cap);
+	char	   *sql;
+	PGresult   *r;
+	char	   *cols = xstrdup("");
+
+	for (int i = 0; i < history_ncolumns; i++)
+	{
+		char	   *more = xprintf("%s%s%s", cols, i ? ", " : "", history_columns[i]);
+
+		free(cols);
+		cols = more;
+	}
+	for (int i = 0; i < nrows; i++)
+	{
+		complete_row(&rows[i], opt);
+		for (int c = 0; c < history_ncolumns; c++)
+		{
+			copy_field(&buf, &len, &cap, rows[i].values[c]);
+			if (len + 2 >= cap)
+			{
+				char	   *more = xmalloc(cap * 2);
+
+				memcpy(more, buf, len);
+				free(buf);
+				buf = more;
+				cap *= 2;
+			}
+			buf[len++] = c + 1 < history_ncolumns ? '\t' : '\n';
+		}
+	}
+	sql = xprintf("COPY %s.scan_history (%s) FROM STDIN", history_schema, cols);
+	free(cols);
+	r = PQexec(conn, sql);
+	free(sql);
+	if (PQresultStatus(r) != PGRES_COPY_IN)
+	{
+		log_error("central history: %s", chomp(PQerrorMessage(conn)));
+		PQclear(r);
+		free(buf);
+		return false;
+	}
+	PQclear(r);
+	if (PQputCopyData(conn, buf, (int) len) != 1 || PQputCopyEnd(conn, NULL) != 1)
+	{
+		log_error("central history: %s", chomp(PQerrorMessage(conn)));
+		free(buf);
+		return false;
+	}
+	free(buf);
+	*bytes = (long) len;
+	r = PQgetResult(conn);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+	{
+		log_error("central history: could not record the runs: %s", chomp(PQerrorMessage(conn)));
+		PQclear(r);
+		return false;
+	}
+	PQclear(r);
+	while ((r = PQgetResult(conn)) != NULL)
+		PQclear(r);
+	return true;
+}

@@ -1,0 +1,67 @@
+/*
+ * main.c: scanbench-fleet's steps, in order: the options and the servers
+ * file (bad ones exit 2 before anything connects), the central history
+ * (unreachable: exit 2 before any server is measured), the measurements,
+ * each row's own history, the judgement, the rows into the history, the
+ * report, and the exit status.  See fleet.h for where each concern lives.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fleet.h"
+
+int
+main(int argc, char **argv)
+{
+	Options		opt;
+	Server	   *servers;
+	int			nservers = 0;
+	Row		   *rows;
+	int			nrows;
+	int			status;
+	char	   *error;
+	PGconn	   *history;
+	long		bytes = 0;
+	bool		kept;
+
+	signals_init();
+	if (!parse_options(argc, argv, &opt, &status))
+		return status;
+	servers = read_servers(opt.servers_file, &nservers, &error);
+	if (servers == NULL)
+	{
+		log_error("%s", error);
+		return EXIT_CANNOT_RUN;
+	}
+	(void) fleet_password(&opt);
+	history = history_connect(&opt);
+	if (history == NULL)
+		return EXIT_CANNOT_RUN;
+
+	nrows = nservers * opt.nrelations;
+	rows = xmalloc(sizeof(Row) * (size_t) nrows);
+	for (int i = 0; i < nrows; i++)
+	{
+		rows[i].server = &servers[i / opt.nrelations];
+		rows[i].relation = opt.relations[i % opt.nrelations];
+	}
+	run_fleet(&opt, servers, nservers, rows);
+
+	kept = history_previous(history, &opt, rows, nrows);
+	judge_rows(&opt, rows, nrows);
+	kept = kept && history_copy(history, &opt, rows, nrows, &bytes);
+	PQfinish(history);
+	print_report(&opt, rows, nrows);
+	if (!kept)
+	{
+		log_error("the runs were not recorded in the central history");
+		return EXIT_CANNOT_RUN;
+	}
+	if (interrupted)
+		return 128 + interrupted;
+	status = EXIT_HEALTHY;
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].flagged)
+			status = EXIT_ALARM;
+	return status;
+}

@@ -1,0 +1,338 @@
+/*
+ * options.c: the command line and --help.
+ *
+ * parse_options() fills an Options from argv, or says what the program
+ * exits with: 0 after --help or --version, 2 after a bad argument (usage
+ * errors exit at once, with a pointer to --help).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+
+enum
+{
+	OPT_CACHE = 1,
+	OPT_MAX_SECONDS,
+	OPT_TARGET_PCT,
+	OPT_SAMPLE,
+	OPT_NO_RESTORE,
+	OPT_TIMEOUT,
+	OPT_CONNECT_TIMEOUT,
+	OPT_SPREAD_K,
+	OPT_MIN_SPREAD,
+	OPT_MAX_DROP,
+	OPT_HISTORY_RUNS,
+	OPT_HELP
+};
+
+static const struct option long_options[] = {
+	{"servers", required_argument, NULL, 'f'},
+	{"relation", required_argument, NULL, 'r'},
+	{"history", required_argument, NULL, 'H'},
+	{"format", required_argument, NULL, 'F'},
+	{"jobs", required_argument, NULL, 'j'},
+	{"cache", required_argument, NULL, OPT_CACHE},
+	{"max-seconds", required_argument, NULL, OPT_MAX_SECONDS},
+	{"target-pct", required_argument, NULL, OPT_TARGET_PCT},
+	{"sample", required_argument, NULL, OPT_SAMPLE},
+	{"no-restore", no_argument, NULL, OPT_NO_RESTORE},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
+	{"spread-k", required_argument, NULL, OPT_SPREAD_K},
+	{"min-spread", required_argument, NULL, OPT_MIN_SPREAD},
+	{"max-drop-pct", required_argument, NULL, OPT_MAX_DROP},
+	{"history-runs", required_argument, NULL, OPT_HISTORY_RUNS},
+	{"no-password", no_argument, NULL, 'w'},
+	{"password", no_argument, NULL, 'W'},
+	{"version", no_argument, NULL, 'V'},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0}
+};
+
+static void
+usage(void)
+{
+	printf(
+		   FLEET_NAME " measures scan efficiency (scanbench's scan_efficiency) on many\n"
+		   "servers in parallel, keeps every run in one central history, and names the\n"
+		   "server whose scans get less of its storage than its peers'.\n"
+		   "\n"
+		   "Usage:\n"
+		   "  " FLEET_NAME " --servers=FILE --relation=REL... --history=CONNINFO [OPTION]...\n"
+		   "\n"
+		   "What to measure:\n"
+		   "  -f, --servers=FILE       the servers, one a line: a connection URI\n"
+		   "                           (postgresql://host:port/db?...) or service=NAME, then\n"
+		   "                           optional tag=value words (class=, zone=, ...;\n"
+		   "                           name=LABEL names the server); '#' starts a comment\n"
+		   "  -r, --relation=REL       a relation to measure on every server (repeat for\n"
+		   "                           more; measured one after another on each server)\n"
+		   "  -H, --history=CONNINFO   the database keeping the central history: scanbench\n"
+		   "                           " FLEET_VERSION " installed, on a primary; every row goes into its\n"
+		   "                           scan_history, with the server's identity\n"
+		   "\n"
+		   "How (scan_efficiency's arguments):\n"
+		   "      --cache=MODE         cold, warm or asis (default cold)\n"
+		   "      --max-seconds=S      time budget of each measurement (default 60)\n"
+		   "      --target-pct=P       stop when the interval is within +-P %% (default 5)\n"
+		   "      --sample=F           largest fraction of the relation read (default 1)\n"
+		   "      --no-restore         do not put the caches back afterwards (by default\n"
+		   "                           the blocks cached before a measurement are read in\n"
+		   "                           again, as efficiency_check does)\n"
+		   "  -j, --jobs=N             servers measured at once (default 4)\n"
+		   "      --timeout=SEC        longest a measurement may take on a server, ended by\n"
+		   "                           the server (statement_timeout) and by this program a\n"
+		   "                           few seconds later (default 2 x --max-seconds + 120)\n"
+		   "      --connect-timeout=SEC  longest connecting may take (default 10)\n"
+		   "\n"
+		   "How servers are judged:\n"
+		   "  A cohort is the servers with the same tags (name= aside), for one relation.\n"
+		   "  Of its judged rows (a scan_pct, and a verdict none of unstable, cached,\n"
+		   "  burst, empty, over_budget), when there are three or more, m is the median\n"
+		   "  scan_pct and MAD the median absolute deviation times 1.4826.  A row is\n"
+		   "  flagged when its whole 95 %% interval lies outside m +- max(K x MAD,\n"
+		   "  --min-spread).  The same rule on the logarithm of read_mb_s (rows whose\n"
+		   "  verdict is not cached, burst, empty or over_budget; unstable ones count,\n"
+		   "  their read rates being the storage's) flags a read rate outside the\n"
+		   "  median times or divided by max(e^(K x MAD), 2).  A flagged row names what\n"
+		   "  differs from most of its peers: device, filesystem, scheduler,\n"
+		   "  read-ahead, kernel, server version, I/O settings, cgroup limits.  A\n"
+		   "  judged row whose interval lies wholly more than --max-drop-pct below the\n"
+		   "  median of the server's last --history-runs judged runs in the central\n"
+		   "  history (with at least three) is flagged too.\n"
+		   "      --spread-k=K         K (default 3)\n"
+		   "      --min-spread=PCT     the least half-width, in points of scan_pct\n"
+		   "                           (default 5)\n"
+		   "      --max-drop-pct=PCT   drop against its own history that flags (default 20)\n"
+		   "      --history-runs=N     runs of its own history compared with (default 10)\n"
+		   "\n"
+		   "Output:\n"
+		   "  -F, --format=FORMAT      table (default), csv or json: a row per server x\n"
+		   "                           relation with server, role, tags, relation,\n"
+		   "                           read_mb_s, scan_mb_s, scan_pct, scan_pct_lo,\n"
+		   "                           scan_pct_hi, verdict, limits, device, history_pct,\n"
+		   "                           history_runs, cohort_pct, cohort_spread,\n"
+		   "                           cohort_size, flagged (true/false), reason (why it\n"
+		   "                           was not measured) and remark (why flagged)\n"
+		   "\n"
+		   "Connection options:\n"
+		   "  -w, --no-password        never prompt for a password\n"
+		   "  -W, --password           prompt for a password before connecting, used for\n"
+		   "                           every server and the history; without it, each\n"
+		   "                           connection uses its conninfo, PGPASSWORD or\n"
+		   "                           ~/.pgpass (a server asking for a password that\n"
+		   "                           was not given is a row with that reason)\n"
+		   "  The libpq variables (PGUSER, PGSERVICEFILE, ...) apply to every connection.\n"
+		   "\n"
+		   "  -V, --version            print the version and exit\n"
+		   "  -?, --help               show this help and exit\n"
+		   "\n"
+		   "Servers that cannot be measured:\n"
+		   "  A server that is down, refuses the connection, lacks scanbench " FLEET_VERSION ", fails\n"
+		   "  the measurement, takes longer than --timeout or is lost mid-run gives a row\n"
+		   "  with its reason, in the output and in the central history, never a gap.\n"
+		   "  Standbys are measured as primaries are (the runs are kept centrally).\n"
+		   "\n"
+		   "Signals:\n"
+		   "  SIGINT or SIGTERM cancels every running measurement at once (a cancel\n"
+		   "  request to each server) and closes every connection within a second, so\n"
+		   "  that no server is left measuring; the rows so far, the others with reason\n"
+		   "  \"interrupted\", are recorded.  A second signal exits at once.\n"
+		   "\n"
+		   "Exit status:\n"
+		   "  0 every row measured, none flagged (rows not judged, such as unstable\n"
+		   "    ones, are not alarms);\n"
+		   "  1 an alarm: a row flagged, or a server or relation that could not be\n"
+		   "    measured (its row has the reason);\n"
+		   "  2 could not run: bad options, an unreadable servers file, or a central\n"
+		   "    history that cannot be reached or cannot take the rows;\n"
+		   "  128 + N stopped by signal N: 130 SIGINT, 143 SIGTERM.\n"
+		   "\n"
+		   "Example (cron, nightly):\n"
+		   "  " FLEET_NAME " -f /etc/scanbench/servers -r lineitem -j 8 \\\n"
+		   "      -H 'postgresql://monitor.example/scanbench' --format csv\n");
+}
+
+/* Decimal digits, at most one point, no sign. */
+static bool
+plain_decimal(const char *arg, bool point_ok)
+{
+	bool		digit = false,
+				point = false;
+
+	for (const char *c = arg; *c; c++)
+	{
+		if (*c >= '0' && *c <= '9')
+			digit = true;
+		else if (*c == '.' && point_ok && !point)
+			point = true;
+		else
+			return false;
+	}
+	return digit;
+}
+
+static double
+parse_double(const char *arg, const char *what, double min, double max, bool min_open)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!plain_decimal(arg, true) || errno || end == arg || *end || !isfinite(v) ||
+		v < min || (min_open && v == min) || v > max)
+		usage_error("invalid %s \"%s\": must be a number %s %g and at most %g",
+					what, arg, min_open ? "above" : "from", min, max);
+	return v;
+}
+
+static int
+parse_int(const char *arg, const char *what, int min, int max)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (!plain_decimal(arg, false) || errno || end == arg || *end || v < min || v > max)
+		usage_error("invalid %s \"%s\": must be an integer from %d to %d", what, arg, min, max);
+	return (int) v;
+}
+
+bool
+parse_options(int argc, char **argv, Options *opt, int *status)
+{
+	int			c;
+	bool		timeout_given = false;
+
+	*opt = (Options)
+	{
+		.format = FORMAT_TABLE,
+			.jobs = 4,
+			.cache = "cold",
+			.max_seconds = 60,
+			.target_pct = 5,
+			.sample = 1.0,
+			.restore = true,
+			.connect_timeout = 10,
+			.k = 3,
+			.min_spread_pct = 5,
+			.max_drop_pct = 20,
+			.history_runs = 10,
+	};
+	opt->relations = xmalloc(sizeof(char *) * (size_t) argc);
+	*status = 0;
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		return false;
+	}
+	while ((c = getopt_long(argc, argv, "f:r:H:F:j:wWV?", long_options, NULL)) != -1)
+	{
+		switch (c)
+		{
+			case 'f':
+				opt->servers_file = optarg;
+				break;
+			case 'r':
+				if (optarg[0] == '\0')
+					usage_error("the relation name must not be empty");
+				opt->relations[opt->nrelations++] = optarg;
+				break;
+			case 'H':
+				opt->history = optarg;
+				break;
+			case 'F':
+				if (strcmp(optarg, "table") == 0)
+					opt->format = FORMAT_TABLE;
+				else if (strcmp(optarg, "csv") == 0)
+					opt->format = FORMAT_CSV;
+				else if (strcmp(optarg, "json") == 0)
+					opt->format = FORMAT_JSON;
+				else
+					usage_error("invalid format \"%s\": must be table, csv or json", optarg);
+				break;
+			case 'j':
+				opt->jobs = parse_int(optarg, "number of jobs", 1, MAX_JOBS);
+				break;
+			case OPT_CACHE:
+				if (strcmp(optarg, "cold") != 0 && strcmp(optarg, "warm") != 0 &&
+					strcmp(optarg, "asis") != 0)
+					usage_error("invalid cache mode \"%s\": must be cold, warm or asis", optarg);
+				opt->cache = optarg;
+				break;
+			case OPT_MAX_SECONDS:
+				opt->max_seconds = parse_double(optarg, "time budget", 0, 86400, true);
+				break;
+			case OPT_TARGET_PCT:
+				opt->target_pct = parse_double(optarg, "target", 0, 100, true);
+				break;
+			case OPT_SAMPLE:
+				opt->sample = parse_double(optarg, "sample fraction", 0, 1, true);
+				break;
+			case OPT_NO_RESTORE:
+				opt->restore = false;
+				break;
+			case OPT_TIMEOUT:
+				opt->timeout = parse_double(optarg, "timeout", 0, 2147483, true);
+				timeout_given = true;
+				break;
+			case OPT_CONNECT_TIMEOUT:
+				opt->connect_timeout = parse_double(optarg, "connect timeout", 0, 3600, true);
+				break;
+			case OPT_SPREAD_K:
+				opt->k = parse_double(optarg, "spread factor", 0, 100, true);
+				break;
+			case OPT_MIN_SPREAD:
+				opt->min_spread_pct = parse_double(optarg, "least spread", 0, 100, false);
+				break;
+			case OPT_MAX_DROP:
+				opt->max_drop_pct = parse_double(optarg, "drop", 0, 100, true);
+				break;
+			case OPT_HISTORY_RUNS:
+				opt->history_runs = parse_int(optarg, "number of runs", 1, 10000);
+				break;
+			case 'w':
+				opt->password_prompt = -1;
+				break;
+			case 'W':
+				opt->password_prompt = 1;
+				break;
+			case 'V':
+				printf(FLEET_NAME " (scanbench) " FLEET_VERSION "\n");
+				return false;
+			case OPT_HELP:
+				usage();
+				return false;
+			default:
+				if (c == '?' && optopt == 0 && strcmp(argv[optind - 1], "-?") == 0)
+				{
+					usage();
+					return false;
+				}
+				fprintf(stderr, "Try \"" FLEET_NAME " --help\" for more information.\n");
+				*status = EXIT_CANNOT_RUN;
+				return false;
+		}
+	}
+	if (optind < argc)
+		usage_error("too many command-line arguments (first is \"%s\")", argv[optind]);
+	if (opt->servers_file == NULL)
+		usage_error("no servers file given (--servers)");
+	if (opt->nrelations == 0)
+		usage_error("no relation given (--relation)");
+	if (opt->history == NULL)
+		usage_error("no central history given (--history)");
+	if (!timeout_given)
+		opt->timeout = 2 * opt->max_seconds + 120;
+	else if (opt->timeout < opt->max_seconds)
+		usage_error("--timeout %g is shorter than --max-seconds %g: every measurement would be cut short",
+					opt->timeout, opt->max_seconds);
+	return true;
+}

@@ -1,0 +1,293 @@
+/*
+ * servers.c: the servers file.
+ *
+ * One server a line: a connection URI (postgresql://host:port/db?...) or
+ * service=NAME (pg_service.conf), then optional tag=value words (class,
+ * zone, ...; name=LABEL names the server in the output and the history).
+ * '#' at the start of a line or after a blank starts a comment; blank lines
+ * are skipped.  Servers with the same tags, name= left out, form a cohort.
+ * Nothing here connects: the file is checked whole before any server is.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+
+static int
+tag_cmp(const void *a, const void *b)
+{
+	return strcmp(((const Tag *) a)->key, ((const Tag *) b)->key);
+}
+
+static bool
+valid_key(const char *k, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!(isalnum((unsigned char) k[i]) || k[i] == '_' || k[i] == '-'))
+			return false;
+	return true;
+}
+
+/* The label of a server named by no name= tag: host:port/dbname or the service. */
+static char *
+default_name(Server *s, const char *conninfo)
+{
+	char	   *err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(conninfo, &err);
+	const char *host = NULL,
+			   *port = NULL,
+			   *db = NULL,
+			   *service = NULL;
+	char	   *name;
+
+	if (opts == NULL)
+	{
+		PQfreemem(err);
+		return xstrdup(conninfo);
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+	{
+		if (o->val == NULL || o->val[0] == '\0')
+			continue;
+		if (strcmp(o->keyword, "host") == 0)
+			host = o->val;
+		else if (strcmp(o->keyword, "port") == 0)
+			port = o->val;
+		else if (strcmp(o->keyword, "dbname") == 0)
+			db = o->val;
+		else if (strcmp(o->keyword, "service") == 0)
+			service = o->val;
+	}
+	/* What the row of a server that cannot be reached says it was. */
+	s->host = xstrdup(host);
+	s->port = xstrdup(port);
+	if (service && !host && !port)
+		name = xstrdup(service);
+	else
+		name = xprintf("%s:%s%s%s", host ? host : "localhost", port ? port : "5432",
+					   db ? "/" : "", db ? db : "");
+	PQconninfoFree(opts);
+	return name;
+}
+
+/* One line's words into s; NULL if fine, else what is wrong. */
+static char *
+parse_line(char *line, Server *s)
+{
+	char	   *save = NULL;
+	char	   *word;
+	char	   *err = NULL;
+	PQconninfoOption *opts;
+
+	word = strtok_r(line, " \t\r\n", &save);
+	if (strncmp(word, "postgresql://", 13) != 0 && strncmp(word, "postgres://", 11) != 0 &&
+		strncmp(word, "service=", 8) != 0)
+		return xprintf("\"%s\" is neither a connection URI (postgresql://...) nor service=NAME", word);
+	opts = PQconninfoParse(word, &err);
+	if (opts == NULL)
+	{
+		char	   *msg = xprintf("invalid connection string \"%s\": %s", word,
+								  err ? chomp(err) : "out of memory");
+
+		PQfreemem(err);
+		return msg;
+	}
+	PQconninfoFree(opts);
+	s->conninfo = xstrdup(word);
+	while ((word = strtok_r(NULL, " \t\r\n", &save)) != NULL)
+	{
+		char	   *eq = strchr(word, '=');
+
+		if (word[0] == '#')
+			break;
+		if (eq == NULL || !valid_key(word, (size_t) (eq - word)) || eq[1] == '\0')
+			return xprintf("\"%s\" is not a tag=value word (letters, digits, _ and - before the =, a value after it)", word);
+		*eq = '\0';
+		if (strcmp(word, "name") == 0)
+		{
+			if (s->name)
+				return xstrdup("name= is given twice");
+			s->name = xstrdup(eq + 1);
+			continue;
+		}
+		for (int i = 0; i < s->ntags; i++)
+			if (strcmp(s->tags[i].key, word) == 0)
+				return xprintf("tag \"%s\" is given twice", word);
+		if (s->ntags == MAX_TAGS)
+			return xprintf("more than %d tags", MAX_TAGS);
+		s->tags[s->ntags].key = xstrdup(word);
+		s->tags[s->ntags].value = xstrdup(eq + 1);
+		s->ntags++;
+	}
+	qsort(s->tags, (size_t) s->ntags, sizeof(Tag), tag_cmp);
+	{
+		char	   *label = default_name(s, s->conninfo);
+
+		if (s->name == NULL)
+			s->name = label;
+		else
+			free(label);
+	}
+	return NULL;
+}
+
+/*
+ * The servers of the file at path, or NULL with *error saying what is wrong
+ * (and where).
+ */
+Server *
+read_servers(const char *path, int *nservers, char **error)
+{
+	FILE	   *f = fopen(path, "r");
+	char		line[8192];
+	int			lineno = 0;
+	int			n = 0,
+				cap = 16;
+	Server	   *servers;
+
+	*error = NULL;
+	if (f == NULL)
+	{
+		*error = xprintf("could not open servers file \"%s\": %s", path, strerror(errno));
+		return NULL;
+	}
+	servers = xmalloc(sizeof(Server) * (size_t) cap);
+	while (fgets(line, sizeof(line), f))
+	{
+		char	   *p = line;
+		char	   *why;
+
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(f))
+		{
+			*error = xprintf("%s:%d: line longer than %zu bytes", path, lineno, sizeof(line) - 2);
+			break;
+		}
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+			continue;
+		if (n == cap)
+		{
+			Server	   *more = xmalloc(sizeof(Server) * (size_t) cap * 2);
+
+			memcpy(more, servers, sizeof(Server) * (size_t) cap);
+			free(servers);
+			servers = more;
+			cap *= 2;
+		}
+		memset(&servers[n], 0, sizeof(Server));
+		servers[n].line = lineno;
+		if ((why = parse_line(p, &servers[n])) != NULL)
+		{
+			*error = xprintf("%s:%d: %s", path, lineno, why);
+			free(why);
+			break;
+		}
+		for (int i = 0; i < n && !*error; i++)
+			if (strcmp(servers[i].name, servers[n].name) == 0)
+				*error = xprintf("%s:%d: server \"%s\" is named on line %d too (give each a name= tag of its own)",
+								 path, lineno, servers[n].name, servers[i].line);
+		if (*error)
+			break;
+		n++;
+	}
+	if (!*error && ferror(f))
+		*error = xprintf("could not read servers file \"%s\": %s", path, strerror(errno));
+	fclose(f);
+	if (!*error && n == 0)
+		*error = xprintf("servers file \"%s\" names no server", path);
+	if (*error)
+		return NULL;
+	*nservers = n;
+	return servers;
+}
+
+static void
+json_string(char **out, size_t *len, size_t *cap, const char *s)
+{
+	for (const char *c = s;; c++)
+	{
+		char		buf[8];
+		const char *piece = buf;
+
+		if (*len + 8 >= *cap)
+		{
+			char	   *more = xmalloc(*cap * 2);
+
+			memcpy(more, *out, *len);
+			free(*out);
+			*out = more;
+			*cap *= 2;
+		}
+		if (*c == '\0')
+			break;
+		if (*c == '"' || *c == '\\')
+			snprintf(buf, sizeof(buf), "\\%c", *c);
+		else if ((unsigned char) *c < 0x20)
+			snprintf(buf, sizeof(buf), "\\u%04x", (unsigned char) *c);
+		else
+		{
+			buf[0] = *c;
+			buf[1] = '\0';
+		}
+		memcpy(*out + *len, piece, strlen(piece));
+		*len += strlen(piece);
+	}
+}
+
+/* The tags as a JSON object, keys in order: {"class": "ssd", ...}. */
+char *
+tags_json(const Server *s)
+{
+	size_t		cap = 64,
+				len = 0;
+	char	   *out = xmalloc(cap);
+
+	out[len++] = '{';
+	for (int i = 0; i < s->ntags; i++)
+	{
+		if (i > 0)
+		{
+			out[len++] = ',';
+			out[len++] = ' ';
+		}
+		out[len++] = '"';
+		json_string(&out, &len, &cap, s->tags[i].key);
+		out[len++] = '"';
+		out[len++] = ':';
+		out[len++] = ' ';
+		out[len++] = '"';
+		json_string(&out, &len, &cap, s->tags[i].value);
+		out[len++] = '"';
+		if (len + 8 >= cap)
+		{
+			char	   *more = xmalloc(cap * 2);
+
+			memcpy(more, out, len);
+			free(out);
+			out = more;
+			cap *= 2;
+		}
+	}
+	out[len++] = '}';
+	out[len] = '\0';
+	return out;
+}
+
+bool
+same_tags(const Server *a, const Server *b)
+{
+	if (a->ntags != b->ntags)
+		return false;
+	for (int i = 0; i < a->ntags; i++)
+		if (strcmp(a->tags[i].key, b->tags[i].key) != 0 ||
+			strcmp(a->tags[i].value, b->tags[i].value) != 0)
+			return false;
+	return true;
+}
