@@ -74,6 +74,10 @@ sb_test_packages()
 		apt-cache policy "postgresql-$1-cron" 2>/dev/null | grep -q 'Candidate: [0-9]' &&
 			echo "postgresql-$1-cron"
 	fi
+	# t/121 runs the sql_exporter configuration of examples/ where Debian
+	# has the exporter.
+	apt-cache policy prometheus-sql-exporter 2>/dev/null | grep -q 'Candidate: [0-9]' &&
+		echo prometheus-sql-exporter
 	return 0
 }
 
