@@ -75,8 +75,10 @@ sb_test_packages()
 			echo "postgresql-$1-cron"
 	fi
 	# t/121 runs the sql_exporter configuration of examples/ where Debian
-	# has the exporter.
-	apt-cache policy prometheus-sql-exporter 2>/dev/null | grep -q 'Candidate: [0-9]' &&
+	# has the exporter; once is enough, on this machine rather than in
+	# each root (a daemon's package in a root brings nothing more).
+	[ -z "${SB_IN_ROOT:-}" ] &&
+		apt-cache policy prometheus-sql-exporter 2>/dev/null | grep -q 'Candidate: [0-9]' &&
 		echo prometheus-sql-exporter
 	return 0
 }
