@@ -738,6 +738,7 @@ sb_advise(SbAdviceArgs *args)
 	List	   *trials = NIL;
 	ListCell   *lc;
 	int			left;
+	int			nestlevel;
 	long		online = sysconf(_SC_NPROCESSORS_ONLN);
 	char	   *path = sb_target_first_path(args->target);
 
@@ -753,6 +754,11 @@ sb_advise(SbAdviceArgs *args)
 	if (!isnan(c.quota_cpus))
 		c.cpus = Min(c.cpus, c.quota_cpus);
 	c.cur_workers = planner_workers(args->target->nblocks);
+
+	/* The select list is checked (by planning it) before anything is read. */
+	nestlevel = sb_scan_settings_begin(0);
+	(void) sb_scan_plan(args->target, NULL, args->query, NULL, 0);
+	sb_scan_settings_end(nestlevel);
 
 	take_breakdown(&c);
 
