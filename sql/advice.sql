@@ -27,7 +27,9 @@ DROP ROLE regress_advice_nobody;
 SET max_parallel_workers_per_gather = 0;
 SET min_parallel_table_scan_size = 0;
 CREATE TEMP TABLE settings_before AS SELECT name, setting FROM pg_settings;
+SET client_min_messages = warning;	-- the NOTICE carries this host's figures
 CREATE TEMP TABLE advice AS SELECT * FROM scan_advice('sb_t', 'warm', max_seconds => 10);
+RESET client_min_messages;
 SELECT coalesce(bool_and(relation = 'sb_t'::regclass), true) AS relation_ok,
        coalesce(bool_and(setting IS NOT NULL AND value IS NOT NULL AND command IS NOT NULL
                          AND basis IS NOT NULL), true) AS filled,

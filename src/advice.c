@@ -88,6 +88,8 @@ typedef struct SbAdviceCtx
 	double		wall;
 	double		t_read;
 	double		t_cpu;
+	double		read_cpu_s;		/* CPU time of the raw read */
+	double		warm_cpu_s;		/* CPU time of the warm scan */
 	double		scan_mb_s;
 	double		read_mb_s;
 	double		warm_mb_s;
@@ -241,6 +243,8 @@ take_breakdown(SbAdviceCtx *c)
 	c->wall = sr.timing.seconds;
 	c->t_read = rr.timing.seconds;
 	c->t_cpu = warm.timing.seconds;
+	c->read_cpu_s = rr.timing.user_s + rr.timing.sys_s;
+	c->warm_cpu_s = warm.timing.user_s + warm.timing.sys_s;
 	c->scan_mb_s = sb_rate(t->bytes / SB_MB, c->wall);
 	c->read_mb_s = sb_rate(t->bytes / SB_MB, c->t_read);
 	c->warm_mb_s = sb_rate(t->bytes / SB_MB, c->t_cpu);
@@ -650,13 +654,17 @@ cpu_candidates(SbAdviceCtx *c, List **trials)
 	if (!isnan(c->quota_cpus) && c->quota_cpus < 1.0 && c->cpu_dir[0] != '\0')
 	{
 		/*
-		 * Under the quota the scan's CPU time stretches by 1 / quota;
-		 * without it the warm scan would take at most quota x t_cpu, and
-		 * workers would share the same quota.
+		 * Under the quota a pass's CPU time u takes u / quota of wall
+		 * time; without it, u.  So each reference pass would take
+		 * t - u (1 / quota - 1), and no less than u: the raw read, which
+		 * is mostly CPU when the blocks come from the page cache, as
+		 * much as the warm scan.  Workers share the same quota.
 		 */
 		bool		v1 = c->limits.cpu_version == 1;
-		double		t_free = c->quota_cpus * c->t_cpu;
-		double		bound = Min(storage_gain, c->wall / Max(c->t_read, t_free));
+		double		stretch = 1.0 / c->quota_cpus - 1.0;
+		double		read_free = Max(c->read_cpu_s, c->t_read - c->read_cpu_s * stretch);
+		double		cpu_free = Max(c->warm_cpu_s, c->t_cpu - c->warm_cpu_s * stretch);
+		double		bound = c->wall / Max(read_free, cpu_free);
 		SbAdvice   *a = advice_new(c, v1 ? "cpu.cfs_quota_us" : "cpu.max",
 								   v1 ? "-1" : psprintf("max " INT64_FORMAT, c->limits.cpu_period_us),
 								   psprintf(INT64_FORMAT " " INT64_FORMAT,
@@ -667,9 +675,8 @@ cpu_candidates(SbAdviceCtx *c, List **trials)
 			psprintf("echo 'max " INT64_FORMAT "' > %s/cpu.max",
 					 c->limits.cpu_period_us, c->cpu_dir);
 		predict(a, Max(1.0, bound),
-				psprintf("predicted, CPU-limited: the server's CPU quota of %.2f CPU is the limit, not the worker count (workers share the quota); without it the scan's CPU takes at most %.2f x t_cpu: at most min(storage %.0f MB/s / scan %.0f MB/s, wall / max(t_read, %.2f x t_cpu))",
-						 c->quota_cpus, c->quota_cpus, c->storage_mb_s, c->scan_mb_s,
-						 c->quota_cpus));
+				psprintf("predicted, CPU-limited: the server's CPU quota of %.2f CPU is the limit, not the worker count (workers share the quota); without it the raw read would take %.3f s and the warm scan %.3f s (each pass's CPU time at full speed): at most wall %.3f s / max of the two",
+						 c->quota_cpus, read_free, cpu_free, c->wall));
 	}
 	else if (c->cpus >= 2 &&
 			 target->bytes >= (uint64) Max(sb_setting_int("min_parallel_table_scan_size"), 0) * BLCKSZ)
@@ -761,6 +768,15 @@ sb_advise(SbAdviceArgs *args)
 	sb_scan_settings_end(nestlevel);
 
 	take_breakdown(&c);
+	ereport(NOTICE,
+			(errmsg("the scan is %s: %.0f MB/s, with raw reads at %.0f MB/s%s and a warm scan at %.0f MB/s",
+					c.cpu_limited ? "CPU-limited" : "storage-limited",
+					c.scan_mb_s, c.read_mb_s,
+					isnan(c.direct_mb_s) ? "" : psprintf(" (O_DIRECT 1 MB reads %.0f MB/s)", c.direct_mb_s),
+					c.warm_mb_s),
+			 errdetail("%d parallel workers, as the planner gives this scan now; %.1f CPUs%s.",
+					   c.cur_workers, c.cpus,
+					   isnan(c.quota_cpus) ? "" : " under the server's CPU quota")));
 
 	if (c.cpu_limited)
 		cpu_candidates(&c, &trials);
