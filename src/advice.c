@@ -43,8 +43,10 @@
 #include <unistd.h>
 
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/checksum.h"
+#include "storage/proc.h"
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
 #include "utils/memutils.h"
@@ -392,16 +394,6 @@ trial_new(List **trials, SbAdvice *a, const char *guc, const char *guc_value,
 	return t;
 }
 
-static int
-guc_max(const char *name)
-{
-	struct config_generic *guc = sb_find_guc(name);
-
-	if (guc == NULL || guc->vartype != PGC_INT)
-		return -1;
-	return ((struct config_int *) guc)->max;
-}
-
 static char *
 blocks_kb(int blocks)
 {
@@ -420,7 +412,7 @@ io_session_candidates(SbAdviceCtx *c, List **trials)
 		return;
 	if (eic >= 0)
 	{
-		int			want = Min(Max(64, 4 * eic), guc_max("effective_io_concurrency"));
+		int			want = Min(Max(64, 4 * eic), SB_MAX_IO_CONCURRENCY);
 
 		if (want > eic)
 		{
@@ -436,7 +428,7 @@ io_session_candidates(SbAdviceCtx *c, List **trials)
 	if (icl < 0)
 		return;
 	cap = SB_HAVE_IO_MAX_COMBINE_LIMIT ? sb_setting_int("io_max_combine_limit") :
-		guc_max("io_combine_limit");
+		SB_MAX_IO_COMBINE_LIMIT;
 	if (icl < cap)
 	{
 		char	   *v = blocks_kb(cap);
@@ -454,7 +446,7 @@ io_server_candidates(SbAdviceCtx *c)
 	const char *method = GetConfigOption("io_method", true, false);
 	int			icl = sb_setting_int("io_combine_limit");
 	int			cap = sb_setting_int("io_max_combine_limit");
-	int			top = guc_max("io_max_combine_limit");
+	int			top = SB_MAX_IO_COMBINE_LIMIT;
 
 	if (!SB_HAVE_IO_METHOD)
 		return;
@@ -483,7 +475,7 @@ io_server_candidates(SbAdviceCtx *c)
 	else if (strcmp(method, "worker") == 0)
 	{
 		int			pool = sb_setting_int(SB_IO_POOL_SETTING);
-		int			want = Min(Max(pool + 2, 2 * pool), guc_max(SB_IO_POOL_SETTING));
+		int			want = Min(Max(pool + 2, 2 * pool), SB_IO_POOL_MAX);
 
 		/* More workers than CPUs only queue for them. */
 		want = Min(want, Max(pool, (int) floor(c->cpus) * 2));

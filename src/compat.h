@@ -390,6 +390,22 @@ typedef struct SbPrng
 #define SB_SEQSCAN_READ_STREAM		(PG_VERSION_NUM >= 170000)
 #define SB_HAVE_IO_MAX_COMBINE_LIMIT	(PG_VERSION_NUM >= 180000)
 #define SB_HAVE_IO_METHOD			(PG_VERSION_NUM >= 180000)
+/*
+ * The largest values those settings take, for the files that include
+ * storage/bufmgr.h and storage/proc.h (a setting's own bounds are not
+ * read from its definition, whose layout 19 changed).
+ */
+#define SB_MAX_IO_CONCURRENCY		MAX_IO_CONCURRENCY
+#if PG_VERSION_NUM >= 170000
+#define SB_MAX_IO_COMBINE_LIMIT		MAX_IO_COMBINE_LIMIT
+#else
+#define SB_MAX_IO_COMBINE_LIMIT		1
+#endif
+#if PG_VERSION_NUM >= 180000
+#define SB_IO_POOL_MAX				MAX_IO_WORKERS
+#else
+#define SB_IO_POOL_MAX				0
+#endif
 #if PG_VERSION_NUM >= 190000
 #define SB_IO_POOL_SETTING			"io_max_workers"
 #else
