@@ -1004,3 +1004,64 @@ COMMENT ON FUNCTION scan_history_median(bigint, integer) IS
 -- The fleet's runner writes rows with COPY: a role that records for a
 -- fleet needs INSERT on the table and USAGE on its sequence, granted by
 -- the DBA (see doc/fleet.md); nothing here grants them to anyone.
+
+-- What would make a scan faster here: scan_advice measures each change a
+-- session can try against the current setting, in interleaved pairs of
+-- scans, and predicts the rest (server and host settings) from the scan's
+-- breakdown, with the model stated.  Facts that move the CPU share go
+-- with every scan_efficiency result.
+--
+CREATE TYPE scan_advice_result AS (
+	relation regclass,
+	setting text,
+	value text,
+	current text,
+	gain float8,
+	gain_lo float8,
+	gain_hi float8,
+	measured boolean,
+	pairs integer,
+	basis text,
+	cost text,
+	command text
+);
+
+COMMENT ON TYPE scan_advice_result IS 'one candidate change of scan_advice: measured here, or predicted from the scan''s breakdown';
+COMMENT ON COLUMN scan_advice_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_advice_result.setting IS 'what to change: a server setting, data_checksums, read-ahead, scheduler, or a control group file (cpu.max, io.max rbps, and their cgroup v1 names)';
+COMMENT ON COLUMN scan_advice_result.value IS 'the value proposed';
+COMMENT ON COLUMN scan_advice_result.current IS 'the value now, as SHOW prints it (for max_parallel_workers_per_gather: the workers the planner gives this scan now)';
+COMMENT ON COLUMN scan_advice_result.gain IS 'scan rate with the change divided by the rate without it (1.30: 30 % faster); measured: the median of the pair ratios; predicted: the most the model allows; NULL when nothing predicts it';
+COMMENT ON COLUMN scan_advice_result.gain_lo IS 'measured: lower end of the 95 % interval of the median ratio (NULL below six pairs); predicted: NULL, nothing promises a gain';
+COMMENT ON COLUMN scan_advice_result.gain_hi IS 'measured: upper end of that interval; predicted: the model''s bound, as gain';
+COMMENT ON COLUMN scan_advice_result.measured IS 'true: measured in this call against the current setting; false: predicted, never measured (basis says from what)';
+COMMENT ON COLUMN scan_advice_result.pairs IS 'pairs of scans measured (current, proposed, alternating in order); 0 when predicted';
+COMMENT ON COLUMN scan_advice_result.basis IS 'how the gain was found: the pairs, or the model and the figures it was given (storage-limited: at most min(storage, warm scan) / scan)';
+COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET), CPU (more processes), reload, restart, root (the host or its control groups)';
+COMMENT ON COLUMN scan_advice_result.command IS 'the exact command that makes the change';
+
+CREATE FUNCTION scan_advice(rel regclass,
+							cache text DEFAULT 'cold',
+							max_seconds float8 DEFAULT 60,
+							query text DEFAULT 'count(1)')
+RETURNS SETOF scan_advice_result
+AS 'MODULE_PATHNAME', 'scan_advice'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_advice(regclass, text, float8, text) IS
+'candidate changes that could make the scan faster here, best first: session settings measured in interleaved pairs against the current ones, server and host settings predicted from the scan''s breakdown, each with its gain, cost and command, within max_seconds';
+
+REVOKE ALL ON FUNCTION scan_advice(regclass, text, float8, text) FROM PUBLIC;
+
+ALTER TYPE scan_efficiency_result
+	ADD ATTRIBUTE data_checksums boolean CASCADE,
+	ADD ATTRIBUTE jit boolean CASCADE,
+	ADD ATTRIBUTE io_max_combine_limit integer CASCADE,
+	ADD ATTRIBUTE io_workers integer CASCADE,
+	ADD ATTRIBUTE server_major integer CASCADE;
+
+COMMENT ON COLUMN scan_efficiency_result.data_checksums IS 'data checksums on: every page read into shared buffers is verified, at a CPU cost per page';
+COMMENT ON COLUMN scan_efficiency_result.jit IS 'the jit setting during the call';
+COMMENT ON COLUMN scan_efficiency_result.io_max_combine_limit IS 'io_max_combine_limit, the cap of io_combine_limit, in blocks (block_size each); NULL before PostgreSQL 18';
+COMMENT ON COLUMN scan_efficiency_result.io_workers IS 'I/O worker processes running during the call (io_method = worker); NULL where I/O workers are not used';
+COMMENT ON COLUMN scan_efficiency_result.server_major IS 'the server''s major version, such as 18';

@@ -430,6 +430,47 @@ sb_cgroup_limits(const char *path, SbCgroupLimits *l)
 	} while (parent_dir(dir, mnt));
 }
 
+/*
+ * Where the binding limits are set, so that advice can name the file to
+ * change: the directory of the group whose CPU quota binds this process
+ * and of the group with the tightest read throttle of the device under
+ * path; "" where there is no such limit.
+ */
+void
+sb_cgroup_limit_dirs(const char *path, char *cpu_dir, char *io_dir, size_t size)
+{
+	SbCgroupLimits l;
+	char		dir[SB_CG_PATH];
+	char		mnt[SB_CG_PATH];
+	char		devs[2][32];
+	int64		best = -1;
+	int			ndev;
+	int			i;
+
+	cpu_dir[0] = io_dir[0] = '\0';
+	memset(&l, 0, sizeof(l));
+	find_cpu(&l);
+	if (l.cpu_quota_us > 0)
+		strlcpy(cpu_dir, cpu_stat_dir, size);
+
+	ndev = devices_of(path, devs);
+	if (ndev == 0 || !group_dir(SB_CG_IO, dir, sizeof(dir), mnt, &l.io_version))
+		return;
+	do
+	{
+		SbCgroupLimits here;
+
+		here.read_bps = here.write_bps = here.read_iops = here.write_iops = -1;
+		for (i = 0; i < ndev; i++)
+			dir_io(dir, l.io_version, devs[i], &here);
+		if (here.read_bps >= 0 && (best < 0 || here.read_bps < best))
+		{
+			best = here.read_bps;
+			strlcpy(io_dir, dir, size);
+		}
+	} while (parent_dir(dir, mnt));
+}
+
 /* The CPUs the quota allows (0.25 for 25 ms of 100 ms); NaN for none. */
 double
 sb_cgroup_cpus(const SbCgroupLimits *l)

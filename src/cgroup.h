@@ -44,5 +44,7 @@ typedef struct SbCgroupCpuStat
 extern void sb_cgroup_limits(const char *path, SbCgroupLimits *limits);
 extern void sb_cgroup_cpu_stat(SbCgroupCpuStat *stat);
 extern double sb_cgroup_cpus(const SbCgroupLimits *limits);
+extern void sb_cgroup_limit_dirs(const char *path, char *cpu_dir,
+								 char *io_dir, size_t size);
 
 #endif							/* SCANBENCH_CGROUP_H */

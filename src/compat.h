@@ -373,4 +373,43 @@ typedef struct SbPrng
 #define sb_flush_fence()		__asm__ __volatile__("dsb sy" : : : "memory")
 #endif
 
+/*
+ * What a sequential scan's reads answer to, for scan_advice's candidates
+ * (advice.c), as constants so that the code reads as plain C:
+ * - from 17 a seq scan reads through a read stream, which keeps up to
+ *   effective_io_concurrency I/Os of up to io_combine_limit blocks in
+ *   flight; before 17 it reads 8 kB at a time and neither setting
+ *   reaches it (effective_io_concurrency drove bitmap heap scans only);
+ * - 18 caps io_combine_limit at io_max_combine_limit, set at server
+ *   start, and adds io_method (sync, worker, io_uring); with worker the
+ *   pool is io_workers (reloaded, not restarted) in 18, and from 19 the
+ *   pool sizes itself up to io_max_workers;
+ * - 18's initdb turns data checksums on by default, which every page
+ *   read into shared buffers pays for in CPU.
+ */
+#define SB_SEQSCAN_READ_STREAM		(PG_VERSION_NUM >= 170000)
+#define SB_HAVE_IO_MAX_COMBINE_LIMIT	(PG_VERSION_NUM >= 180000)
+#define SB_HAVE_IO_METHOD			(PG_VERSION_NUM >= 180000)
+/*
+ * The largest values those settings take, for the files that include
+ * storage/bufmgr.h and storage/proc.h (a setting's own bounds are not
+ * read from its definition, whose layout 19 changed).
+ */
+#define SB_MAX_IO_CONCURRENCY		MAX_IO_CONCURRENCY
+#if PG_VERSION_NUM >= 170000
+#define SB_MAX_IO_COMBINE_LIMIT		MAX_IO_COMBINE_LIMIT
+#else
+#define SB_MAX_IO_COMBINE_LIMIT		1
+#endif
+#if PG_VERSION_NUM >= 180000
+#define SB_IO_POOL_MAX				MAX_IO_WORKERS
+#else
+#define SB_IO_POOL_MAX				0
+#endif
+#if PG_VERSION_NUM >= 190000
+#define SB_IO_POOL_SETTING			"io_max_workers"
+#else
+#define SB_IO_POOL_SETTING			"io_workers"
+#endif
+
 #endif							/* SCANBENCH_COMPAT_H */

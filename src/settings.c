@@ -21,6 +21,7 @@
 #include "utils/guc.h"
 #include "utils/json.h"
 
+#include "procstat.h"
 #include "settings.h"
 
 static const char *const io_settings[] = {
@@ -64,4 +65,53 @@ sb_io_settings(void)
 	}
 	appendStringInfoChar(&buf, '}');
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+}
+
+/*
+ * A setting's value in its base unit (blocks, kB, ms) as an integer, as
+ * GetConfigOption() gives it without units; -1 where this server has no
+ * such setting.
+ */
+int
+sb_setting_int(const char *name)
+{
+	const char *value = GetConfigOption(name, true, false);
+
+	return value ? atoi(value) : -1;
+}
+
+/* Whether a boolean setting is on; false where the server lacks it. */
+bool
+sb_setting_on(const char *name)
+{
+	const char *value = GetConfigOption(name, true, false);
+	bool		on = false;
+
+	return value != NULL && parse_bool(value, &on) && on;
+}
+
+/*
+ * The pool of I/O workers is counted from /proc (procstat.c finds them as
+ * it does to charge their CPU): on 19 the pool grows and shrinks by
+ * itself, so its setting says only the bounds.  Where they cannot be
+ * found, 18's fixed io_workers setting.
+ */
+void
+sb_server_facts(SbServerFacts *f)
+{
+	const char *method = GetConfigOption("io_method", true, false);
+
+	f->server_major = sb_setting_int("server_version_num") / 10000;
+	f->data_checksums = sb_setting_on("data_checksums");
+	f->jit = sb_setting_on("jit");
+	f->io_max_combine_limit = sb_setting_int("io_max_combine_limit");
+	f->io_workers = -1;
+	if (method != NULL && strcmp(method, "worker") == 0)
+	{
+		SbProcSnap *snap = palloc0(sizeof(SbProcSnap));
+
+		sb_procstat_start(snap);
+		f->io_workers = snap->io_ok ? snap->nio : sb_setting_int("io_workers");
+		pfree(snap);
+	}
 }

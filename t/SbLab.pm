@@ -55,6 +55,14 @@ sub limit
 	die "tools/lab.sh limit: $out" unless $ok;
 }
 
+# weight(N): the group's CPU weight, N times the default (1: the default).
+sub weight
+{
+	my ($self, $n) = @_;
+	my ($ok, $out) = run_lab('weight', $self->{name}, $n);
+	die "tools/lab.sh weight: $out" unless $ok;
+}
+
 # The group's cpu.stat: (nr_throttled, throttled seconds).
 sub stat
 {

@@ -15,6 +15,9 @@
 #   tools/lab.sh move NAME DATADIR      the cluster's postmaster and its
 #                                       children into the group
 #   tools/lab.sh stat NAME              "nr_throttled throttled_s" of the group
+#   tools/lab.sh weight NAME N          the group's CPU weight, N times the
+#                                       default (1: back to it), and its
+#                                       parent's under SB_LAB_PARENT
 #   tools/lab.sh load-start FILE [N]    N busy loops (default: one per CPU),
 #                                       pids written to FILE
 #   tools/lab.sh load-stop FILE         stop the loops FILE names
@@ -144,6 +147,25 @@ sb_lab_move()
 	return 0
 }
 
+# sb_lab_weight NAME N: a CPU of known size on a busy machine.  A quota
+# caps the group but does not keep other work off its CPU: under the
+# scheduler's fair shares every group (and on v1 every process of the root
+# group) weighs the same, so a test's scans get what the rest leaves.  N
+# times the default weight (v1 cpu.shares 1024, v2 cpu.weight 100) lets
+# them run first; it takes nothing from an idle machine.
+sb_lab_weight()
+{
+	local name=$1 n=$2 d
+	sb_lab_dirs || return 1
+	for d in "$SB_LAB_CPU_TOP/$name" ${SB_LAB_PARENT:+"$SB_LAB_CPU_TOP"}; do
+		if [ "$SB_LAB_V" = 1 ]; then
+			echo $((1024 * n)) >"$d/cpu.shares" || return 1
+		else
+			echo $((n * 100 > 10000 ? 10000 : n * 100)) >"$d/cpu.weight" || return 1
+		fi
+	done
+}
+
 # sb_lab_stat NAME: "nr_throttled throttled_s" of the group's cpu.stat.
 sb_lab_stat()
 {
@@ -246,13 +268,14 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	limit) sb_lab_limit "$@" ;;
 	move) sb_lab_move "$@" ;;
 	stat) sb_lab_stat "$@" ;;
+	weight) sb_lab_weight "$@" ;;
 	load-start) sb_lab_load_start "$@" ;;
 	load-stop) sb_lab_load_stop "$@" ;;
 	remove) sb_lab_remove "$@" ;;
 	delegate) sb_lab_delegate "$@" ;;
 	undelegate) sb_lab_undelegate ;;
 	*)
-		echo "usage: tools/lab.sh check|create|limit|move|stat|load-start|load-stop|remove|delegate|undelegate ..." >&2
+		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate ..." >&2
 		exit 2
 		;;
 	esac

@@ -129,6 +129,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	Oid			write_spc = InvalidOid;
 	double		write_mb_s = NAN;
 	SbRow		row;
+	SbServerFacts facts;
 	bool		record;
 	Datum		result;
 	SbArgs		args;
@@ -296,6 +297,19 @@ scan_efficiency(PG_FUNCTION_ARGS)
 		sb_row_verdict(&row, "verdict", &v);
 	}
 	sb_row_datum(&row, "settings", sb_io_settings());
+	/* Facts that move the CPU share: a figure is compared under the same. */
+	sb_server_facts(&facts);
+	sb_row_datum(&row, "data_checksums", BoolGetDatum(facts.data_checksums));
+	sb_row_datum(&row, "jit", BoolGetDatum(facts.jit));
+	if (facts.io_max_combine_limit >= 0)
+		sb_row_datum(&row, "io_max_combine_limit", Int32GetDatum(facts.io_max_combine_limit));
+	else
+		sb_row_null(&row, "io_max_combine_limit");
+	if (facts.io_workers >= 0)
+		sb_row_datum(&row, "io_workers", Int32GetDatum(facts.io_workers));
+	else
+		sb_row_null(&row, "io_workers");
+	sb_row_datum(&row, "server_major", Int32GetDatum(facts.server_major));
 	sb_row_float(&row, "write_mb_s", write_mb_s, 1);
 	sb_row_float(&row, "cpu_wait_s", e.ratio.n > 0 ? e.cpu_wait_s : NAN, 3);
 	sb_row_float(&row, "cpu_throttled_s",

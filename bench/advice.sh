@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# scan_advice's top advice applied for real: for each cell of a small lab
+# (tools/lab.sh: a disk of known speed, a CPU of known size), a throwaway
+# cluster with one lineitem is asked for advice, the best candidate that
+# has a gain is applied as its command says (SET in the session; ALTER
+# SYSTEM and a restart of the cluster; the lab group's own control files),
+# and the scan is timed with scan_rate before and after, the two
+# alternating where no restart is needed.  Printed side by side: the
+# advised gain (measured or predicted, with its interval or bound) and
+# the gain scan_rate saw, and their ratio.  A candidate with no gain (a
+# read throttle, whose device cannot be measured under it) is applied too,
+# to show what it hid.
+#
+#   bench/advice.sh [--pg MAJOR] [--scale SF] [--runs N] [--max-seconds S]
+#                   [--cells "CELL ..."] [--port PORT]
+#
+# A cell is CACHE:MIB:CPUS, 0 for no limit; the default cells are
+#   warm:0:0      CPU-bound, the machine's CPUs free to use (the cluster
+#                 without parallel workers, as the advice finds it)
+#   warm:0:0.5    half a CPU
+#   cold:100:0    a disk of 100 MiB/s
+# The cluster's group gets a CPU weight of 100 times the default, so that
+# other work on the machine does not take its CPUs.  Without a lab (not
+# root, or no writable control groups) only cells without limits run.
+# Host changes (read-ahead, the scheduler) are shown, never applied: they
+# change the device for every user of the machine.  SB_PGBIN=DIR uses
+# the installation whose programs are in DIR.  Default SF 0.1
+# (about 75 MB), --runs 5 scan_rate runs a side, --max-seconds 40.
+set -uo pipefail
+. "$(dirname "$0")/../tools/common.sh"
+. "$(dirname "$0")/../tools/lab.sh"
+trap 'sb_cleanup' EXIT
+
+scale=0.1
+runs=5
+maxs=40
+cells="warm:0:0 warm:0:0.5 cold:100:0"
+port=56400
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--pg) SB_PGMAJOR=$2; shift 2 ;;
+		--scale) scale=$2; shift 2 ;;
+		--runs) runs=$2; shift 2 ;;
+		--max-seconds) maxs=$2; shift 2 ;;
+		--cells) cells=$2; shift 2 ;;
+		--port) port=$2; shift 2 ;;
+		*) sb_die "usage: bench/advice.sh [--pg MAJOR] [--scale SF] [--runs N] [--max-seconds S] [--cells \"CACHE:MIB:CPUS ...\"] [--port PORT]" ;;
+	esac
+done
+[ "$(id -u)" = 0 ] || sb_die "run as root: the cluster is made as postgres and put in control groups"
+sb_check_major "$SB_PGMAJOR"
+sb_install_packages
+# SB_PGBIN=DIR: the installation in DIR (a private copy) instead.
+if [ -n "${SB_PGBIN:-}" ]; then
+	export SB_PGBIN
+else
+	sb_use_pg || sb_die "PostgreSQL $SB_PGMAJOR is not available"
+fi
+sb_build_install
+dir=$(mktemp -d /tmp/scanbench-advice.XXXXXX)
+chmod 755 "$dir"
+sb_on_exit "rm -rf '$dir'"
+sb_start_cluster "$dir" "$(sb_free_port "$port")" "max_parallel_workers_per_gather = 0" "shared_buffers = 32MB"
+pgbin=$(sb_pgbin)
+q() { "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 "$@"; }
+"$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
+q -c "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
+
+lab=""
+if sb_lab_check; then
+	lab=sb-advice-$$
+	sb_lab_create "$lab" || sb_die "could not make the group $lab"
+	sb_on_exit "sb_lab_remove '$lab'"
+	sb_lab_move "$lab" "$dir/data" || sb_die "could not move the cluster into $lab"
+	sb_lab_weight "$lab" 100 || sb_die "could not weigh $lab"
+else
+	sb_log "no lab: $SB_LAB_WHY; only cells without limits run"
+fi
+
+# rate CACHE [SQL...]: the median of --runs scan_rate rates (MB/s), each
+# in a session that runs the SQL first.
+rate()
+{
+	local cache=$1 i v="" w=0 pre
+	shift
+	pre=("$@")
+	# max_parallel_workers_per_gather is scan_rate's parallel_workers
+	# argument: the measured statement sets the setting itself.
+	for s in "${pre[@]}"; do
+		[[ $s =~ ^SET\ max_parallel_workers_per_gather\ =\ ([0-9]+) ]] && w=${BASH_REMATCH[1]}
+	done
+	for i in $(seq 1 "$runs"); do
+		v+=" $(q "${pre[@]/#/-c}" -c "SELECT mb_s FROM scan_rate('lineitem', '$cache', 'count(1)', $w)" | tail -1)"
+	done
+	sb_median <<<"$v"
+}
+
+printf '%-13s %-32s %-22s %-22s %8s %8s %6s  %s\n' cell setting "current -> value" "advised gain" "before" "after" "real" "real / advised"
+for cell in $cells; do
+	IFS=: read -r cache mib cpus <<<"$cell"
+	if [ -z "$lab" ] && { [ "$mib" != 0 ] || [ "$cpus" != 0 ]; }; then
+		printf '%-13s skipped: no lab here\n' "$cell"
+		continue
+	fi
+	[ -n "$lab" ] && { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus" || sb_die "could not set the limits of $cell"; }
+
+	# The best row: rows come best gain first, those without a gain last.
+	q -F $'\x1f' -c "SELECT setting, current, value, coalesce(gain::text, ''), coalesce(gain_lo::text, ''), coalesce(gain_hi::text, ''), measured, cost, command
+		FROM scan_advice('lineitem', '$cache', max_seconds => $maxs) LIMIT 1" >"$dir/top" ||
+		sb_die "scan_advice failed in $cell"
+	if [ ! -s "$dir/top" ]; then
+		printf '%-13s no candidate\n' "$cell"
+		continue
+	fi
+	IFS=$'\x1f' read -r setting current value gain lo hi measured cost command <"$dir/top"
+	if [ -z "$gain" ]; then advised="not predicted"
+	elif [ "$measured" = t ]; then advised="$gain [$lo, $hi]"
+	else advised="<= $gain predicted"; fi
+
+	# Apply, measure, undo.
+	before=$(rate "$cache")
+	after="" note=""
+	case $command in
+		SET\ *)
+			# Before and after alternate: no restart in between.
+			b="$before" a=""
+			for k in 1 2; do
+				a+=" $(rate "$cache" "$command")"
+				b+=" $(rate "$cache")"
+			done
+			before=$(sb_median <<<"$b")
+			after=$(sb_median <<<"$a")
+			;;
+		ALTER\ SYSTEM\ *)
+			alter=${command%%;*}
+			session=""
+			[[ $command == *"then SET "* ]] && session="SET ${command##*then SET }"
+			q -c "$alter" >/dev/null || sb_die "$alter failed"
+			sb_restart_cluster "$dir"
+			if [ -n "$session" ]; then after=$(rate "$cache" "$session"); else after=$(rate "$cache"); fi
+			q -c "ALTER SYSTEM RESET ${setting}" >/dev/null
+			sb_restart_cluster "$dir"
+			note=" (restarted)"
+			;;
+		echo\ *\ /sys/fs/cgroup/*)
+			bash -c "$command" || sb_die "$command failed"
+			after=$(rate "$cache")
+			sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus"
+			;;
+		pg_ctl\ stop*)
+			sb_as_pg pg_ctl -D "$dir/data" -m fast -w stop >/dev/null
+			sb_as_pg pg_checksums --disable -D "$dir/data" >/dev/null || sb_die "pg_checksums --disable failed"
+			sb_as_pg pg_ctl -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+			after=$(rate "$cache")
+			sb_as_pg pg_ctl -D "$dir/data" -m fast -w stop >/dev/null
+			sb_as_pg pg_checksums --enable -D "$dir/data" >/dev/null
+			sb_as_pg pg_ctl -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+			note=" (restarted)"
+			;;
+		*)
+			printf '%-13s %-32s %-22s %-22s not applied: %s changes the host for every user\n' \
+				"$cell" "$setting" "$current -> $value" "$advised" "$command"
+			continue
+			;;
+	esac
+	awk -v c="$cell" -v s="$setting$note" -v cv="$current -> $value" -v ad="$advised" \
+		-v g="$gain" -v b="$before" -v a="$after" \
+		'BEGIN { r = a / b; printf "%-13s %-32s %-22s %-22s %8.1f %8.1f %6.2f  %s\n", c, s, cv, ad, b, a, r, g == "" ? "-" : sprintf("%.2f", r / g) }'
+	echo "              command: $command"
+done
+echo "PostgreSQL $(sb_pgversion), lineitem SF $scale, $(nproc) CPUs, scan_rate medians of $runs runs a side (MB/s)"

@@ -1,0 +1,796 @@
+/*-------------------------------------------------------------------------
+ *
+ * advice.c
+ *	  What would make a scan of this relation faster here, and by how
+ *	  much: scan_advice()'s engine.
+ *
+ * First the scan is taken apart as scan_breakdown does it, on the same
+ * blocks in the same call: t_read, a raw read of the files 8 kB at a time
+ * (and, cold, in O_DIRECT reads of 1 MB: what the storage gives without
+ * the kernel's read-ahead); the scan itself, wall; and t_cpu, a warm scan,
+ * the executor's own cost.  With perfect overlap a scan takes
+ * max(t_read, t_cpu), so the slower of the two is what limits it:
+ *   storage-limited (t_read >= t_cpu): only what makes reading faster can
+ *     help, and the scan can go no faster than the storage's best rate,
+ *     nor than the warm scan: at most min(storage, warm) / scan;
+ *   CPU-limited (t_cpu > t_read): what gives the executor more CPU
+ *     (parallel workers where a CPU is spare; no CPU quota; no checksum
+ *     verification), at most up to the storage's rate.
+ * Those bounds are the model every predicted row states in its basis.
+ *
+ * Then every candidate a session can try itself is measured: pairs of
+ * whole scans, one under the current setting (A) and one under the
+ * proposed value (B), the order alternating from pair to pair so that a
+ * drifting machine moves both alike, each pair giving the ratio of the
+ * two rates; the gain is the median ratio, with the order-statistics
+ * interval of the median (stats.c) once there are enough pairs.  Each
+ * scan sets its value at a GUC nest level of its own, undone after it
+ * and by transaction abort, so the session's settings are the same on
+ * every exit.  The time left after the breakdown is split evenly between
+ * the candidates still to measure; one that gets no pair in its share is
+ * predicted instead, and says so.
+ *
+ * Candidates a session cannot try (settings read at server start or on
+ * reload, data checksums, the host's read-ahead and scheduler, a control
+ * group's limits) are predicted from the breakdown, never measured, and
+ * their rows say which model gave the figure.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "storage/checksum.h"
+#include "storage/proc.h"
+#include "utils/guc.h"
+#include "utils/guc_tables.h"
+#include "utils/memutils.h"
+
+#include "advice.h"
+#include "args.h"
+#include "cgroup.h"
+#include "compat.h"
+#include "devices.h"
+#include "rawread.h"
+#include "scan.h"
+#include "settings.h"
+#include "stats.h"
+#include "verdict.h"
+
+/* O_DIRECT reads of 1 MB, as fio --direct=1 --bs=1M (sampler.h). */
+#define SB_ADVICE_DIRECT_BLOCK	(1024 * 1024)
+
+/*
+ * A candidate's pairs stop once the interval of the median ratio is this
+ * narrow (half-width in % of the median) on at least SB_ADVICE_MIN_PAIRS
+ * pairs, or at SB_ADVICE_MAX_PAIRS: a gain of 1.30 told to +-5 % says
+ * which change to make, and more pairs would only spend the budget.
+ */
+#define SB_ADVICE_TARGET_PCT	5.0
+#define SB_ADVICE_MIN_PAIRS		10
+#define SB_ADVICE_MAX_PAIRS		40
+
+/* Below this predicted bound a server or host change is not worth a row. */
+#define SB_ADVICE_WORTH			1.05
+
+/* Pages whose checksums are timed, and the least time spent doing it. */
+#define SB_CHECKSUM_PAGES		1024
+#define SB_CHECKSUM_MIN_S		0.02
+
+typedef struct SbAdviceCtx
+{
+	SbAdviceArgs *args;
+	int			cur_workers;	/* what the planner gives this scan now */
+	/* the breakdown */
+	double		wall;
+	double		t_read;
+	double		t_cpu;
+	double		read_cpu_s;		/* CPU time of the raw read */
+	double		warm_cpu_s;		/* CPU time of the warm scan */
+	double		scan_mb_s;
+	double		read_mb_s;
+	double		warm_mb_s;
+	double		direct_mb_s;	/* NaN unless cold and O_DIRECT works */
+	double		storage_mb_s;	/* the best the storage gave */
+	bool		cpu_limited;
+	/* the machine */
+	SbCgroupLimits limits;
+	char		cpu_dir[1024];
+	char		io_dir[1024];
+	double		quota_cpus;		/* NaN: no quota */
+	double		cpus;			/* online, under the quota */
+	SbServerFacts facts;
+	MemoryContext passcxt;		/* reset after every pair */
+	List	   *out;
+} SbAdviceCtx;
+
+/* One candidate a session can try: B is the proposed value. */
+typedef struct SbTrial
+{
+	SbAdvice   *a;
+	const char *guc;			/* set for B; NULL: B is b_workers */
+	const char *guc_value;
+	int			b_workers;
+	double		bound;			/* the model's, if it cannot be measured */
+	char	   *model;
+} SbTrial;
+
+static double
+elapsed_s(SbAdviceCtx *c)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, c->args->start);
+	return INSTR_TIME_GET_DOUBLE(now);
+}
+
+static SbAdvice *
+advice_new(SbAdviceCtx *c, const char *setting, const char *value,
+		   const char *current, const char *cost)
+{
+	SbAdvice   *a = palloc0(sizeof(SbAdvice));
+
+	a->setting = pstrdup(setting);
+	a->value = pstrdup(value);
+	a->current = current ? pstrdup(current) : NULL;
+	a->cost = pstrdup(cost);
+	a->gain = a->gain_lo = a->gain_hi = NAN;
+	c->out = lappend(c->out, a);
+	return a;
+}
+
+/* A predicted row: the model's bound is its gain and its upper end. */
+static void
+predict(SbAdvice *a, double bound, const char *basis)
+{
+	a->measured = false;
+	a->gain = a->gain_hi = bound;
+	a->gain_lo = NAN;
+	a->basis = pstrdup(basis);
+}
+
+/* A setting's value as SHOW prints it, units included. */
+static char *
+shown(const char *name)
+{
+	return GetConfigOptionByName(name, NULL, false);
+}
+
+/* How a server setting takes effect: "reload" or "restart". */
+static const char *
+server_cost(const char *name)
+{
+	struct config_generic *guc = sb_find_guc(name);
+
+	return (guc != NULL && guc->context == PGC_SIGHUP) ? "reload" : "restart";
+}
+
+static char *
+alter_system(const char *name, const char *value)
+{
+	return strcmp(server_cost(name), "reload") == 0 ?
+		psprintf("ALTER SYSTEM SET %s = '%s'; SELECT pg_reload_conf();", name, value) :
+		psprintf("ALTER SYSTEM SET %s = '%s'; then restart the server", name, value);
+}
+
+/*
+ * The workers the planner gives a plain scan of this relation now, by its
+ * own rule (compute_parallel_worker): none below
+ * min_parallel_table_scan_size, then one more each time the size triples,
+ * at most max_parallel_workers_per_gather and max_parallel_workers.  A
+ * reloption parallel_workers is not read: the figure is the default's.
+ */
+static int
+planner_workers(BlockNumber pages)
+{
+	int			most = Min(sb_setting_int("max_parallel_workers_per_gather"),
+						   sb_setting_int("max_parallel_workers"));
+	double		threshold = Max(sb_setting_int("min_parallel_table_scan_size"), 1);
+	int			workers = 1;
+
+	if (most <= 0 || pages < threshold)
+		return 0;
+	while (pages >= threshold * 3 && workers < most)
+	{
+		workers++;
+		threshold *= 3;
+	}
+	return Min(workers, most);
+}
+
+/* The whole relation in O_DIRECT reads of 1 MB, MB/s; NaN if refused. */
+static double
+direct_rate(SbTarget *target)
+{
+	char	   *buf = sb_aligned_buffer(SB_ADVICE_DIRECT_BLOCK);
+	uint64		bytes = 0;
+	double		seconds = 0;
+	int			i;
+
+	for (i = 0; i < target->nsegments; i++)
+	{
+		SbReadResult r;
+
+		CHECK_FOR_INTERRUPTS();
+		memset(&r, 0, sizeof(r));
+		if (!sb_raw_read_stretch(target->segments[i], buf, SB_ADVICE_DIRECT_BLOCK,
+								 true, &r))
+			return NAN;
+		bytes += r.bytes;
+		seconds += r.timing.seconds;
+	}
+	return sb_rate(bytes / SB_MB, seconds);
+}
+
+static void
+take_breakdown(SbAdviceCtx *c)
+{
+	SbAdviceArgs *args = c->args;
+	SbTarget   *t = args->target;
+	SbReadResult rr;
+	SbScanResult sr;
+	SbScanResult warm;
+
+	sb_raw_read(t, BLCKSZ, args->cache, &rr, NULL);
+	sb_scan(t, args->query, c->cur_workers, args->cache, &sr);
+	sb_scan(t, args->query, c->cur_workers, SB_CACHE_WARM, &warm);
+	c->direct_mb_s = args->cache == SB_CACHE_COLD ? direct_rate(t) : NAN;
+
+	c->wall = sr.timing.seconds;
+	c->t_read = rr.timing.seconds;
+	c->t_cpu = warm.timing.seconds;
+	c->read_cpu_s = rr.timing.user_s + rr.timing.sys_s;
+	c->warm_cpu_s = warm.timing.user_s + warm.timing.sys_s;
+	c->scan_mb_s = sb_rate(t->bytes / SB_MB, c->wall);
+	c->read_mb_s = sb_rate(t->bytes / SB_MB, c->t_read);
+	c->warm_mb_s = sb_rate(t->bytes / SB_MB, c->t_cpu);
+	c->storage_mb_s = c->read_mb_s;
+	if (!isnan(c->direct_mb_s))
+		c->storage_mb_s = Max(c->storage_mb_s, c->direct_mb_s);
+	/* A throttle holds every read to it, however short the burst was. */
+	if (c->limits.read_bps > 0)
+		c->storage_mb_s = Min(c->storage_mb_s, c->limits.read_bps / SB_MB);
+	c->cpu_limited = c->t_cpu > c->t_read;
+}
+
+/* The most an I/O-side change gives: min(storage, warm) / scan. */
+static double
+io_bound(SbAdviceCtx *c)
+{
+	return Max(1.0, Min(c->storage_mb_s, c->warm_mb_s) / c->scan_mb_s);
+}
+
+static char *
+io_model(SbAdviceCtx *c, const char *what)
+{
+	return psprintf("predicted, storage-limited%s%s: at most min(storage %.0f MB/s, warm scan %.0f MB/s) / scan %.0f MB/s",
+					what ? ", " : "", what ? what : "",
+					c->storage_mb_s, c->warm_mb_s, c->scan_mb_s);
+}
+
+/* ---- measuring a trial ---- */
+
+/* One timed scan under A (current) or B (the trial's value); seconds. */
+static double
+timed_scan(SbAdviceCtx *c, SbTrial *t, bool b, SbCacheMode mode)
+{
+	int			nestlevel = NewGUCNestLevel();
+	SbScanResult r;
+
+	if (b && t->guc)
+		(void) set_config_option(t->guc, t->guc_value,
+								 superuser() ? PGC_SUSET : PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SAVE, true, ERROR, false);
+	sb_scan(c->args->target, c->args->query,
+			(b && t->guc == NULL) ? t->b_workers : c->cur_workers, mode, &r);
+	AtEOXact_GUC(true, nestlevel);
+	return r.timing.seconds;
+}
+
+/*
+ * Pairs of A and B until the interval is narrow enough, the pairs are
+ * many enough, or the next pair would overrun the deadline (its length
+ * guessed from the median of the pairs so far, from the breakdown's scan
+ * before the first).
+ */
+static void
+measure_trial(SbAdviceCtx *c, SbTrial *t, double deadline)
+{
+	SbSamples	ratios;
+	SbSamples	pair_s;
+	SbAdvice   *a = t->a;
+	SbCacheMode cache = c->args->cache;
+	double		lo,
+				hi,
+				med = NAN;
+	int			n;
+
+	sb_samples_init(&ratios);
+	sb_samples_init(&pair_s);
+	for (n = 0; n < SB_ADVICE_MAX_PAIRS; n++)
+	{
+		double		next = pair_s.n > 0 ? sb_samples_median(&pair_s) :
+			2.5 * (c->wall + (cache == SB_CACHE_WARM ? c->t_cpu : 0));
+		double		secs[2] = {0, 0};
+		double		t0;
+		MemoryContext old;
+		int			side;
+
+		CHECK_FOR_INTERRUPTS();
+		if (elapsed_s(c) + next > deadline)
+			break;
+		if (ratios.n >= SB_ADVICE_MIN_PAIRS &&
+			sb_median_ci(ratios.v, ratios.n, SB_VERDICT_CONFIDENCE, &lo, &hi) &&
+			sb_halfwidth_pct(sb_quantile(ratios.v, ratios.n, 0.5), lo, hi) <= SB_ADVICE_TARGET_PCT)
+			break;
+
+		t0 = elapsed_s(c);
+		old = MemoryContextSwitchTo(c->passcxt);
+		for (side = 0; side < 2; side++)
+		{
+			bool		b = ((side + n) % 2 == 1);
+			SbCacheMode mode = cache;
+
+			/* Warm: the first scan of the trial warms; the rest find it so. */
+			if (cache == SB_CACHE_WARM && (n > 0 || side > 0))
+				mode = SB_CACHE_ASIS;
+			secs[b ? 1 : 0] = timed_scan(c, t, b, mode);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(c->passcxt);
+		sb_samples_push(&pair_s, elapsed_s(c) - t0);
+		if (secs[0] > 0 && secs[1] > 0)
+		{
+			double		r = secs[0] / secs[1];	/* rate B / rate A */
+
+			sb_samples_push(&ratios, r);
+			sb_sorted_insert(ratios.v, ratios.n - 1, r);
+		}
+	}
+
+	if (ratios.n == 0)
+	{
+		predict(a, t->bound,
+				psprintf("not measured: max_seconds left no time for a pair; %s", t->model));
+		return;
+	}
+	med = sb_quantile(ratios.v, ratios.n, 0.5);
+	a->measured = true;
+	a->pairs = ratios.n;
+	a->gain = med;
+	if (sb_median_ci(ratios.v, ratios.n, SB_VERDICT_CONFIDENCE, &lo, &hi))
+	{
+		a->gain_lo = lo;
+		a->gain_hi = hi;
+	}
+	a->basis = psprintf("measured: %d interleaved pairs of %s scans, %s = %s against %s; %s",
+						ratios.n, sb_cache_name(cache), t->a->setting,
+						t->a->value, t->a->current,
+						isnan(a->gain_lo) ? "too few pairs for an interval" :
+						"95 % interval of the median ratio");
+}
+
+/* ---- the candidates ---- */
+
+static SbTrial *
+trial_new(List **trials, SbAdvice *a, const char *guc, const char *guc_value,
+		  int b_workers, double bound, char *model)
+{
+	SbTrial    *t = palloc0(sizeof(SbTrial));
+
+	t->a = a;
+	t->guc = guc;
+	t->guc_value = guc_value;
+	t->b_workers = b_workers;
+	t->bound = bound;
+	t->model = model;
+	*trials = lappend(*trials, t);
+	return t;
+}
+
+static char *
+blocks_kb(int blocks)
+{
+	return psprintf("%dkB", (int) ((int64) blocks * BLCKSZ / 1024));
+}
+
+/* What the session can try to read faster: 17 on. */
+static void
+io_session_candidates(SbAdviceCtx *c, List **trials)
+{
+	int			eic = sb_setting_int("effective_io_concurrency");
+	int			icl = sb_setting_int("io_combine_limit");
+	int			cap;
+
+	if (!SB_SEQSCAN_READ_STREAM)
+		return;
+	if (eic >= 0)
+	{
+		int			want = Min(Max(64, 4 * eic), SB_MAX_IO_CONCURRENCY);
+
+		if (want > eic)
+		{
+			char	   *v = psprintf("%d", want);
+			SbAdvice   *a = advice_new(c, "effective_io_concurrency", v,
+									   shown("effective_io_concurrency"), "none");
+
+			a->command = psprintf("SET effective_io_concurrency = %d", want);
+			trial_new(trials, a, "effective_io_concurrency", v, 0, io_bound(c),
+					  io_model(c, NULL));
+		}
+	}
+	if (icl < 0)
+		return;
+	cap = SB_HAVE_IO_MAX_COMBINE_LIMIT ? sb_setting_int("io_max_combine_limit") :
+		SB_MAX_IO_COMBINE_LIMIT;
+	if (icl < cap)
+	{
+		char	   *v = blocks_kb(cap);
+		SbAdvice   *a = advice_new(c, "io_combine_limit", v, shown("io_combine_limit"), "none");
+
+		a->command = psprintf("SET io_combine_limit = '%s'", v);
+		trial_new(trials, a, "io_combine_limit", v, 0, io_bound(c), io_model(c, NULL));
+	}
+}
+
+/* What the server could do to read faster, predicted: 18 on. */
+static void
+io_server_candidates(SbAdviceCtx *c)
+{
+	const char *method = GetConfigOption("io_method", true, false);
+	int			icl = sb_setting_int("io_combine_limit");
+	int			cap = sb_setting_int("io_max_combine_limit");
+	int			top = SB_MAX_IO_COMBINE_LIMIT;
+
+	if (!SB_HAVE_IO_METHOD)
+		return;
+	/* Said whatever the bound: it is why io_combine_limit stops here. */
+	if (SB_HAVE_IO_MAX_COMBINE_LIMIT && icl >= 0 && cap >= 0 && icl >= cap && cap < top)
+	{
+		char	   *v = blocks_kb(top);
+		SbAdvice   *a = advice_new(c, "io_max_combine_limit", v,
+								   shown("io_max_combine_limit"), "restart");
+
+		a->command = psprintf("ALTER SYSTEM SET io_max_combine_limit = '%s'; then restart the server; then SET io_combine_limit = '%s'",
+							  v, v);
+		predict(a, io_bound(c),
+				io_model(c, psprintf("io_combine_limit %s is at its cap io_max_combine_limit, which only a restart raises",
+									 shown("io_combine_limit"))));
+	}
+	if (method == NULL || io_bound(c) < SB_ADVICE_WORTH)
+		return;
+	if (strcmp(method, "sync") == 0)
+	{
+		SbAdvice   *a = advice_new(c, "io_method", "worker", method, "restart");
+
+		a->command = alter_system("io_method", "worker");
+		predict(a, io_bound(c), io_model(c, "reads issued ahead of the scan instead of as it needs them"));
+	}
+	else if (strcmp(method, "worker") == 0)
+	{
+		int			pool = sb_setting_int(SB_IO_POOL_SETTING);
+		int			want = Min(Max(pool + 2, 2 * pool), SB_IO_POOL_MAX);
+
+		/* More workers than CPUs only queue for them. */
+		want = Min(want, Max(pool, (int) floor(c->cpus) * 2));
+		if (pool >= 0 && want > pool)
+		{
+			char	   *v = psprintf("%d", want);
+			SbAdvice   *a = advice_new(c, SB_IO_POOL_SETTING, v,
+									   shown(SB_IO_POOL_SETTING),
+									   server_cost(SB_IO_POOL_SETTING));
+
+			a->command = alter_system(SB_IO_POOL_SETTING, v);
+			predict(a, io_bound(c),
+					io_model(c, psprintf("%d I/O workers running", c->facts.io_workers)));
+		}
+	}
+}
+
+/* The bracketed word of a scheduler list: "[mq-deadline] none". */
+static char *
+active_scheduler(const char *list)
+{
+	const char *open = list ? strchr(list, '[') : NULL;
+	const char *close = open ? strchr(open, ']') : NULL;
+
+	if (close == NULL)
+		return list ? pstrdup(list) : NULL;
+	return pnstrdup(open + 1, close - open - 1);
+}
+
+/* The host: read-ahead, the scheduler, the control group's throttle. */
+static void
+io_host_candidates(SbAdviceCtx *c)
+{
+	char	   *path = sb_target_first_path(c->args->target);
+	List	   *layers = path ? sb_storage_layers(path) : NIL;
+	SbLayer    *dev = NULL;
+	ListCell   *lc;
+
+	/* The device under the filesystem; for a partition, its disk. */
+	foreach(lc, layers)
+	{
+		SbLayer    *l = lfirst(lc);
+
+		if (l->level == 1 && dev == NULL)
+			dev = l;
+	}
+	if (dev && dev->kind && strcmp(dev->kind, "partition") == 0)
+		foreach(lc, layers)
+		{
+			SbLayer    *l = lfirst(lc);
+
+			if (l->level == 2 && l->name)
+			{
+				dev = l;
+				break;
+			}
+		}
+
+	/*
+	 * Buffered reads that trail O_DIRECT reads of 1 MB on the same blocks
+	 * are held back by the kernel's read-ahead window; past 1 MB a window
+	 * rarely helps a sequential reader, so a wider one is proposed only
+	 * below that.
+	 */
+	if (dev && dev->name && dev->read_ahead_kb >= 0 && dev->read_ahead_kb < 1024 &&
+		!isnan(c->direct_mb_s) &&
+		c->direct_mb_s > SB_ADVICE_WORTH * c->read_mb_s && io_bound(c) >= SB_ADVICE_WORTH)
+	{
+		int64		kb = Max(4 * dev->read_ahead_kb, 1024);
+		SbAdvice   *a = advice_new(c, "read-ahead", psprintf(INT64_FORMAT "kB", kb),
+								   psprintf(INT64_FORMAT "kB", dev->read_ahead_kb), "root");
+
+		a->command = psprintf("blockdev --setra " INT64_FORMAT " /dev/%s", 2 * kb, dev->name);
+		predict(a, Max(1.0, Min(c->direct_mb_s, c->warm_mb_s) / c->scan_mb_s),
+				psprintf("predicted, read-ahead: buffered reads %.0f MB/s, O_DIRECT 1 MB reads %.0f MB/s: a wider window closes at most that gap, min(%.0f, warm scan %.0f) / scan %.0f MB/s",
+						 c->read_mb_s, c->direct_mb_s, c->direct_mb_s, c->warm_mb_s, c->scan_mb_s));
+	}
+	if (dev && dev->name && dev->scheduler)
+	{
+		char	   *sched = active_scheduler(dev->scheduler);
+
+		/* bfq spends CPU per request that a sequential reader does not need. */
+		if (sched && strcmp(sched, "bfq") == 0 && io_bound(c) >= SB_ADVICE_WORTH)
+		{
+			const char *want = dev->rotational == 0 ? "none" : "mq-deadline";
+			SbAdvice   *a = advice_new(c, "scheduler", want, sched, "root");
+
+			a->command = psprintf("echo %s > /sys/block/%s/queue/scheduler", want, dev->name);
+			predict(a, io_bound(c), io_model(c, "bfq's per-request cost on a sequential reader"));
+		}
+	}
+
+	if (c->limits.read_bps > 0 && c->io_dir[0] != '\0')
+	{
+		bool		v1 = c->limits.io_version == 1;
+		SbAdvice   *a = advice_new(c, v1 ? "blkio.throttle.read_bps_device" : "io.max rbps",
+								   v1 ? "0" : "max",
+								   psprintf(INT64_FORMAT, c->limits.read_bps), "root");
+
+		a->command = v1 ?
+			psprintf("echo '%s 0' > %s/blkio.throttle.read_bps_device", c->limits.device, c->io_dir) :
+			psprintf("echo '%s rbps=max' > %s/io.max", c->limits.device, c->io_dir);
+		/* Nothing measured here says what the device does unthrottled. */
+		predict(a, NAN,
+				psprintf("not predicted: the server's control group throttles reads of %s to %.0f MB/s, and the device's own rate cannot be measured under it",
+						 c->limits.device, c->limits.read_bps / SB_MB));
+	}
+}
+
+/*
+ * CPU a page's checksum costs, seconds: the first pages of the relation
+ * read once, then checksummed over and over until the time is long
+ * enough to read on the clock.
+ */
+static double
+checksum_s_per_page(SbTarget *target)
+{
+	SbSegment	s;
+	char	   *buf;
+	SbReadResult r;
+	instr_time	t0,
+				t1;
+	volatile uint32 sink = 0;
+	uint64		done = 0;
+	int			npages;
+	int			i;
+
+	if (target->nsegments == 0)
+		return NAN;
+	s = *target->segments[0];
+	npages = (int) Min((uint64) SB_CHECKSUM_PAGES, s.bytes / BLCKSZ);
+	if (npages == 0)
+		return NAN;
+	s.bytes = (off_t) npages * BLCKSZ;
+	buf = sb_aligned_buffer((int) s.bytes);
+	memset(&r, 0, sizeof(r));
+	(void) sb_raw_read_stretch(&s, buf, (int) s.bytes, false, &r);
+
+	INSTR_TIME_SET_CURRENT(t0);
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		for (i = 0; i < npages; i++)
+		{
+			char	   *page = buf + (size_t) i * BLCKSZ;
+
+			if (PageIsNew((Page) page))
+				continue;
+			sink += pg_checksum_page(page, s.first_block + i);
+			done++;
+		}
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+		if (done == 0 || INSTR_TIME_GET_DOUBLE(t1) >= SB_CHECKSUM_MIN_S)
+			break;
+	}
+	(void) sink;
+	return done > 0 ? INSTR_TIME_GET_DOUBLE(t1) / done : NAN;
+}
+
+/* What gives the executor more CPU, for a CPU-limited scan. */
+static void
+cpu_candidates(SbAdviceCtx *c, List **trials)
+{
+	SbTarget   *target = c->args->target;
+	double		storage_gain = Max(1.0, c->storage_mb_s / c->scan_mb_s);
+
+	if (!isnan(c->quota_cpus) && c->quota_cpus < 1.0 && c->cpu_dir[0] != '\0')
+	{
+		/*
+		 * Under the quota a pass's CPU time u takes u / quota of wall
+		 * time; without it, u.  So each reference pass would take
+		 * t - u (1 / quota - 1), and no less than u: the raw read, which
+		 * is mostly CPU when the blocks come from the page cache, as
+		 * much as the warm scan.  Workers share the same quota.
+		 */
+		bool		v1 = c->limits.cpu_version == 1;
+		double		stretch = 1.0 / c->quota_cpus - 1.0;
+		double		read_free = Max(c->read_cpu_s, c->t_read - c->read_cpu_s * stretch);
+		double		cpu_free = Max(c->warm_cpu_s, c->t_cpu - c->warm_cpu_s * stretch);
+		double		bound = c->wall / Max(read_free, cpu_free);
+		SbAdvice   *a = advice_new(c, v1 ? "cpu.cfs_quota_us" : "cpu.max",
+								   v1 ? "-1" : psprintf("max " INT64_FORMAT, c->limits.cpu_period_us),
+								   psprintf(INT64_FORMAT " " INT64_FORMAT,
+											c->limits.cpu_quota_us, c->limits.cpu_period_us),
+								   "root");
+
+		a->command = v1 ? psprintf("echo -1 > %s/cpu.cfs_quota_us", c->cpu_dir) :
+			psprintf("echo 'max " INT64_FORMAT "' > %s/cpu.max",
+					 c->limits.cpu_period_us, c->cpu_dir);
+		predict(a, Max(1.0, bound),
+				psprintf("predicted, CPU-limited: the server's CPU quota of %.2f CPU is the limit, not the worker count (workers share the quota); without it the raw read would take %.3f s and the warm scan %.3f s (each pass's CPU time at full speed): at most wall %.3f s / max of the two",
+						 c->quota_cpus, read_free, cpu_free, c->wall));
+	}
+	else if (c->cpus >= 2 &&
+			 target->bytes >= (uint64) Max(sb_setting_int("min_parallel_table_scan_size"), 0) * BLCKSZ)
+	{
+		int			want = Min((int) floor(c->cpus) - 1,
+							   Min(sb_setting_int("max_parallel_workers"),
+								   sb_setting_int("max_worker_processes") - 1));
+
+		if (want > c->cur_workers)
+		{
+			char	   *v = psprintf("%d", want);
+			double		procs = Min((double) want + 1, c->cpus) / (c->cur_workers + 1);
+			SbAdvice   *a = advice_new(c, "max_parallel_workers_per_gather", v,
+									   psprintf("%d", c->cur_workers), "CPU");
+
+			a->command = psprintf("SET max_parallel_workers_per_gather = %d", want);
+			trial_new(trials, a, NULL, NULL, want,
+					  Max(1.0, Min(storage_gain, c->warm_mb_s * procs / c->scan_mb_s)),
+					  psprintf("predicted, CPU-limited: %d processes on %.1f CPUs: at most min(storage %.0f MB/s, warm scan %.0f MB/s x %.2f) / scan %.0f MB/s",
+							   want + 1, c->cpus, c->storage_mb_s, c->warm_mb_s, procs,
+							   c->scan_mb_s));
+		}
+	}
+
+	if (c->facts.data_checksums && c->args->cache != SB_CACHE_ASIS)
+	{
+		double		per_page = checksum_s_per_page(target);
+
+		if (!isnan(per_page))
+		{
+			double		cpu_s = per_page * target->nblocks;
+			double		bound = Min(storage_gain,
+									c->wall / Max(c->t_read, Max(c->wall - cpu_s, 1e-9)));
+			SbAdvice   *a = advice_new(c, "data_checksums", "off", "on", "restart");
+
+			a->command = psprintf("pg_ctl stop -D '%s'; pg_checksums --disable -D '%s'; pg_ctl start -D '%s' (pages are then no longer verified on read)",
+								  DataDir, DataDir, DataDir);
+			predict(a, Max(1.0, bound),
+					psprintf("predicted, CPU-limited: verifying a page's checksum measured at %.2f us, %.3f s for the relation: at most min(storage %.0f MB/s / scan %.0f MB/s, wall / max(t_read, wall - %.3f s))",
+							 1e6 * per_page, cpu_s, c->storage_mb_s, c->scan_mb_s, cpu_s));
+		}
+	}
+}
+
+static int
+by_gain(const ListCell *a, const ListCell *b)
+{
+	SbAdvice   *x = lfirst(a);
+	SbAdvice   *y = lfirst(b);
+	double		gx = isnan(x->gain) ? -1 : x->gain;
+	double		gy = isnan(y->gain) ? -1 : y->gain;
+
+	if (x->measured != y->measured && fabs(gx - gy) < 1e-9)
+		return x->measured ? -1 : 1;
+	return gx > gy ? -1 : (gx < gy ? 1 : 0);
+}
+
+/*
+ * The candidates for args' relation, each measured or predicted, best
+ * gain first (a candidate with no figure last).
+ */
+List *
+sb_advise(SbAdviceArgs *args)
+{
+	SbAdviceCtx c;
+	List	   *trials = NIL;
+	ListCell   *lc;
+	int			left;
+	int			nestlevel;
+	long		online = sysconf(_SC_NPROCESSORS_ONLN);
+	char	   *path = sb_target_first_path(args->target);
+
+	memset(&c, 0, sizeof(c));
+	c.args = args;
+	c.passcxt = AllocSetContextCreate(CurrentMemoryContext, "scanbench advice pair",
+									  ALLOCSET_DEFAULT_SIZES);
+	sb_server_facts(&c.facts);
+	sb_cgroup_limits(path ? path : ".", &c.limits);
+	sb_cgroup_limit_dirs(path ? path : ".", c.cpu_dir, c.io_dir, sizeof(c.cpu_dir));
+	c.quota_cpus = sb_cgroup_cpus(&c.limits);
+	c.cpus = online > 0 ? (double) online : 1.0;
+	if (!isnan(c.quota_cpus))
+		c.cpus = Min(c.cpus, c.quota_cpus);
+	c.cur_workers = planner_workers(args->target->nblocks);
+
+	/* The select list is checked (by planning it) before anything is read. */
+	nestlevel = sb_scan_settings_begin(0);
+	(void) sb_scan_plan(args->target, NULL, args->query, NULL, 0);
+	sb_scan_settings_end(nestlevel);
+
+	take_breakdown(&c);
+	ereport(NOTICE,
+			(errmsg("the scan is %s: %.0f MB/s, with raw reads at %.0f MB/s%s and a warm scan at %.0f MB/s",
+					c.cpu_limited ? "CPU-limited" : "storage-limited",
+					c.scan_mb_s, c.read_mb_s,
+					isnan(c.direct_mb_s) ? "" : psprintf(" (O_DIRECT 1 MB reads %.0f MB/s)", c.direct_mb_s),
+					c.warm_mb_s),
+			 errdetail("%d parallel workers, as the planner gives this scan now; %.1f CPUs%s.",
+					   c.cur_workers, c.cpus,
+					   isnan(c.quota_cpus) ? "" : " under the server's CPU quota")));
+
+	if (c.cpu_limited)
+		cpu_candidates(&c, &trials);
+	else
+	{
+		io_session_candidates(&c, &trials);
+		io_server_candidates(&c);
+	}
+	io_host_candidates(&c);
+
+	/* The time left, split between the trials still to measure. */
+	left = list_length(trials);
+	foreach(lc, trials)
+	{
+		SbTrial    *t = lfirst(lc);
+		double		now = elapsed_s(&c);
+
+		measure_trial(&c, t, now + Max(0.0, args->max_seconds - now) / left);
+		left--;
+	}
+
+	MemoryContextDelete(c.passcxt);
+	list_sort(c.out, by_gain);
+	return c.out;
+}

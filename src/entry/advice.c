@@ -1,0 +1,82 @@
+/*-------------------------------------------------------------------------
+ *
+ * advice.c
+ *	  scan_advice(): what would make this scan faster here, a row per
+ *	  candidate change, measured where a session can try it and predicted
+ *	  where it cannot (the engine: src/advice.c, which says how).
+ *
+ * Everything is checked before anything is measured; the budget covers
+ * the whole call, the breakdown's passes first and the trials in the time
+ * left; the settings tried are undone after each scan and by abort.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "advice.h"
+#include "args.h"
+#include "citus.h"
+#include "relfiles.h"
+#include "rows.h"
+
+PG_FUNCTION_INFO_V1(scan_advice);
+
+Datum
+scan_advice(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	double		max_seconds = PG_GETARG_FLOAT8(2);
+	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SbAdviceArgs args;
+	List	   *advice;
+	ListCell   *lc;
+
+	INSTR_TIME_SET_CURRENT(args.start);
+	sb_check_max_seconds(max_seconds);
+	sb_check_query(query);
+	sb_citus_refuse(relid, "scan_advice");
+	sb_init_srf(fcinfo);
+
+	args.target = sb_target_open(relid, SB_TARGET_SCAN);
+	args.cache = cache;
+	args.query = query;
+	args.max_seconds = max_seconds;
+	if (args.target->nblocks == 0)
+		ereport(NOTICE,
+				(errmsg("\"%s\" is empty: there is no scan to make faster",
+						get_rel_name(relid))));
+	advice = args.target->nblocks > 0 ? sb_advise(&args) : NIL;
+
+	foreach(lc, advice)
+	{
+		SbAdvice   *a = lfirst(lc);
+		SbRow		row;
+
+		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+		sb_row_text(&row, "setting", a->setting);
+		sb_row_text(&row, "value", a->value);
+		sb_row_text(&row, "current", a->current);
+		sb_row_float(&row, "gain", a->gain, 2);
+		sb_row_float(&row, "gain_lo", a->gain_lo, 2);
+		sb_row_float(&row, "gain_hi", a->gain_hi, 2);
+		sb_row_datum(&row, "measured", BoolGetDatum(a->measured));
+		sb_row_datum(&row, "pairs", Int32GetDatum(a->pairs));
+		sb_row_text(&row, "basis", a->basis);
+		sb_row_text(&row, "cost", a->cost);
+		sb_row_text(&row, "command", a->command);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
+	}
+	sb_target_close(args.target);
+
+	return (Datum) 0;
+}
