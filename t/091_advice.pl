@@ -120,24 +120,35 @@ chomp $cpus;
 SKIP:
 {
 	skip "one CPU: no worker can run beside the scan", 5 if $cpus < 2;
-	my @cpu = advice("'n', 'warm', max_seconds => 25");
-	my ($par) = grep { $_->{setting} eq 'max_parallel_workers_per_gather' } @cpu;
-	ok($par, 'CPU-bound with a CPU free: parallel workers are a candidate')
-		or skip 'no parallel row', 4;
-	is($par->{current}, '0', '... from none');
-	ok($par->{measured} && $par->{pairs} > 0, "... measured, in $par->{pairs} pairs");
-	is($par->{command}, "SET max_parallel_workers_per_gather = $par->{value}", '... with the command');
-
-	# The same comparison by hand, with scan_rate, alternating.
-	my (@without, @with);
-	for my $i (1 .. 7)
+	# The advice, then the same comparison by hand with scan_rate,
+	# alternating.  Whether the second CPU is free is the host's doing, and
+	# another run on the machine (CI runs two majors at once) can take it
+	# for one of the two and not the other: a second try, both reported.
+	my (@cpu, $par, $real, $d);
+	for my $try (1 .. 2)
 	{
-		push @without, $node->safe_psql('postgres', "SELECT mb_s FROM scan_rate('n', 'warm')");
-		push @with, $node->safe_psql('postgres',
-			"SELECT mb_s FROM scan_rate('n', 'warm', 'count(1)', $par->{value})");
+		@cpu = advice("'n', 'warm', max_seconds => 25");
+		($par) = grep { $_->{setting} eq 'max_parallel_workers_per_gather' } @cpu;
+		last unless $par && $par->{measured};
+		my (@without, @with);
+		for my $i (1 .. 7)
+		{
+			push @without, $node->safe_psql('postgres', "SELECT mb_s FROM scan_rate('n', 'warm')");
+			push @with, $node->safe_psql('postgres',
+				"SELECT mb_s FROM scan_rate('n', 'warm', 'count(1)', $par->{value})");
+		}
+		$real = median(@with) / median(@without);
+		$d = 100 * ($par->{gain} - $real) / $real;
+		last if abs($d) <= 15;
+		note(sprintf("try %d: the measured gain %.2f against scan_rate's %.2f (%+.1f %%)",
+			$try, $par->{gain}, $real, $d));
 	}
-	my $real = median(@with) / median(@without);
-	my $d = 100 * ($par->{gain} - $real) / $real;
+	ok($par, 'CPU-bound with a CPU free: parallel workers are a candidate')
+		or skip 'no parallel row', 5;
+	is($par->{current}, '0', '... from none');
+	ok($par->{measured} && $par->{pairs} > 0, "... measured, in $par->{pairs} pairs")
+		or skip 'not measured', 3;
+	is($par->{command}, "SET max_parallel_workers_per_gather = $par->{value}", '... with the command');
 	cmp_ok(abs($d), '<=', 15,
 		sprintf("... the measured gain %.2f agrees with scan_rate's %.2f (%+.1f %%)",
 			$par->{gain}, $real, $d));
