@@ -37,7 +37,7 @@ for my $cache ((('cold') x 12), (('warm') x 6), (('asis') x 6))
 }
 my $updates = $node->safe_psql('postgres',
 	"SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'pgbench_accounts'");
-$writers->signal('INT');
+$writers->signal('TERM');
 $writers->finish;
 
 cmp_ok($updates, '>', 1000, "the writers updated rows meanwhile ($updates)");

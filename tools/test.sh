@@ -256,7 +256,12 @@ if [ ${#majors[@]} -gt 1 ]; then
 					[ -n "${busy[$where]:-}" ] && continue
 					log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
 					sb_log "PostgreSQL $m: started ($where), its output follows when it ends"
-					"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
+					# A background job of a script starts with SIGINT and
+					# SIGQUIT ignored, which every test's child would
+					# inherit (pgbench would outlive its INT): the defaults
+					# back.
+					env --default-signal=INT,QUIT \
+						"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
 					running[$!]=$m run_log[$!]=$log busy[$where]=$!
 					unset "queue[$i]"
 					queue=("${queue[@]}")
