@@ -649,3 +649,53 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'scan_history_svg'
 LANGUAGE C STABLE
 SET search_path = pg_catalog, pg_temp;
+
+--
+-- One order of arguments: rel, then cache, then the rest, as scan_rate,
+-- scan_efficiency and the others have them.  raw_read, raw_read_segments
+-- and random_read had cache after block_size (and reads).  Calls that name
+-- their arguments (cache => 'warm') are unchanged; positional ones change
+-- from raw_read('t', 65536, 'warm') to raw_read('t', 'warm', 65536).  No
+-- overload keeps the old order: a call naming only block_size would match
+-- both and be refused as ambiguous.  The library reads the arguments by
+-- name, so it serves the old definitions too.
+--
+DROP FUNCTION raw_read(regclass, integer, text);
+DROP FUNCTION raw_read_segments(regclass, integer, text);
+DROP FUNCTION random_read(regclass, integer, integer, text);
+
+CREATE FUNCTION raw_read(rel regclass,
+						 cache text DEFAULT 'cold',
+						 block_size integer DEFAULT 8192)
+RETURNS raw_read_result
+AS 'MODULE_PATHNAME', 'raw_read'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION raw_read(regclass, text, integer) IS
+'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do; cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
+
+CREATE FUNCTION raw_read_segments(rel regclass,
+								  cache text DEFAULT 'cold',
+								  block_size integer DEFAULT 8192)
+RETURNS SETOF raw_read_segment_result
+AS 'MODULE_PATHNAME', 'raw_read_segments'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION raw_read_segments(regclass, text, integer) IS
+'raw_read, one row per segment file, each timed on its own';
+
+CREATE FUNCTION random_read(rel regclass,
+							cache text DEFAULT 'cold',
+							reads integer DEFAULT 10000,
+							block_size integer DEFAULT 8192)
+RETURNS random_read_result
+AS 'MODULE_PATHNAME', 'random_read'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION random_read(regclass, text, integer, integer) IS
+'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, queue depth 1; cache: cold, warm, direct or asis';
+
+-- They read server files and evict caches: superuser only unless granted.
+REVOKE ALL ON FUNCTION raw_read(regclass, text, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION raw_read_segments(regclass, text, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION random_read(regclass, text, integer, integer) FROM PUBLIC;

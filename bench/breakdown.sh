@@ -61,7 +61,7 @@ table() { "$pgbin/psql" -X -v ON_ERROR_STOP=1 -P footer=off -c "$1"; }
 
 "$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
 q "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
-mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 8192, 'asis') ORDER BY segno")
+mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 'asis', 8192) ORDER BY segno")
 tick=$(getconf CLK_TCK)
 
 # summary NAME LEFT RIGHT [plain]: the medians of two paired sides, their

@@ -84,7 +84,7 @@ chown postgres: "$work"/*.sql
 calls=(
 	"SELECT * FROM raw_read('@T', cache => 'cold')"
 	"SELECT * FROM raw_read('@T', cache => 'warm')"
-	"SELECT * FROM raw_read('@T', 1048576, 'direct')"
+	"SELECT * FROM raw_read('@T', 'direct', 1048576)"
 	"SELECT * FROM raw_read_segments('@T', cache => 'asis')"
 	"SELECT * FROM scan_rate('@T', 'cold')"
 	"SELECT * FROM scan_rate('@T', 'warm', 'count(1)', 2)"
@@ -96,7 +96,7 @@ calls=(
 	"SELECT * FROM storage_info('@T'::regclass)"
 	"SELECT * FROM storage_info('pg_default'::name)"
 	"SELECT * FROM storage_profile('pg_default', 8, 8192, 200)"
-	"SELECT * FROM random_read('@T', 500)"
+	"SELECT * FROM random_read('@T', reads => 500)"
 	"CALL efficiency_check('@T', runs => 1)"
 	"SELECT * FROM scan_trend"
 	"SELECT scanbench_metrics()"

@@ -29,7 +29,7 @@ SELECT * FROM storage_profile('no_such_tablespace');
 SELECT * FROM storage_profile('pg_global');
 
 -- random_read: bad arguments.
-SELECT * FROM random_read('sb_st', 0);
+SELECT * FROM random_read('sb_st', reads => 0);
 SELECT * FROM random_read('sb_st', reads => 20000000);
 SELECT * FROM random_read('sb_st', block_size => 100);
 SELECT * FROM random_read('sb_st', cache => 'lukewarm');
@@ -39,7 +39,7 @@ SELECT * FROM random_read('sb_st_view');
 SELECT reads, block_size, cache, bytes, min_offset >= 0 AS min_ok,
        max_offset + block_size <= pg_relation_size('sb_st') AS max_ok,
        iops > 0 AS iops_ok, latency_p50_us <= latency_p99_us AS p_ok
-FROM random_read('sb_st', 5);
+FROM random_read('sb_st', reads => 5);
 
 -- Privileges: EXECUTE is revoked from PUBLIC.
 CREATE ROLE regress_sb_storage;
@@ -50,7 +50,7 @@ SELECT * FROM storage_profile();
 SELECT * FROM random_read('sb_st');
 RESET ROLE;
 -- Granted EXECUTE but no SELECT on the table.
-GRANT EXECUTE ON FUNCTION random_read(regclass, integer, integer, text),
+GRANT EXECUTE ON FUNCTION random_read(regclass, text, integer, integer),
 	storage_info(regclass) TO regress_sb_storage;
 SET ROLE regress_sb_storage;
 SELECT * FROM random_read('sb_st');

@@ -56,7 +56,7 @@ sub marks { my ($v) = @_; $v //= ''; $v =~ s/^\{|\}$//g; return split /,/, $v; }
 # ---- a throttled disk ----
 $lab->limit($mib, 0);
 
-my ($raw) = row("SELECT mb_s FROM raw_read('t', 8192, 'cold')");
+my ($raw) = row("SELECT mb_s FROM raw_read('t', 'cold', 8192)");
 cmp_ok($raw->{mb_s}, '<=', 1.1 * $limit, "raw read $raw->{mb_s} MB/s: not above the limit of $limit");
 cmp_ok($raw->{mb_s}, '>=', 0.8 * $limit, '... and near it');
 
@@ -90,7 +90,7 @@ is($info, $mib * 1048576, 'storage_info shows the read throttle');
 
 # ---- background load never lifts a rate above the limit ----
 $lab->load_start;
-($raw) = row("SELECT mb_s FROM raw_read('t', 8192, 'cold')");
+($raw) = row("SELECT mb_s FROM raw_read('t', 'cold', 8192)");
 cmp_ok($raw->{mb_s}, '<=', 1.1 * $limit, "loaded: raw read $raw->{mb_s} MB/s");
 my ($scan) = row("SELECT mb_s FROM scan_rate('t', 'cold')");
 cmp_ok($scan->{mb_s}, '<=', 1.1 * $limit, "loaded: scan_rate $scan->{mb_s} MB/s");
