@@ -699,3 +699,23 @@ COMMENT ON FUNCTION random_read(regclass, text, integer, integer) IS
 REVOKE ALL ON FUNCTION raw_read(regclass, text, integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION raw_read_segments(regclass, text, integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION random_read(regclass, text, integer, integer) FROM PUBLIC;
+
+--
+-- storage_info for a tablespace under its own name: storage_info(name)
+-- beside storage_info(regclass) made storage_info('t') look for a
+-- tablespace "t" (a bare literal resolves to name first).  Now
+-- storage_info('t') is the relation's and storage_info_tablespace('fast')
+-- the tablespace's; the library serves 0.2's overload too.
+--
+DROP FUNCTION storage_info(name);
+
+CREATE FUNCTION storage_info_tablespace(tablespace name)
+RETURNS SETOF storage_info_result
+AS 'MODULE_PATHNAME', 'storage_info_tablespace'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_info_tablespace(name) IS
+'the filesystem and block devices under the tablespace''s directory, one row per layer';
+
+-- It reads /proc and /sys: superuser only unless granted.
+REVOKE ALL ON FUNCTION storage_info_tablespace(name) FROM PUBLIC;

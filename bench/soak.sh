@@ -94,7 +94,7 @@ calls=(
 	"SELECT * FROM scan_shapes('@T')"
 	"SELECT * FROM scan_sweep('@T', 'effective_io_concurrency', ARRAY['1', '16'], 'asis')"
 	"SELECT * FROM storage_info('@T'::regclass)"
-	"SELECT * FROM storage_info('pg_default'::name)"
+	"SELECT * FROM storage_info_tablespace('pg_default')"
 	"SELECT * FROM storage_profile('pg_default', 8, 8192, 200)"
 	"SELECT * FROM random_read('@T', reads => 500)"
 	"CALL efficiency_check('@T', runs => 1)"

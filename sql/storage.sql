@@ -9,13 +9,15 @@ CREATE VIEW sb_st_view AS SELECT 1 AS x;
 SELECT kind, level, tablespace, data_path ~ '^base/[0-9]+/[0-9]+$' AS path_ok,
        fstype IS NOT NULL AS has_fstype
 FROM storage_info('sb_st'::regclass) WHERE level = 0;
-SELECT kind, data_path FROM storage_info('pg_default'::name) WHERE level = 0;
-SELECT kind, data_path FROM storage_info('pg_global'::name) WHERE level = 0;
+SELECT kind, data_path FROM storage_info_tablespace('pg_default') WHERE level = 0;
+SELECT kind, data_path FROM storage_info_tablespace('pg_global') WHERE level = 0;
 SELECT count(*) > 0 AS has_rows FROM storage_info(rel => 'sb_st');
 SELECT * FROM storage_info('sb_st_view'::regclass);
--- A bare literal names a tablespace; the error says how to name a table.
-SELECT * FROM storage_info('sb_st');
-SELECT * FROM storage_info('no_such_tablespace'::name);
+-- A bare literal names the relation; a relation's name given for a
+-- tablespace is refused, with the call that looks under it.
+SELECT count(*) > 0 AS bare_literal_is_the_relation FROM storage_info('sb_st');
+SELECT * FROM storage_info_tablespace('sb_st');
+SELECT * FROM storage_info_tablespace('no_such_tablespace');
 
 -- storage_profile: bad arguments.
 SELECT * FROM storage_profile(size_mb => 0);
@@ -45,7 +47,7 @@ FROM random_read('sb_st', reads => 5);
 CREATE ROLE regress_sb_storage;
 SET ROLE regress_sb_storage;
 SELECT * FROM storage_info('sb_st'::regclass);
-SELECT * FROM storage_info('pg_default'::name);
+SELECT * FROM storage_info_tablespace('pg_default');
 SELECT * FROM storage_profile();
 SELECT * FROM random_read('sb_st');
 RESET ROLE;

@@ -17,14 +17,16 @@ $node->safe_psql('postgres', q{
 });
 
 # Rows as hashes, in level order.
+# The layers storage_info (or $fn) gives for $arg.
 sub layers
 {
-	my ($arg) = @_;
+	my ($arg, $fn) = @_;
+	$fn //= 'storage_info';
 	my @cols = qw(level kind name parent mount_point fstype mount_options
 	  backing_file scheduler read_ahead_kb logical_block_size size_bytes note data_path tablespace);
 	my $out = $node->safe_psql('postgres',
 		"SELECT " . join(', ', map { "coalesce(" . $_ . "::text, '')" } @cols)
-		  . " FROM storage_info($arg) ORDER BY level",
+		  . " FROM $fn($arg) ORDER BY level",
 		extra_params => [ '-F', "\t" ]);
 	my @rows;
 	for my $line (split /\n/, $out)
@@ -51,8 +53,8 @@ for my $r (@rows[ 1 .. $#rows ])
 	ok($r->{size_bytes} > 0 || $r->{note} ne '', "... has a size ($r->{size_bytes}) or a note");
 }
 
-my @ts = layers("'pg_default'::name");
-is($ts[0]{data_path}, 'base', 'storage_info(tablespace): pg_default is base/');
+my @ts = layers("'pg_default'", 'storage_info_tablespace');
+is($ts[0]{data_path}, 'base', 'storage_info_tablespace: pg_default is base/');
 is($ts[0]{fstype}, $rows[0]{fstype}, '... on the same filesystem');
 is(scalar(@ts), scalar(@rows), '... with the same layers');
 
@@ -60,7 +62,7 @@ my $settings = $node->safe_psql('postgres',
 	"SELECT settings->>'block_size', settings->>'segment_size', settings ? 'shared_buffers', settings ? 'effective_io_concurrency' FROM storage_info(rel => 't') LIMIT 1");
 is($settings, '8192|1GB|t|t', 'settings: block_size, segment_size, shared_buffers, effective_io_concurrency');
 
-my ($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM storage_info('no_such_ts'::name)");
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM storage_info_tablespace('no_such_ts')");
 like($err, qr/tablespace "no_such_ts" does not exist/, 'an unknown tablespace is an error');
 
 # Loop-mounted images.
@@ -74,9 +76,10 @@ for my $m (@mounts)
 		CREATE TABLESPACE si_$fs LOCATION '$loc';
 		CREATE TABLE on_$fs TABLESPACE si_$fs AS SELECT 1 AS x;
 	});
-	for my $arg ("'on_$fs'::regclass", "'si_$fs'::name")
+	for my $call ([ "'on_$fs'", 'storage_info' ], [ "'si_$fs'", 'storage_info_tablespace' ])
 	{
-		my @l = layers($arg);
+		my ($arg, $fn) = @$call;
+		my @l = layers($arg, $fn);
 		is($l[0]{fstype}, $fs, "$arg: filesystem is $fs");
 		is($l[0]{tablespace}, "si_$fs", "... tablespace si_$fs");
 		is($l[0]{mount_point}, $dir, "... mounted at $dir");
@@ -109,7 +112,7 @@ SKIP:
 	my $loc = "$tmpfs/si_tmpfs_$$";
 	mkdir $loc or skip "cannot create $loc: $!", 4;
 	$node->safe_psql('postgres', "CREATE TABLESPACE si_tmpfs LOCATION '$loc'");
-	my @l = layers("'si_tmpfs'::name");
+	my @l = layers("'si_tmpfs'", 'storage_info_tablespace');
 	is($l[0]{fstype}, 'tmpfs', 'a tablespace on tmpfs says tmpfs');
 	is($l[0]{mount_point}, $tmpfs, "... mounted at $tmpfs");
 	is(scalar(@l), 1, '... with no block device under it');
