@@ -325,7 +325,7 @@ BEGIN
 	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
 	WHERE e.extname = 'scanbench';
 	PERFORM set_config('search_path',
-					   'pg_catalog, ' || quote_ident(ext_schema) || ', pg_temp', true);
+					   'pg_catalog, ' || quote_ident(ext_schema) || ', scanbench_internal, pg_temp', true);
 	PERFORM scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
 									  warn_drop_pct, window_days);
 
@@ -719,3 +719,81 @@ COMMENT ON FUNCTION storage_info_tablespace(name) IS
 
 -- It reads /proc and /sys: superuser only unless granted.
 REVOKE ALL ON FUNCTION storage_info_tablespace(name) FROM PUBLIC;
+
+--
+-- The public surface is what users call: the helpers of the check, the
+-- judge and the chart move to a schema of their own, scanbench_internal,
+-- so that \df in the extension's schema lists only the functions the
+-- documentation describes.  An extension with members in two schemas
+-- cannot be moved by ALTER EXTENSION SET SCHEMA, so from 0.3 scanbench is
+-- not relocatable (scanbench.control), as most extensions with more than
+-- one schema are; its schema is chosen at CREATE EXTENSION ... SCHEMA and
+-- its scripts name it as @extschema@.  Bodies written in SQL (BEGIN
+-- ATOMIC) and views refer to the helpers by object and follow them;
+-- efficiency_check names them and is made again below, and
+-- scan_history_judge has the schema in its search path.
+--
+-- scan_efficiency_node stays beside scan_efficiency_shards: the
+-- coordinator calls it on every Citus node by its name there.
+--
+CREATE SCHEMA scanbench_internal;
+COMMENT ON SCHEMA scanbench_internal IS
+'helpers of scanbench''s check, judge and chart; not called by users';
+-- USAGE lets a role that was granted efficiency_check or the chart reach
+-- the helpers; each function's own EXECUTE grant still decides.
+GRANT USAGE ON SCHEMA scanbench_internal TO PUBLIC;
+
+ALTER FUNCTION scan_history_kernel() SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_outside_block() SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_marks(text[]) SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_median(bigint, integer) SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_check_limits(float8, float8, float8, float8, integer) SET SCHEMA scanbench_internal;
+
+CREATE OR REPLACE PROCEDURE efficiency_check(rel regclass,
+								  cache text DEFAULT 'cold',
+								  min_pct float8 DEFAULT NULL,
+								  max_drop_pct float8 DEFAULT 20,
+								  warn_pct float8 DEFAULT NULL,
+								  warn_drop_pct float8 DEFAULT 10,
+								  window_days integer DEFAULT 30,
+								  max_seconds float8 DEFAULT 60,
+								  target_pct float8 DEFAULT NULL,
+								  sample float8 DEFAULT 1.0,
+								  method text DEFAULT 'pairs',
+								  runs integer DEFAULT 1)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+	run bigint;
+	j record;
+BEGIN
+	IF rel IS NULL OR cache IS NULL OR runs IS NULL OR max_seconds IS NULL
+	   OR sample IS NULL OR method IS NULL THEN
+		RAISE EXCEPTION 'efficiency_check needs a relation, cache, max_seconds, sample, method and runs'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+	PERFORM scanbench_internal.scan_history_outside_block();
+
+	PERFORM pg_catalog.pg_advisory_xact_lock(
+		(pg_catalog.hashtext('scanbench.efficiency_check')::bigint << 32) | rel::oid::bigint);
+	-- The precision the check needs: a drop of max_drop_pct is told from
+	-- noise when the interval is within half of it.
+	run := scanbench_internal.scan_history_measure(rel, cache, runs, sample, max_seconds,
+												   coalesce(target_pct, max_drop_pct / 2), method);
+	COMMIT;
+
+	SELECT * INTO j FROM @extschema@.scan_history_judge(run, min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+	IF j.status = 'regression' THEN
+		RAISE EXCEPTION USING ERRCODE = 'SB001', MESSAGE = j.message,
+			DETAIL = j.detail, HINT = j.hint;
+	ELSIF j.status IN ('warning', 'not_judged') THEN
+		RAISE WARNING USING MESSAGE = j.message, DETAIL = j.detail, HINT = j.hint;
+	ELSE
+		RAISE NOTICE USING MESSAGE = j.message;
+	END IF;
+END
+$$;

@@ -46,7 +46,7 @@ sql(q{
 		-- run is compared with (and the chart's median) have its marks.
 		CASE WHEN d = 9 THEN '{unstable}'::text[]
 			 ELSE coalesce((SELECT h.verdict FROM scan_history h
-							WHERE h.relname = 'lineitem' AND scan_history_marks(h.verdict) IS NOT NULL
+							WHERE h.relname = 'lineitem' AND scanbench_internal.scan_history_marks(h.verdict) IS NOT NULL
 							ORDER BY h.id LIMIT 1), '{ok}') END, 'ext4', '/dev/vda',
 		CASE WHEN d > 12 THEN 'mq-deadline' ELSE 'bfq' END, 128, '6.1.0',
 		CASE WHEN d > 20 THEN '15.19' ELSE '15.20' END
@@ -129,7 +129,7 @@ is(scalar(@points), $runs, "one point per run ($runs)");
 my @hollow = $text =~ /<circle class="run"[^>]*fill="white"/g;
 is(scalar(@hollow),
 	sql(q{SELECT count(*) FROM scan_history WHERE cache = 'cold'
-		  AND (scan_pct IS NULL OR scan_history_marks(verdict) IS NULL)}),
+		  AND (scan_pct IS NULL OR scanbench_internal.scan_history_marks(verdict) IS NULL)}),
 	'the runs that could not be judged are hollow');
 my @ids = $text =~ /<title>run (\d+),/g;
 is(join(',', sort { $a <=> $b } @ids),

@@ -66,8 +66,7 @@ scan_history_outside_block(PG_FUNCTION_ARGS)
 				 errdetail("It commits the run it recorded before judging it, so that an alarm does not undo the record."),
 				 errhint("CALL it on its own, as psql -c and pg_cron do.")));
 	/* Nor can it record on a standby or without the grants: say so now. */
-	sb_history_check_record(get_func_namespace(fcinfo->flinfo->fn_oid),
-							"efficiency_check");
+	sb_history_check_record(sb_history_schema(), "efficiency_check");
 	PG_RETURN_VOID();
 }
 
@@ -83,7 +82,8 @@ spi_float8(HeapTuple tup, int col)
 
 /*
  * The runs the chart draws, in order of series (relation and cache mode),
- * time and run number, read from the history in schema nsp.  The strings
+ * time and run number, read from the history in schema nsp (the helpers
+ * are scanbench_internal's).  The strings
  * are allocated in the caller's context (SPI_getvalue allocates in the
  * current one, which is switched to it here).
  */
@@ -111,14 +111,14 @@ read_chart_runs(SbChart *c, const char *nsp, const char *want_schema,
 					 " quote_ident(h.relschema) || '.' || quote_ident(h.relname), h.cache,"
 					 " h.scan_pct, h.scan_pct_lo, h.scan_pct_hi, h.read_mb_s, h.scan_mb_s,"
 					 " array_to_string(h.verdict, ','),"
-					 " %s.scan_history_marks(h.verdict) IS NOT NULL,"
+					 " scanbench_internal.scan_history_marks(h.verdict) IS NOT NULL,"
 					 " h.filesystem, h.device, h.scheduler, h.read_ahead_kb::text, h.kernel,"
 					 " split_part(h.server_version, ' ', 1)"
 					 " FROM %s.scan_history h"
 					 " WHERE ($1 IS NULL OR (h.relschema = $1 AND h.relname = $2))"
 					 " AND ($3 IS NULL OR h.cache = $3)"
 					 " AND h.measured_at > now() - make_interval(days => $4)"
-					 " ORDER BY 3, h.measured_at, h.id", nsp, nsp);
+					 " ORDER BY 3, h.measured_at, h.id", nsp);
 	if (SPI_execute_with_args(query, 4, argtypes, args, nulls, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "scan_history_svg: reading the history failed");
 
@@ -166,9 +166,9 @@ read_chart_runs(SbChart *c, const char *nsp, const char *want_schema,
  * (scan_history_median).
  */
 static void
-read_chart_medians(SbChart *c, const char *nsp)
+read_chart_medians(SbChart *c)
 {
-	char	   *query = psprintf("SELECT median_pct FROM %s.scan_history_median($1)", nsp);
+	const char *query = "SELECT median_pct FROM scanbench_internal.scan_history_median($1)";
 	SPIPlanPtr	plan;
 	Oid			argtypes[1] = {INT8OID};
 
@@ -209,8 +209,8 @@ read_chart_medians(SbChart *c, const char *nsp)
 Datum
 scan_history_svg(PG_FUNCTION_ARGS)
 {
-	Oid			nspoid = get_func_namespace(fcinfo->flinfo->fn_oid);
-	const char *nsp = quote_identifier(get_namespace_name(nspoid));
+	/* The history's schema: the extension's, where this function is too. */
+	const char *nsp = quote_identifier(get_namespace_name(sb_history_schema()));
 	MemoryContext outer = CurrentMemoryContext;
 	SbChart		chart = {0};
 	char	   *want_schema = NULL;
@@ -252,12 +252,12 @@ scan_history_svg(PG_FUNCTION_ARGS)
 		nulls[0] = isnan(chart.min_pct) ? 'n' : ' ';
 		args[1] = Float8GetDatum(chart.max_drop_pct);
 		args[2] = Int32GetDatum(chart.days);
-		if (SPI_execute_with_args(psprintf("SELECT %s.scan_history_check_limits($1, $2, NULL, NULL, $3)", nsp),
+		if (SPI_execute_with_args("SELECT scanbench_internal.scan_history_check_limits($1, $2, NULL, NULL, $3)",
 								  3, argtypes, args, nulls, true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "scan_history_svg: checking the limits failed");
 	}
 	read_chart_runs(&chart, nsp, want_schema, want_name, chart.days, outer);
-	read_chart_medians(&chart, nsp);
+	read_chart_medians(&chart);
 	SPI_finish();
 
 	svg = sb_chart_svg(&chart);
