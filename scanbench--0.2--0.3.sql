@@ -797,3 +797,55 @@ BEGIN
 	END IF;
 END
 $$;
+
+--
+-- One vocabulary for result columns: a rate is read_mb_s or scan_mb_s,
+-- a time read_s, scan_s or elapsed_s, a share scan_pct, a filesystem
+-- filesystem, as scan_efficiency and the history name them.  Renamed:
+--   raw_read_result, raw_read_segment_result, random_read_result:
+--     seconds -> read_s, mb_s -> read_mb_s
+--   scan_rate_result: seconds -> scan_s, mb_s -> scan_mb_s
+--   scan_shape_result, scan_sweep_result: seconds -> scan_s,
+--     mb_s -> scan_mb_s, read_pct -> scan_pct
+--   scan_breakdown_result: seconds -> scan_s, t_read_s -> read_s,
+--     t_cpu_s -> cpu_s
+--   storage_info_result: fstype -> filesystem
+--   storage_profile_result: seconds -> elapsed_s (mb_s stays: a test's
+--     rate, written or read)
+-- CASCADE renames the columns of tables made OF these types too.  The
+-- library fills a column under its old name for an older definition
+-- (src/rows.c).
+--
+ALTER TYPE raw_read_result RENAME ATTRIBUTE seconds TO read_s CASCADE;
+ALTER TYPE raw_read_result RENAME ATTRIBUTE mb_s TO read_mb_s CASCADE;
+ALTER TYPE raw_read_segment_result RENAME ATTRIBUTE seconds TO read_s CASCADE;
+ALTER TYPE raw_read_segment_result RENAME ATTRIBUTE mb_s TO read_mb_s CASCADE;
+ALTER TYPE random_read_result RENAME ATTRIBUTE seconds TO read_s CASCADE;
+ALTER TYPE random_read_result RENAME ATTRIBUTE mb_s TO read_mb_s CASCADE;
+ALTER TYPE scan_rate_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_rate_result RENAME ATTRIBUTE mb_s TO scan_mb_s CASCADE;
+ALTER TYPE scan_shape_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_shape_result RENAME ATTRIBUTE mb_s TO scan_mb_s CASCADE;
+ALTER TYPE scan_shape_result RENAME ATTRIBUTE read_pct TO scan_pct CASCADE;
+ALTER TYPE scan_sweep_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_sweep_result RENAME ATTRIBUTE mb_s TO scan_mb_s CASCADE;
+ALTER TYPE scan_sweep_result RENAME ATTRIBUTE read_pct TO scan_pct CASCADE;
+ALTER TYPE scan_breakdown_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_breakdown_result RENAME ATTRIBUTE t_read_s TO read_s CASCADE;
+ALTER TYPE scan_breakdown_result RENAME ATTRIBUTE t_cpu_s TO cpu_s CASCADE;
+ALTER TYPE storage_info_result RENAME ATTRIBUTE fstype TO filesystem CASCADE;
+ALTER TYPE storage_profile_result RENAME ATTRIBUTE seconds TO elapsed_s CASCADE;
+
+COMMENT ON COLUMN raw_read_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN raw_read_segment_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_rate_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_rate_result.rows_s IS 'rows / scan_s';
+COMMENT ON COLUMN scan_shape_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_shape_result.rows_s IS 'rows / scan_s';
+COMMENT ON COLUMN scan_shape_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
+COMMENT ON COLUMN scan_sweep_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_sweep_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
+COMMENT ON COLUMN scan_sweep_result.speedup IS 'scan_s of the first value / scan_s of this one';
+COMMENT ON COLUMN scan_breakdown_result.warm_mb_s IS 'bytes / cpu_s, in MB/s';
+COMMENT ON COLUMN scan_breakdown_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_breakdown_result.read_mb_s IS 'bytes / read_s, in MB/s';

@@ -6,7 +6,7 @@
 SELECT relation, segments, bytes = pg_relation_size('sb_t') AS all_bytes,
        reads = bytes / 8192 AS reads_8k, block_size, cache,
        cached_pct_before BETWEEN 0 AND 100 AS pct_ok,
-       seconds >= 0 AS seconds_ok, mb_s > 0 AS rate_ok,
+       read_s >= 0 AS seconds_ok, read_mb_s > 0 AS rate_ok,
        user_s >= 0 AND sys_s >= 0 AS cpu_ok
 FROM raw_read('sb_t');
 
@@ -28,12 +28,12 @@ SELECT segments, bytes = pg_relation_size('sb_part_1') + pg_relation_size('sb_pa
 FROM raw_read('sb_part');
 
 -- Empty: a row with NULL rates, no division by zero.
-SELECT segments, bytes, reads, cached_pct_before, mb_s FROM raw_read('sb_empty');
-SELECT segments, bytes, mb_s FROM raw_read('sb_part_empty');
+SELECT segments, bytes, reads, cached_pct_before, read_mb_s FROM raw_read('sb_empty');
+SELECT segments, bytes, read_mb_s FROM raw_read('sb_part_empty');
 
 -- Temp tables of our own session work.
 CREATE TEMP TABLE sb_temp AS SELECT * FROM sb_t WHERE id <= 5000;
-SELECT bytes = pg_relation_size('sb_temp') AS all_bytes, mb_s > 0 AS rate_ok
+SELECT bytes = pg_relation_size('sb_temp') AS all_bytes, read_mb_s > 0 AS rate_ok
 FROM raw_read('sb_temp');
 
 -- One row per segment file, adding up to the relation.

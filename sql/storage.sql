@@ -7,7 +7,7 @@ CREATE VIEW sb_st_view AS SELECT 1 AS x;
 
 -- storage_info: one filesystem row first, whatever the host.
 SELECT kind, level, tablespace, data_path ~ '^base/[0-9]+/[0-9]+$' AS path_ok,
-       fstype IS NOT NULL AS has_fstype
+       filesystem IS NOT NULL AS has_fstype
 FROM storage_info('sb_st'::regclass) WHERE level = 0;
 SELECT kind, data_path FROM storage_info_tablespace('pg_default') WHERE level = 0;
 SELECT kind, data_path FROM storage_info_tablespace('pg_global') WHERE level = 0;

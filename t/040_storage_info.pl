@@ -22,7 +22,7 @@ sub layers
 {
 	my ($arg, $fn) = @_;
 	$fn //= 'storage_info';
-	my @cols = qw(level kind name parent mount_point fstype mount_options
+	my @cols = qw(level kind name parent mount_point filesystem mount_options
 	  backing_file scheduler read_ahead_kb logical_block_size size_bytes note data_path tablespace);
 	my $out = $node->safe_psql('postgres',
 		"SELECT " . join(', ', map { "coalesce(" . $_ . "::text, '')" } @cols)
@@ -44,7 +44,7 @@ ok(@rows >= 1, 'storage_info(rel) returns rows');
 is($rows[0]{kind}, 'filesystem', 'level 0 is the filesystem');
 is($rows[0]{tablespace}, 'pg_default', '... in pg_default');
 like($rows[0]{data_path}, qr{^base/\d+/\d+$}, "... data path of the relation ($rows[0]{data_path})");
-ok($rows[0]{fstype} ne '', "... type named ($rows[0]{fstype})");
+ok($rows[0]{filesystem} ne '', "... type named ($rows[0]{filesystem})");
 ok($rows[0]{mount_point} =~ m{^/}, "... mount point ($rows[0]{mount_point})");
 ok($rows[0]{mount_options} =~ /\br[ow]\b/, "... mount options ($rows[0]{mount_options})");
 for my $r (@rows[ 1 .. $#rows ])
@@ -55,7 +55,7 @@ for my $r (@rows[ 1 .. $#rows ])
 
 my @ts = layers("'pg_default'", 'storage_info_tablespace');
 is($ts[0]{data_path}, 'base', 'storage_info_tablespace: pg_default is base/');
-is($ts[0]{fstype}, $rows[0]{fstype}, '... on the same filesystem');
+is($ts[0]{filesystem}, $rows[0]{filesystem}, '... on the same filesystem');
 is(scalar(@ts), scalar(@rows), '... with the same layers');
 
 my $settings = $node->safe_psql('postgres',
@@ -80,7 +80,7 @@ for my $m (@mounts)
 	{
 		my ($arg, $fn) = @$call;
 		my @l = layers($arg, $fn);
-		is($l[0]{fstype}, $fs, "$arg: filesystem is $fs");
+		is($l[0]{filesystem}, $fs, "$arg: filesystem is $fs");
 		is($l[0]{tablespace}, "si_$fs", "... tablespace si_$fs");
 		is($l[0]{mount_point}, $dir, "... mounted at $dir");
 		like($l[0]{data_path}, qr{^pg_tblspc/\d+/PG_}, "... data path under pg_tblspc ($l[0]{data_path})");
@@ -91,8 +91,8 @@ for my $m (@mounts)
 		ok($loop->{logical_block_size} > 0 && $loop->{size_bytes} > 0,
 			'... with its block size and size');
 		my ($under) = grep { $_->{kind} eq 'filesystem' && $_->{level} > $loop->{level} } @l;
-		ok($under && $under->{parent} eq $loop->{name} && $under->{fstype} ne '',
-			"... whose backing file's filesystem follows (" . ($under ? $under->{fstype} : 'none') . ')');
+		ok($under && $under->{parent} eq $loop->{name} && $under->{filesystem} ne '',
+			"... whose backing file's filesystem follows (" . ($under ? $under->{filesystem} : 'none') . ')');
 	}
 	$node->safe_psql('postgres', "DROP TABLE on_$fs; DROP TABLESPACE si_$fs");
 	rmdir $loc;
@@ -113,7 +113,7 @@ SKIP:
 	mkdir $loc or skip "cannot create $loc: $!", 4;
 	$node->safe_psql('postgres', "CREATE TABLESPACE si_tmpfs LOCATION '$loc'");
 	my @l = layers("'si_tmpfs'", 'storage_info_tablespace');
-	is($l[0]{fstype}, 'tmpfs', 'a tablespace on tmpfs says tmpfs');
+	is($l[0]{filesystem}, 'tmpfs', 'a tablespace on tmpfs says tmpfs');
 	is($l[0]{mount_point}, $tmpfs, "... mounted at $tmpfs");
 	is(scalar(@l), 1, '... with no block device under it');
 	like($l[0]{note}, qr/no block device/, "... and says so ($l[0]{note})");

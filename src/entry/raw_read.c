@@ -60,8 +60,8 @@ row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
 	sb_row_datum(row, "block_size", Int32GetDatum(block_size));
 	sb_row_text(row, "cache", sb_cache_name(cache));
 	sb_row_float(row, "cached_pct_before", r->cached_pct_before, 1);
-	sb_row_float(row, "seconds", r->timing.seconds, 3);
-	sb_row_float(row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
+	sb_row_float(row, "read_s", r->timing.seconds, 3);
+	sb_row_float(row, "read_mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
 	sb_row_float(row, "user_s", r->timing.user_s, 3);
 	sb_row_float(row, "sys_s", r->timing.sys_s, 3);
 }
@@ -211,9 +211,9 @@ random_read(PG_FUNCTION_ARGS)
 	sb_row_text(&row, "cache", sb_cache_name(cache));
 	sb_row_datum(&row, "bytes", Int64GetDatum(r.bytes));
 	sb_row_float(&row, "cached_pct_before", sb_pct(cached, target->nblocks), 1);
-	sb_row_float(&row, "seconds", r.timing.seconds, 3);
+	sb_row_float(&row, "read_s", r.timing.seconds, 3);
 	sb_row_float(&row, "iops", sb_rate(r.ops, r.timing.seconds), 0);
-	sb_row_float(&row, "mb_s", sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
+	sb_row_float(&row, "read_mb_s", sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
 	sb_row_float(&row, "latency_p50_us", r.p50_us, 1);
 	sb_row_float(&row, "latency_p95_us", r.p95_us, 1);
 	sb_row_float(&row, "latency_p99_us", r.p99_us, 1);

@@ -77,7 +77,7 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 		sb_row_text(&row, "parent", l->parent);
 		sb_row_text(&row, "major_minor", l->major_minor);
 		sb_row_text(&row, "mount_point", l->mount_point);
-		sb_row_text(&row, "fstype", l->fstype);
+		sb_row_text(&row, "filesystem", l->fstype);
 		sb_row_text(&row, "mount_options", l->mount_options);
 		sb_row_text(&row, "dm_name", l->dm_name);
 		sb_row_text(&row, "raid_level", l->raid_level);
@@ -214,7 +214,7 @@ storage_profile(PG_FUNCTION_ARGS)
 		sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
 		sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
 		sb_row_float(&row, "cached_pct_before", r->cached_pct_before, 1);
-		sb_row_float(&row, "seconds", r->timing.seconds, 3);
+		sb_row_float(&row, "elapsed_s", r->timing.seconds, 3);
 		sb_row_float(&row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
 		sb_row_float(&row, "iops",
 					 r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
