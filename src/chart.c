@@ -350,8 +350,8 @@ append_run_title(StringInfo buf, const SbChartRun *r)
 }
 
 /*
- * A polyline through the runs [first, end) of a series that have the
- * figure: read by get, placed by y.  Nothing when no run has it.
+ * A polyline through those of a series' n runs that have the figure: read
+ * by get, placed by y.  Nothing when no run has it.
  */
 static void
 draw_line(StringInfo buf, const Scales *sc, const SbChartRun *runs, int n,
