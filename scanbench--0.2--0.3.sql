@@ -325,7 +325,7 @@ BEGIN
 	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
 	WHERE e.extname = 'scanbench';
 	PERFORM set_config('search_path',
-					   'pg_catalog, ' || quote_ident(ext_schema) || ', pg_temp', true);
+					   'pg_catalog, ' || quote_ident(ext_schema) || ', scanbench_internal, pg_temp', true);
 	PERFORM scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
 									  warn_drop_pct, window_days);
 
@@ -624,320 +624,179 @@ END;
 COMMENT ON FUNCTION scanbench_metrics() IS
 'the latest run of each relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %)';
 
-CREATE FUNCTION scan_history_svg_runs(want_schema text, want_name text,
-									  want_cache text, days integer)
-RETURNS TABLE (id bigint, measured_at timestamptz, t float8, series bigint,
-			   relschema text, relname text, cache text,
-			   scan_pct float8, scan_pct_lo float8, scan_pct_hi float8,
-			   read_mb_s float8, scan_mb_s float8, verdict text[],
-			   filesystem text, device text, scheduler text,
-			   read_ahead_kb integer, kernel text, server_version text)
-LANGUAGE sql STABLE
-BEGIN ATOMIC
-	SELECT h.id, h.measured_at, extract(epoch FROM h.measured_at)::float8,
-		   dense_rank() OVER (ORDER BY h.relschema, h.relname, h.cache),
-		   h.relschema, h.relname, h.cache, h.scan_pct, h.scan_pct_lo,
-		   h.scan_pct_hi, h.read_mb_s, h.scan_mb_s, h.verdict, h.filesystem,
-		   h.device, h.scheduler, h.read_ahead_kb, h.kernel, h.server_version
-	FROM scan_history h
-	WHERE (want_name IS NULL OR (h.relschema = want_schema AND h.relname = want_name))
-	  AND (want_cache IS NULL OR h.cache = want_cache)
-	  AND h.measured_at > now() - make_interval(days => days);
-END;
+REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
+GRANT SELECT ON scan_trend TO pg_monitor;
+GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
 
-COMMENT ON FUNCTION scan_history_svg_runs(text, text, text, integer) IS
-'the runs scan_history_svg draws: epoch seconds (t) and a series number per relation and cache mode';
-
+--
+-- The chart in C: scan_history_svg reads the runs with one query and draws
+-- them with src/chart.c (scales, axes, the interval band, the lines, the
+-- changes marked), which a reader can follow and a test can check, instead
+-- of 274 lines of string concatenation.  CREATE OR REPLACE keeps the
+-- grants (pg_monitor may draw it) and whatever a user built on it; the
+-- helper that fed the PL/pgSQL body, scan_history_svg_runs, was dropped
+-- above.  Not STRICT: NULL rel draws every relation, NULL cache every
+-- cache mode.
+--
 CREATE OR REPLACE FUNCTION scan_history_svg(rel regclass DEFAULT NULL,
 								 cache text DEFAULT 'cold',
 								 days integer DEFAULT 90,
 								 min_pct float8 DEFAULT NULL,
 								 max_drop_pct float8 DEFAULT 20)
 RETURNS text
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'scan_history_svg'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+
+--
+-- One order of arguments: rel, then cache, then the rest, as scan_rate,
+-- scan_efficiency and the others have them.  raw_read, raw_read_segments
+-- and random_read had cache after block_size (and reads).  Calls that name
+-- their arguments (cache => 'warm') are unchanged; positional ones change
+-- from raw_read('t', 65536, 'warm') to raw_read('t', 'warm', 65536).  No
+-- overload keeps the old order: a call naming only block_size would match
+-- both and be refused as ambiguous.  The library reads the arguments by
+-- name, so it serves the old definitions too.
+--
+DROP FUNCTION raw_read(regclass, integer, text);
+DROP FUNCTION raw_read_segments(regclass, integer, text);
+DROP FUNCTION random_read(regclass, integer, integer, text);
+
+CREATE FUNCTION raw_read(rel regclass,
+						 cache text DEFAULT 'cold',
+						 block_size integer DEFAULT 8192)
+RETURNS raw_read_result
+AS 'MODULE_PATHNAME', 'raw_read'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION raw_read(regclass, text, integer) IS
+'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do; cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
+
+CREATE FUNCTION raw_read_segments(rel regclass,
+								  cache text DEFAULT 'cold',
+								  block_size integer DEFAULT 8192)
+RETURNS SETOF raw_read_segment_result
+AS 'MODULE_PATHNAME', 'raw_read_segments'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION raw_read_segments(regclass, text, integer) IS
+'raw_read, one row per segment file, each timed on its own';
+
+CREATE FUNCTION random_read(rel regclass,
+							cache text DEFAULT 'cold',
+							reads integer DEFAULT 10000,
+							block_size integer DEFAULT 8192)
+RETURNS random_read_result
+AS 'MODULE_PATHNAME', 'random_read'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION random_read(regclass, text, integer, integer) IS
+'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, queue depth 1; cache: cold, warm, direct or asis';
+
+-- They read server files and evict caches: superuser only unless granted.
+REVOKE ALL ON FUNCTION raw_read(regclass, text, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION raw_read_segments(regclass, text, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION random_read(regclass, text, integer, integer) FROM PUBLIC;
+
+--
+-- storage_info for a tablespace under its own name: storage_info(name)
+-- beside storage_info(regclass) made storage_info('t') look for a
+-- tablespace "t" (a bare literal resolves to name first).  Now
+-- storage_info('t') is the relation's and storage_info_tablespace('fast')
+-- the tablespace's; the library serves 0.2's overload too.
+--
+DROP FUNCTION storage_info(name);
+
+CREATE FUNCTION storage_info_tablespace(tablespace name)
+RETURNS SETOF storage_info_result
+AS 'MODULE_PATHNAME', 'storage_info_tablespace'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_info_tablespace(name) IS
+'the filesystem and block devices under the tablespace''s directory, one row per layer';
+
+-- It reads /proc and /sys: superuser only unless granted.
+REVOKE ALL ON FUNCTION storage_info_tablespace(name) FROM PUBLIC;
+
+--
+-- The public surface is what users call: the helpers of the check, the
+-- judge and the chart move to a schema of their own, scanbench_internal,
+-- so that \df in the extension's schema lists only the functions the
+-- documentation describes.  An extension with members in two schemas
+-- cannot be moved by ALTER EXTENSION SET SCHEMA, so from 0.3 scanbench is
+-- not relocatable (scanbench.control), as most extensions with more than
+-- one schema are; its schema is chosen at CREATE EXTENSION ... SCHEMA and
+-- its scripts name it as @extschema@.  Bodies written in SQL (BEGIN
+-- ATOMIC) and views refer to the helpers by object and follow them;
+-- efficiency_check names them and is made again below, and
+-- scan_history_judge has the schema in its search path.
+--
+-- scan_efficiency_node stays beside scan_efficiency_shards: the
+-- coordinator calls it on every Citus node by its name there.
+--
+CREATE SCHEMA scanbench_internal;
+COMMENT ON SCHEMA scanbench_internal IS
+'helpers of scanbench''s check, judge and chart; not called by users';
+-- USAGE lets a role that was granted efficiency_check or the chart reach
+-- the helpers; each function's own EXECUTE grant still decides.
+GRANT USAGE ON SCHEMA scanbench_internal TO PUBLIC;
+
+ALTER FUNCTION scan_history_kernel() SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_outside_block() SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_marks(text[]) SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_median(bigint, integer) SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_check_limits(float8, float8, float8, float8, integer) SET SCHEMA scanbench_internal;
+
+CREATE OR REPLACE PROCEDURE efficiency_check(rel regclass,
+								  cache text DEFAULT 'cold',
+								  min_pct float8 DEFAULT NULL,
+								  max_drop_pct float8 DEFAULT 20,
+								  warn_pct float8 DEFAULT NULL,
+								  warn_drop_pct float8 DEFAULT 10,
+								  window_days integer DEFAULT 30,
+								  max_seconds float8 DEFAULT 60,
+								  target_pct float8 DEFAULT NULL,
+								  sample float8 DEFAULT 1.0,
+								  method text DEFAULT 'pairs',
+								  runs integer DEFAULT 1)
+LANGUAGE plpgsql
 AS $$
 DECLARE
-	-- Plot areas: panel 1 (scan %) above panel 2 (MB/s), legend at right.
-	w constant integer := 980;
-	h constant integer := 640;
-	xl constant integer := 72;
-	xr constant integer := 740;
-	t1 constant integer := 56;
-	b1 constant integer := 320;
-	t2 constant integer := 380;
-	b2 constant integer := 590;
-	colors constant text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#9467bd',
-									'#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
-	want_schema text;
-	want_name text;
-	tmin float8;
-	tmax float8;
-	ymax1 float8;
-	ymax2 float8;
-	step1 float8;
-	step2 float8;
-	nruns integer;
-	out text[] := '{}';
-	r record;
-	s record;
-	i integer;
-	v float8;
-	tx float8;
-	color text;
-	title text;
-	pts text;
+	run bigint;
+	j record;
 BEGIN
-	PERFORM set_config('search_path', 'pg_catalog, ' || quote_ident(n.nspname) || ', pg_temp', true)
-	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-	WHERE e.extname = 'scanbench';
-	IF days IS NULL OR days < 1 OR days > 36600 THEN
-		RAISE EXCEPTION 'days must be from 1 to 36600, not %', coalesce(days::text, 'NULL')
-			USING ERRCODE = 'invalid_parameter_value';
+	IF rel IS NULL OR cache IS NULL OR runs IS NULL OR max_seconds IS NULL
+	   OR sample IS NULL OR method IS NULL THEN
+		RAISE EXCEPTION 'efficiency_check needs a relation, cache, max_seconds, sample, method and runs'
+			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	IF cache IS NOT NULL AND cache NOT IN ('cold', 'warm', 'asis') THEN
-		RAISE EXCEPTION 'invalid cache mode: "%"', cache
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'Valid cache modes are "cold", "warm" and "asis", or NULL for all.';
-	END IF;
-	PERFORM scan_history_check_limits(min_pct, coalesce(max_drop_pct, 20), NULL, NULL, days);
-	IF rel IS NOT NULL THEN
-		SELECT n.nspname, c.relname INTO want_schema, want_name
-		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE c.oid = rel;
-	END IF;
+	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+	PERFORM scanbench_internal.scan_history_outside_block();
 
-	SELECT count(*), min(x.t), max(x.t),
-		   max(greatest(x.scan_pct, x.scan_pct_hi, min_pct)),
-		   max(greatest(x.read_mb_s, x.scan_mb_s))
-	INTO nruns, tmin, tmax, ymax1, ymax2
-	FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x;
+	PERFORM pg_catalog.pg_advisory_xact_lock(
+		(pg_catalog.hashtext('scanbench.efficiency_check')::bigint << 32) | rel::oid::bigint);
+	-- The precision the check needs: a drop of max_drop_pct is told from
+	-- noise when the interval is within half of it.
+	run := scanbench_internal.scan_history_measure(rel, cache, runs, sample, max_seconds,
+												   coalesce(target_pct, max_drop_pct / 2), method);
+	COMMIT;
 
-	title := 'Scan efficiency'
-		|| CASE WHEN want_name IS NOT NULL THEN ' of ' || quote_ident(want_schema) || '.' || quote_ident(want_name) ELSE '' END
-		|| CASE WHEN scan_history_svg.cache IS NOT NULL THEN ', ' || scan_history_svg.cache ELSE '' END
-		|| CASE WHEN nruns > 0 THEN format(', %s run%s from %s to %s', nruns,
-					CASE WHEN nruns > 1 THEN 's' ELSE '' END,
-					to_char(to_timestamp(tmin), 'YYYY-MM-DD'), to_char(to_timestamp(tmax), 'YYYY-MM-DD'))
-			ELSE '' END;
-	out := out || format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">',
-						 w, h, w, h)
-			   || format('<title>%s</title>', replace(replace(replace(title, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'))
-			   || format('<rect width="%s" height="%s" fill="white"/>', w, h)
-			   || format('<text x="%s" y="28" font-size="17" font-weight="bold">%s</text>',
-						 xl, replace(replace(replace(title, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
-	IF nruns = 0 THEN
-		out := out || format('<text x="%s" y="%s" font-size="15" fill="#555">No recorded runs in the last %s days.</text>', xl, (t1 + b1) / 2, days)
-				   || '</svg>'::text;
-		RETURN array_to_string(out, E'\n');
-	END IF;
-	IF tmax - tmin < 3600 THEN
-		tmin := tmin - 1800;
-		tmax := tmax + 1800;
+	SELECT * INTO j FROM @extschema@.scan_history_judge(run, min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+	IF j.status = 'regression' THEN
+		RAISE EXCEPTION USING ERRCODE = 'SB001', MESSAGE = j.message,
+			DETAIL = j.detail, HINT = j.hint;
+	ELSIF j.status IN ('warning', 'not_judged') THEN
+		RAISE WARNING USING MESSAGE = j.message, DETAIL = j.detail, HINT = j.hint;
 	ELSE
-		-- a margin so that the first and last points clear the axes
-		tx := (tmax - tmin) * 0.03;
-		tmin := tmin - tx;
-		tmax := tmax + tx;
+		RAISE NOTICE USING MESSAGE = j.message;
 	END IF;
-
-	-- Axes on round steps of 1, 2 or 5 times a power of ten.
-	ymax1 := greatest(coalesce(ymax1, 100), 1) * 1.05;
-	step1 := power(10, floor(log(ymax1 / 5)));
-	step1 := step1 * CASE WHEN ymax1 / 5 <= step1 THEN 1 WHEN ymax1 / 5 <= 2 * step1 THEN 2
-						  WHEN ymax1 / 5 <= 5 * step1 THEN 5 ELSE 10 END;
-	ymax1 := ceil(ymax1 / step1) * step1;
-	ymax2 := greatest(coalesce(ymax2, 1), 1) * 1.05;
-	step2 := power(10, floor(log(ymax2 / 5)));
-	step2 := step2 * CASE WHEN ymax2 / 5 <= step2 THEN 1 WHEN ymax2 / 5 <= 2 * step2 THEN 2
-						  WHEN ymax2 / 5 <= 5 * step2 THEN 5 ELSE 10 END;
-	ymax2 := ceil(ymax2 / step2) * step2;
-
-	-- Frames, grid and axis labels.
-	out := out || format('<g class="grid" stroke="#ddd" stroke-width="1">');
-	v := 0;
-	WHILE v <= ymax1 + step1 / 2 LOOP
-		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', xl, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1), xr, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1));
-		v := v + step1;
-	END LOOP;
-	v := 0;
-	WHILE v <= ymax2 + step2 / 2 LOOP
-		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', xl, round((b2 - v / ymax2 * (b2 - t2))::numeric, 1), xr, round((b2 - v / ymax2 * (b2 - t2))::numeric, 1));
-		v := v + step2;
-	END LOOP;
-	FOR i IN 0 .. 5 LOOP
-		tx := xl + i * (xr - xl) / 5.0;
-		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', round(tx::numeric, 1), t1, round(tx::numeric, 1), b1)
-				   || format('<line x1="%s" y1="%s" x2="%s" y2="%s"/>', round(tx::numeric, 1), t2, round(tx::numeric, 1), b2);
-	END LOOP;
-	out := out || '</g>'::text
-			   || format('<g fill="none" stroke="#333"><rect x="%s" y="%s" width="%s" height="%s"/><rect x="%s" y="%s" width="%s" height="%s"/></g>',
-						 xl, t1, xr - xl, b1 - t1, xl, t2, xr - xl, b2 - t2);
-	out := out || '<g class="axis" fill="#333" text-anchor="end">'::text;
-	v := 0;
-	WHILE v <= ymax1 + step1 / 2 LOOP
-		out := out || format('<text x="%s" y="%s">%s</text>', xl - 6, round((b1 - v / ymax1 * (b1 - t1) + 4)::numeric, 1), v);
-		v := v + step1;
-	END LOOP;
-	v := 0;
-	WHILE v <= ymax2 + step2 / 2 LOOP
-		out := out || format('<text x="%s" y="%s">%s</text>', xl - 6, round((b2 - v / ymax2 * (b2 - t2) + 4)::numeric, 1), v);
-		v := v + step2;
-	END LOOP;
-	out := out || '</g>'::text
-			   || format('<text transform="translate(18 %s) rotate(-90)" text-anchor="middle" fill="#333">scan %% of raw read</text>', (t1 + b1) / 2)
-			   || format('<text transform="translate(18 %s) rotate(-90)" text-anchor="middle" fill="#333">MB/s</text>', (t2 + b2) / 2)
-			   || format('<text x="%s" y="%s" fill="#333">Scan efficiency, %%, with its 95 %% interval</text>', xl + 4, t1 - 6)
-			   || format('<text x="%s" y="%s" fill="#333">Raw read (solid) and executor scan (dashed), MB/s</text>', xl + 4, t2 - 6);
-	out := out || '<g class="axis" fill="#333" text-anchor="middle">'::text;
-	FOR i IN 0 .. 5 LOOP
-		tx := tmin + i * (tmax - tmin) / 5.0;
-		out := out || format('<text x="%s" y="%s">%s</text>', round((xl + i * (xr - xl) / 5.0)::numeric, 1), b2 + 18,
-							 to_char(to_timestamp(tx), CASE WHEN tmax - tmin > 3 * 86400 THEN 'YYYY-MM-DD' ELSE 'MM-DD HH24:MI' END));
-	END LOOP;
-	out := out || '</g>'::text;
-
-	-- A fixed limit, across the panel.
-	IF min_pct IS NOT NULL THEN
-		out := out || format('<g class="limit" paint-order="stroke"><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c00" stroke-width="1.5" stroke-dasharray="8 4"/><text x="%s" y="%s" fill="#c00" stroke="white" stroke-width="3" text-anchor="end">alarm below %s %%</text></g>',
-							 xl, round((b1 - min_pct / ymax1 * (b1 - t1))::numeric, 1), xr, round((b1 - min_pct / ymax1 * (b1 - t1))::numeric, 1),
-							 xr - 4, round((b1 - min_pct / ymax1 * (b1 - t1) - 4)::numeric, 1), min_pct);
-	END IF;
-
-	-- Series: band, limit, line and points, then the rates below.
-	FOR s IN
-		SELECT g.*, (SELECT m.median_pct FROM scan_history_median(g.latest_id) m) AS median
-		FROM (SELECT x.series, min(x.relschema) AS relschema, min(x.relname) AS relname, min(x.cache) AS cache,
-					 (array_agg(x.id ORDER BY x.measured_at DESC, x.id DESC)
-					  FILTER (WHERE scan_history_marks(x.verdict) IS NOT NULL
-							  AND x.scan_pct IS NOT NULL))[1] AS latest_id
-			  FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x
-			  GROUP BY x.series) AS g
-		ORDER BY g.series
-	LOOP
-		color := colors[1 + (s.series - 1) % cardinality(colors)];
-		out := out || format('<g class="series" data-relation="%s">',
-							 replace(replace(replace(replace(quote_ident(s.relschema) || '.' || quote_ident(s.relname), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'));
-
-		SELECT string_agg(p, ' ' ORDER BY k) INTO pts FROM (
-			SELECT 1 AS k, x.t AS o, format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
-							  round((b1 - x.scan_pct_hi / ymax1 * (b1 - t1))::numeric, 1)) AS p
-			FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_pct_hi IS NOT NULL AND x.scan_pct_lo IS NOT NULL
-			UNION ALL
-			SELECT 2, -x.t, format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
-							  round((b1 - x.scan_pct_lo / ymax1 * (b1 - t1))::numeric, 1))
-			FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_pct_hi IS NOT NULL AND x.scan_pct_lo IS NOT NULL
-			ORDER BY 1, 2) AS band(k, o, p);
-		IF pts IS NOT NULL THEN
-			out := out || format('<polygon class="band" points="%s" fill="%s" fill-opacity="0.18" stroke="%s" stroke-opacity="0.35"/>', pts, color, color);
-		END IF;
-
-		IF s.median IS NOT NULL THEN
-			v := s.median * (1 - coalesce(max_drop_pct, 20) / 100);
-			out := out || format('<g class="limit" paint-order="stroke"><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.2" stroke-dasharray="8 4"/><text x="%s" y="%s" fill="%s" stroke="white" stroke-width="3" text-anchor="end">alarm: %s %% below median %s %%</text></g>',
-								 xl, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1), xr, round((b1 - v / ymax1 * (b1 - t1))::numeric, 1), color,
-								 xr - 4, round((b1 - v / ymax1 * (b1 - t1) + 14)::numeric, 1), color,
-								 coalesce(max_drop_pct, 20), round(s.median::numeric, 1));
-		END IF;
-
-		SELECT string_agg(format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
-								 round((b1 - x.scan_pct / ymax1 * (b1 - t1))::numeric, 1)), ' ' ORDER BY x.t, x.id)
-		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_pct IS NOT NULL;
-		IF pts IS NOT NULL THEN
-			out := out || format('<polyline points="%s" fill="none" stroke="%s" stroke-width="1.8"/>', pts, color);
-		END IF;
-		FOR r IN SELECT x.* FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series ORDER BY x.t, x.id LOOP
-			tx := xl + (r.t - tmin) / (tmax - tmin) * (xr - xl);
-			out := out || format('<circle class="run" cx="%s" cy="%s" r="3.5" fill="%s" stroke="%s" stroke-width="1.5"><title>%s</title></circle>',
-								 round(tx::numeric, 1), round((b1 - coalesce(r.scan_pct, 0) / ymax1 * (b1 - t1))::numeric, 1),
-								 CASE WHEN r.scan_pct IS NOT NULL AND scan_history_marks(r.verdict) IS NOT NULL THEN color ELSE 'white' END,
-								 color,
-								 replace(replace(replace(format('run %s, %s: %s %% (%s–%s), %s, read %s MB/s, scan %s MB/s',
-									r.id, to_char(r.measured_at, 'YYYY-MM-DD HH24:MI'),
-									coalesce(round(r.scan_pct::numeric, 1)::text, 'not measured'),
-									coalesce(round(r.scan_pct_lo::numeric, 1)::text, '?'),
-									coalesce(round(r.scan_pct_hi::numeric, 1)::text, '?'),
-									coalesce(array_to_string(r.verdict, ','), 'no verdict'),
-									coalesce(round(r.read_mb_s::numeric, 1)::text, '?'),
-									coalesce(round(r.scan_mb_s::numeric, 1)::text, '?')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
-		END LOOP;
-
-		SELECT string_agg(format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
-								 round((b2 - x.read_mb_s / ymax2 * (b2 - t2))::numeric, 1)), ' ' ORDER BY x.t, x.id)
-		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.read_mb_s IS NOT NULL;
-		IF pts IS NOT NULL THEN
-			out := out || format('<polyline class="read" points="%s" fill="none" stroke="%s" stroke-width="1.8"/>', pts, color);
-		END IF;
-		SELECT string_agg(format('%s,%s', round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
-								 round((b2 - x.scan_mb_s / ymax2 * (b2 - t2))::numeric, 1)), ' ' ORDER BY x.t, x.id)
-		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x WHERE x.series = s.series AND x.scan_mb_s IS NOT NULL;
-		IF pts IS NOT NULL THEN
-			out := out || format('<polyline class="scan" points="%s" fill="none" stroke="%s" stroke-width="1.8" stroke-dasharray="6 4"/>', pts, color);
-		END IF;
-		SELECT string_agg(format('<circle class="rate" cx="%1$s" cy="%2$s" r="2.5" fill="%4$s"/><circle class="rate" cx="%1$s" cy="%3$s" r="2.5" fill="white" stroke="%4$s"/>',
-								 round((xl + (x.t - tmin) / (tmax - tmin) * (xr - xl))::numeric, 1),
-								 round((b2 - x.read_mb_s / ymax2 * (b2 - t2))::numeric, 1),
-								 round((b2 - x.scan_mb_s / ymax2 * (b2 - t2))::numeric, 1), color), '' ORDER BY x.t, x.id)
-		INTO pts FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) x
-		WHERE x.series = s.series AND x.read_mb_s IS NOT NULL AND x.scan_mb_s IS NOT NULL;
-		out := out || coalesce(pts, '') || '</g>'::text;
-
-		-- Legend entry.
-		out := out || format('<g class="legend"><rect x="%s" y="%s" width="14" height="14" fill="%s"/><text x="%s" y="%s">%s</text></g>',
-							 xr + 16, t1 + (s.series - 1) * 22, color, xr + 36, t1 + (s.series - 1) * 22 + 12,
-							 replace(replace(replace(quote_ident(s.relschema) || '.' || quote_ident(s.relname) || ' (' || s.cache || ')',
-									 '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
-	END LOOP;
-
-	-- Changes of storage facts, kernel or server version between two
-	-- consecutive runs of a series, drawn over the series to stay legible.
-	out := out || '<g class="changes" font-size="11" fill="#444" stroke="white" stroke-width="3" paint-order="stroke">'::text;
-	FOR r IN
-		SELECT x.t, string_agg(c.what, ', ') AS what
-		FROM (SELECT y.*, lag(y.filesystem) OVER p AS p_fs, lag(y.device) OVER p AS p_dev,
-					 lag(y.scheduler) OVER p AS p_sched, lag(y.read_ahead_kb) OVER p AS p_ra,
-					 lag(y.kernel) OVER p AS p_kernel, lag(y.server_version) OVER p AS p_ver
-			  FROM scan_history_svg_runs(want_schema, want_name, scan_history_svg.cache, days) y
-			  WINDOW p AS (PARTITION BY y.series ORDER BY y.measured_at, y.id)) AS x,
-			 LATERAL (VALUES
-				(1, 'filesystem', x.p_fs, x.filesystem), (2, 'device', x.p_dev, x.device),
-				(3, 'scheduler', x.p_sched, x.scheduler), (4, 'read-ahead', x.p_ra::text, x.read_ahead_kb::text),
-				(5, 'kernel', x.p_kernel, x.kernel), (6, 'server', split_part(x.p_ver, ' ', 1), split_part(x.server_version, ' ', 1))
-			 ) AS f(ord, fact, before, after),
-			 LATERAL (SELECT format('%s %s → %s', f.fact, f.before, f.after) AS what) AS c
-		WHERE f.before IS NOT NULL AND f.after IS NOT NULL AND f.before <> f.after
-		GROUP BY x.t, x.series, x.id
-		ORDER BY x.t
-	LOOP
-		tx := xl + (r.t - tmin) / (tmax - tmin) * (xr - xl);
-		out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#777" stroke-width="1" stroke-dasharray="2 3"/>',
-							 round(tx::numeric, 1), t1, round(tx::numeric, 1), b2)
-				   || format('<text transform="translate(%s %s) rotate(90)">%s</text>',
-							 round((tx + 4)::numeric, 1), t1 + 6,
-							 replace(replace(replace(r.what, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
-	END LOOP;
-	out := out || '</g>'::text;
-
-	out := out || format('<g class="key" fill="#333" font-size="11" transform="translate(%s %s)">', xr + 16, t2)
-			   || '<circle cx="7" cy="0" r="3.5" fill="#333"/><text x="20" y="4">a run</text>'::text
-			   || '<circle cx="7" cy="18" r="3.5" fill="white" stroke="#333" stroke-width="1.5"/><text x="20" y="22">a run not judged</text>'::text
-			   || '<rect x="0" y="30" width="14" height="10" fill="#333" fill-opacity="0.18"/><text x="20" y="40">95 % interval</text>'::text
-			   || '<line x1="0" y1="54" x2="14" y2="54" stroke="#333" stroke-dasharray="8 4"/><text x="20" y="58">alarm limit</text>'::text
-			   || '<line x1="0" y1="72" x2="14" y2="72" stroke="#333" stroke-width="1.8"/><text x="20" y="76">raw read MB/s</text>'::text
-			   || '<line x1="0" y1="90" x2="14" y2="90" stroke="#333" stroke-width="1.8" stroke-dasharray="6 4"/><text x="20" y="94">scan MB/s</text>'::text
-			   || '<line x1="7" y1="102" x2="7" y2="116" stroke="#777" stroke-dasharray="2 3"/><text x="20" y="112">storage, kernel or</text><text x="20" y="126">server changed</text>'::text
-			   || '</g></svg>'::text;
-	RETURN array_to_string(out, E'\n');
 END
 $$;
-
-REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result) FROM PUBLIC;
-REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
-REVOKE ALL ON FUNCTION scan_history_svg_runs(text, text, text, integer) FROM PUBLIC;
-GRANT SELECT ON scan_trend TO pg_monitor;
-GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
-GRANT EXECUTE ON FUNCTION scan_history_svg_runs(text, text, text, integer) TO pg_monitor;
 
 --
 -- A fleet's runs in one history: scanbench-fleet measures many servers
@@ -978,7 +837,7 @@ COMMENT ON COLUMN scan_history.reason IS 'why the server or relation could not b
 -- A run is compared with the earlier runs of the same server: the central
 -- database's own runs (server NULL) with its own, each fleet member's with
 -- its own; a row that was not measured is no run to compare with.
-CREATE OR REPLACE FUNCTION scan_history_median(run bigint, window_days integer DEFAULT 30,
+CREATE OR REPLACE FUNCTION scanbench_internal.scan_history_median(run bigint, window_days integer DEFAULT 30,
 									OUT median_pct float8, OUT runs integer,
 									OUT since timestamptz)
 LANGUAGE sql STABLE
@@ -994,11 +853,11 @@ BEGIN ATOMIC
 	 AND h.measured_at <= cur.measured_at
 	 AND h.measured_at > cur.measured_at - make_interval(days => window_days)
 	 AND h.scan_pct IS NOT NULL
-	 AND scan_history_marks(h.verdict) = coalesce(scan_history_marks(cur.verdict), '')
+	 AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks(cur.verdict), '')
 	WHERE cur.id = scan_history_median.run;
 END;
 
-COMMENT ON FUNCTION scan_history_median(bigint, integer) IS
+COMMENT ON FUNCTION scanbench_internal.scan_history_median(bigint, integer) IS
 'the median a run is compared with: of the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
 
 -- The fleet's runner writes rows with COPY: a role that records for a
@@ -1065,3 +924,55 @@ COMMENT ON COLUMN scan_efficiency_result.jit IS 'the jit setting during the call
 COMMENT ON COLUMN scan_efficiency_result.io_max_combine_limit IS 'io_max_combine_limit, the cap of io_combine_limit, in blocks (block_size each); NULL before PostgreSQL 18';
 COMMENT ON COLUMN scan_efficiency_result.io_workers IS 'I/O worker processes running during the call (io_method = worker); NULL where I/O workers are not used';
 COMMENT ON COLUMN scan_efficiency_result.server_major IS 'the server''s major version, such as 18';
+
+--
+-- One vocabulary for result columns: a rate is read_mb_s or scan_mb_s,
+-- a time read_s, scan_s or elapsed_s, a share scan_pct, a filesystem
+-- filesystem, as scan_efficiency and the history name them.  Renamed:
+--   raw_read_result, raw_read_segment_result, random_read_result:
+--     seconds -> read_s, mb_s -> read_mb_s
+--   scan_rate_result: seconds -> scan_s, mb_s -> scan_mb_s
+--   scan_shape_result, scan_sweep_result: seconds -> scan_s,
+--     mb_s -> scan_mb_s, read_pct -> scan_pct
+--   scan_breakdown_result: seconds -> scan_s, t_read_s -> read_s,
+--     t_cpu_s -> cpu_s
+--   storage_info_result: fstype -> filesystem
+--   storage_profile_result: seconds -> elapsed_s (mb_s stays: a test's
+--     rate, written or read)
+-- CASCADE renames the columns of tables made OF these types too.  The
+-- library fills a column under its old name for an older definition
+-- (src/rows.c).
+--
+ALTER TYPE raw_read_result RENAME ATTRIBUTE seconds TO read_s CASCADE;
+ALTER TYPE raw_read_result RENAME ATTRIBUTE mb_s TO read_mb_s CASCADE;
+ALTER TYPE raw_read_segment_result RENAME ATTRIBUTE seconds TO read_s CASCADE;
+ALTER TYPE raw_read_segment_result RENAME ATTRIBUTE mb_s TO read_mb_s CASCADE;
+ALTER TYPE random_read_result RENAME ATTRIBUTE seconds TO read_s CASCADE;
+ALTER TYPE random_read_result RENAME ATTRIBUTE mb_s TO read_mb_s CASCADE;
+ALTER TYPE scan_rate_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_rate_result RENAME ATTRIBUTE mb_s TO scan_mb_s CASCADE;
+ALTER TYPE scan_shape_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_shape_result RENAME ATTRIBUTE mb_s TO scan_mb_s CASCADE;
+ALTER TYPE scan_shape_result RENAME ATTRIBUTE read_pct TO scan_pct CASCADE;
+ALTER TYPE scan_sweep_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_sweep_result RENAME ATTRIBUTE mb_s TO scan_mb_s CASCADE;
+ALTER TYPE scan_sweep_result RENAME ATTRIBUTE read_pct TO scan_pct CASCADE;
+ALTER TYPE scan_breakdown_result RENAME ATTRIBUTE seconds TO scan_s CASCADE;
+ALTER TYPE scan_breakdown_result RENAME ATTRIBUTE t_read_s TO read_s CASCADE;
+ALTER TYPE scan_breakdown_result RENAME ATTRIBUTE t_cpu_s TO cpu_s CASCADE;
+ALTER TYPE storage_info_result RENAME ATTRIBUTE fstype TO filesystem CASCADE;
+ALTER TYPE storage_profile_result RENAME ATTRIBUTE seconds TO elapsed_s CASCADE;
+
+COMMENT ON COLUMN raw_read_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN raw_read_segment_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_rate_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_rate_result.rows_s IS 'rows / scan_s';
+COMMENT ON COLUMN scan_shape_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_shape_result.rows_s IS 'rows / scan_s';
+COMMENT ON COLUMN scan_shape_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
+COMMENT ON COLUMN scan_sweep_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_sweep_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
+COMMENT ON COLUMN scan_sweep_result.speedup IS 'scan_s of the first value / scan_s of this one';
+COMMENT ON COLUMN scan_breakdown_result.warm_mb_s IS 'bytes / cpu_s, in MB/s';
+COMMENT ON COLUMN scan_breakdown_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_breakdown_result.read_mb_s IS 'bytes / read_s, in MB/s';

@@ -90,7 +90,7 @@ rate()
 		[[ $s =~ ^SET\ max_parallel_workers_per_gather\ =\ ([0-9]+) ]] && w=${BASH_REMATCH[1]}
 	done
 	for i in $(seq 1 "$runs"); do
-		v+=" $(q "${pre[@]/#/-c}" -c "SELECT mb_s FROM scan_rate('lineitem', '$cache', 'count(1)', $w)" | tail -1)"
+		v+=" $(q "${pre[@]/#/-c}" -c "SELECT scan_mb_s FROM scan_rate('lineitem', '$cache', 'count(1)', $w)" | tail -1)"
 	done
 	sb_median <<<"$v"
 }

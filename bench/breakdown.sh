@@ -61,7 +61,7 @@ table() { "$pgbin/psql" -X -v ON_ERROR_STOP=1 -P footer=off -c "$1"; }
 
 "$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
 q "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
-mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 8192, 'asis') ORDER BY segno")
+mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 'asis', 8192) ORDER BY segno")
 tick=$(getconf CLK_TCK)
 
 # summary NAME LEFT RIGHT [plain]: the medians of two paired sides, their
@@ -235,14 +235,14 @@ compare()
 report()
 {
 	echo
-	table "SELECT seconds, t_read_s, t_cpu_s, scan_pct, no_overlap_pct, perfect_overlap_pct, overlap_pct,
+	table "SELECT scan_s, read_s, cpu_s, scan_pct, no_overlap_pct, perfect_overlap_pct, overlap_pct,
 		user_s, sys_s, round((backend_user_s + backend_sys_s)::numeric, 3) AS backend_cpu_s,
 		round((io_worker_user_s + io_worker_sys_s)::numeric, 3) AS io_worker_cpu_s, io_read_s,
 		round(storage_read_bytes / 1e6) AS storage_mb, round(page_cache_bytes / 1e6) AS page_cache_mb,
 		cpu_ns_per_row, bottleneck, cpu_pct, cpu_wait_pct, io_wait_pct, other_pct
 		FROM scan_breakdown('lineitem')" | sed 's/^/    /'
-	table "SELECT shape, query, seconds, mb_s, ns_per_row, read_pct FROM scan_shapes('lineitem', runs => 3)" | sed 's/^/    /'
-	local sweep="SELECT setting, value, workers_launched, seconds, mb_s, speedup, read_pct FROM scan_sweep('lineitem', "
+	table "SELECT shape, query, scan_s, scan_mb_s, ns_per_row, scan_pct FROM scan_shapes('lineitem', runs => 3)" | sed 's/^/    /'
+	local sweep="SELECT setting, value, workers_launched, scan_s, scan_mb_s, speedup, scan_pct FROM scan_sweep('lineitem', "
 	table "$sweep 'parallel_workers', '{0,1,2}', runs => 3)" | sed 's/^/    /'
 	if [ "$SB_PGMAJOR" -ge 18 ]; then
 		table "$sweep 'io_combine_limit', '{8kB,32kB,128kB}', runs => 3)" | sed 's/^/    /'

@@ -34,7 +34,7 @@ q() { "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
 
 "$pgbin/scanbench-load" --scale "$scale" --drop --quiet || sb_die "scanbench-load failed"
 q "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
-mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 8192, 'asis') ORDER BY segno")
+mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('lineitem', 'asis', 8192) ORDER BY segno")
 bytes=$(q "SELECT pg_relation_size('lineitem')")
 echo "lineitem: SF $scale, $bytes bytes in ${#files[@]} file(s); $pairs pairs each, alternating"
 
@@ -89,7 +89,7 @@ psql_timing()
 
 # One untimed round first: the first cold reads after a load fault the
 # guest's memory back in and would count against whichever side went first.
-q "SELECT mb_s FROM raw_read('lineitem', 8192, 'cold')" >/dev/null
+q "SELECT read_mb_s FROM raw_read('lineitem', 'cold', 8192)" >/dev/null
 dd_cold >/dev/null
 psql_timing >/dev/null
 
@@ -97,13 +97,13 @@ A_sb="" A_dd="" B_sb="" B_fio="" C_sb="" C_psql=""
 for i in $(seq 1 "$pairs"); do
 	# Which side goes first alternates from pair to pair.
 	if [ $((i % 2)) -eq 1 ]; then
-		a1=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'cold')"); a2=$(dd_cold)
-		b1=$(q "SELECT mb_s FROM raw_read('lineitem', 1048576, 'direct')"); b2=$(fio_direct)
-		c1=$(q "SELECT seconds FROM scan_rate('lineitem', 'warm')"); c2=$(psql_timing)
+		a1=$(q "SELECT read_mb_s FROM raw_read('lineitem', 'cold', 8192)"); a2=$(dd_cold)
+		b1=$(q "SELECT read_mb_s FROM raw_read('lineitem', 'direct', 1048576)"); b2=$(fio_direct)
+		c1=$(q "SELECT scan_s FROM scan_rate('lineitem', 'warm')"); c2=$(psql_timing)
 	else
-		a2=$(dd_cold); a1=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'cold')")
-		b2=$(fio_direct); b1=$(q "SELECT mb_s FROM raw_read('lineitem', 1048576, 'direct')")
-		c2=$(psql_timing); c1=$(q "SELECT seconds FROM scan_rate('lineitem', 'warm')")
+		a2=$(dd_cold); a1=$(q "SELECT read_mb_s FROM raw_read('lineitem', 'cold', 8192)")
+		b2=$(fio_direct); b1=$(q "SELECT read_mb_s FROM raw_read('lineitem', 'direct', 1048576)")
+		c2=$(psql_timing); c1=$(q "SELECT scan_s FROM scan_rate('lineitem', 'warm')")
 	fi
 	printf 'pair %d: raw_read cold %s vs dd %s MB/s | direct %s vs fio %s MB/s | scan_rate %s vs psql %s s\n' \
 		"$i" "$a1" "$a2" "$b1" "$b2" "$c1" "$c2"

@@ -53,7 +53,7 @@ bytes=$(( size_mb * 1000000 / bs * bs ))
 count=$(( bytes / bs ))
 ref="$dir/reference.tmp"
 sb_on_exit "rm -f '$ref'"
-echo "scratch: $bytes bytes in $bs-byte blocks on $(q "SELECT fstype || ' (' || name || ')' FROM storage_info('pg_default'::name) WHERE level = 0"); $random_ops random reads; $pairs pairs, alternating"
+echo "scratch: $bytes bytes in $bs-byte blocks on $(q "SELECT filesystem || ' (' || name || ')' FROM storage_info_tablespace('pg_default') WHERE level = 0"); $random_ops random reads; $pairs pairs, alternating"
 
 now() { date +%s.%N; }
 rate() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }

@@ -75,7 +75,7 @@ if [ "$only" != repeat ]; then
 	echo "warm, sampled (sample => 0.1) against full coverage (target_pct => 0), $rounds rounds alternating"
 	sampled="SELECT scan_pct, elapsed_s, coverage_pct, pairs, verdict FROM scan_efficiency('$table', 'warm', sample => 0.1)"
 	full="SELECT scan_pct, elapsed_s, coverage_pct, pairs, verdict FROM scan_efficiency('$table', 'warm', target_pct => 0, max_seconds => 3600)"
-	q "SELECT mb_s FROM raw_read('$table', 1048576, 'warm')" >/dev/null	# the page cache holds it from here on
+	q "SELECT read_mb_s FROM raw_read('$table', 'warm', 1048576)" >/dev/null	# the page cache holds it from here on
 	diffs="" times=""
 	for i in $(seq 1 "$rounds"); do
 		if [ $((i % 2)) -eq 1 ]; then s=$(q "$sampled"); f=$(q "$full"); else f=$(q "$full"); s=$(q "$sampled"); fi

@@ -90,8 +90,8 @@ echo "disk $(sb_lab_disk "$data") under $data; lineitem SF $scale: $bytes bytes"
 
 # The unlimited rates, measured once, quiet and with no limit.
 sb_lab_limit "$group" "$data" 0 0
-cold_raw=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'cold')")
-warm_raw=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'warm')")
+cold_raw=$(q "SELECT read_mb_s FROM raw_read('lineitem', 'cold', 8192)")
+warm_raw=$(q "SELECT read_mb_s FROM raw_read('lineitem', 'warm', 8192)")
 echo "unlimited: cold raw read $cold_raw MB/s, warm raw read $warm_raw MB/s"
 echo
 echo "Known answers in [brackets]: <=X a bound, X an exact answer (within 10 %); ! flags a figure outside."
@@ -125,10 +125,10 @@ for load in $loads; do
 				limit=$(awk -v m="$disk" 'BEGIN { if (m > 0) printf "%.1f", m * 1.048576 }')
 				# The CPU ceiling: the fastest of three warm scans (a busy shared
 				# machine slows single passes by 10-40 %).
-				ceil=$(for i in 1 2 3; do q "SELECT mb_s FROM scan_rate('lineitem', 'warm')"; done | sort -g | tail -1)
-				raw_ceil=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, 'warm')")
-				raw=$(q "SELECT mb_s FROM raw_read('lineitem', 8192, '$cache')")
-				scan=$(q "SELECT mb_s FROM scan_rate('lineitem', '$cache')")
+				ceil=$(for i in 1 2 3; do q "SELECT scan_mb_s FROM scan_rate('lineitem', 'warm')"; done | sort -g | tail -1)
+				raw_ceil=$(q "SELECT read_mb_s FROM raw_read('lineitem', 'warm', 8192)")
+				raw=$(q "SELECT read_mb_s FROM raw_read('lineitem', '$cache', 8192)")
+				scan=$(q "SELECT scan_mb_s FROM scan_rate('lineitem', '$cache')")
 				IFS='|' read -r pr ps pp pv < <(q "SELECT read_mb_s, scan_mb_s, scan_pct, verdict FROM scan_efficiency('lineitem', '$cache', max_seconds => $maxs)")
 				IFS='|' read -r wr ws wp wv < <(q "SELECT read_mb_s, scan_mb_s, scan_pct, verdict FROM scan_efficiency('lineitem', '$cache', runs => $runs, method => 'whole')")
 				IFS='|' read -r bs bb < <(q "SELECT scan_mb_s, bottleneck FROM scan_breakdown('lineitem', '$cache')")

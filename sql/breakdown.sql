@@ -16,7 +16,7 @@ FROM scan_rate('sb_t');
 -- take: the rates, computed before rounding, show that time was measured.
 SELECT relation, query, cache, workers_launched, rows, pages = pg_relation_size('sb_t') / 8192 AS all_pages,
        bytes = pg_relation_size('sb_t') AS all_bytes,
-       seconds >= 0 AS seconds_ok, t_read_s >= 0 AS t_read_ok, t_cpu_s >= 0 AS t_cpu_ok,
+       scan_s >= 0 AS seconds_ok, read_s >= 0 AS t_read_ok, cpu_s >= 0 AS t_cpu_ok,
        scan_mb_s > 0 AND read_mb_s > 0 AND warm_mb_s > 0 AS rates_ok,
        scan_pct > 0 AS scan_pct_ok,
        no_overlap_pct <= perfect_overlap_pct AS bounds_ordered,
@@ -37,7 +37,7 @@ SELECT query, rows, workers_launched <= 2 AS workers_ok,
        parallel_user_s IS NULL OR parallel_user_s >= 0 AS parallel_ok
 FROM scan_breakdown('sb_t', 'warm', 'sum(length(pad))', 2);
 SELECT rows FROM scan_breakdown('sb_part', 'asis');
-SELECT rows, pages, seconds, scan_mb_s, read_mb_s, scan_pct, no_overlap_pct,
+SELECT rows, pages, scan_s, scan_mb_s, read_mb_s, scan_pct, no_overlap_pct,
        perfect_overlap_pct, overlap_pct, cpu_ns_per_row, bottleneck, cpu_pct,
        cpu_wait_pct, io_wait_pct, other_pct
 FROM scan_breakdown('sb_empty');
@@ -52,10 +52,10 @@ SELECT * FROM scan_breakdown('sb_view');
 --
 -- scan_shapes
 --
-SELECT shape, query, cache, runs, rows, seconds >= 0 AS seconds_ok, mb_s > 0 AS rate_ok,
+SELECT shape, query, cache, runs, rows, scan_s >= 0 AS seconds_ok, scan_mb_s > 0 AS rate_ok,
        rows_s > 0 AS rows_s_ok, ns_per_row > 0 AS ns_ok, read_mb_s > 0 AS read_ok,
        -- Each figure is rounded to 0.1; the bound is what that rounding allows.
-       abs(read_pct - 100 * mb_s / read_mb_s) <= 0.06 + 5 * (mb_s + read_mb_s) / read_mb_s ^ 2 AS pct_ok
+       abs(scan_pct - 100 * scan_mb_s / read_mb_s) <= 0.06 + 5 * (scan_mb_s + read_mb_s) / read_mb_s ^ 2 AS pct_ok
 FROM scan_shapes('sb_t');
 -- A relation with no number column and a dropped column: fewer shapes.
 CREATE TABLE sb_words (w text, dropme integer, v text);
@@ -73,7 +73,7 @@ SELECT * FROM scan_shapes('sb_seq');
 -- scan_sweep
 --
 SELECT setting, value, cache, runs, workers_planned, workers_launched <= workers_planned AS launched_ok,
-       seconds >= 0 AS seconds_ok, mb_s > 0 AS rate_ok, read_pct > 0 AS pct_ok
+       scan_s >= 0 AS seconds_ok, scan_mb_s > 0 AS rate_ok, scan_pct > 0 AS pct_ok
 FROM scan_sweep('sb_t', 'parallel_workers', '{0,1}', 'warm');
 SELECT current_setting('effective_io_concurrency') AS eic_before \gset
 SELECT value, speedup IS NOT NULL AS speedup_ok, settings->>'effective_io_concurrency' AS eic

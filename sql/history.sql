@@ -124,8 +124,8 @@ SELECT scan_history_svg('sb_t', cache => 'bogus');
 -- pg_monitor reads the history and its summaries but cannot check.
 CREATE ROLE regress_checker;
 GRANT EXECUTE ON PROCEDURE efficiency_check TO regress_checker;
-GRANT EXECUTE ON FUNCTION scan_efficiency, scan_history_measure,
-                          scan_history_record, scan_history_kernel, scan_history_judge,
+GRANT EXECUTE ON FUNCTION scan_efficiency, scanbench_internal.scan_history_measure,
+                          scan_history_record, scanbench_internal.scan_history_kernel, scan_history_judge,
                           storage_info(regclass) TO regress_checker;
 GRANT SELECT, INSERT ON scan_history TO regress_checker;
 GRANT USAGE ON SEQUENCE scan_history_id_seq TO regress_checker;

@@ -3,8 +3,8 @@
 --
 CREATE ROLE regress_nobody;
 CREATE ROLE regress_monitor;
-GRANT EXECUTE ON FUNCTION raw_read(regclass, integer, text),
-	raw_read_segments(regclass, integer, text),
+GRANT EXECUTE ON FUNCTION raw_read(regclass, text, integer),
+	raw_read_segments(regclass, text, integer),
 	scan_rate(regclass, text, text, integer),
 	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) TO regress_monitor;
 

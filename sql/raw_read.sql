@@ -6,12 +6,12 @@
 SELECT relation, segments, bytes = pg_relation_size('sb_t') AS all_bytes,
        reads = bytes / 8192 AS reads_8k, block_size, cache,
        cached_pct_before BETWEEN 0 AND 100 AS pct_ok,
-       seconds >= 0 AS seconds_ok, mb_s > 0 AS rate_ok,
+       read_s >= 0 AS seconds_ok, read_mb_s > 0 AS rate_ok,
        user_s >= 0 AND sys_s >= 0 AS cpu_ok
 FROM raw_read('sb_t');
 
 SELECT block_size, reads = ceil(bytes / 65536.0) AS reads_64k, cache
-FROM raw_read('sb_t', 65536, 'warm');
+FROM raw_read('sb_t', 'warm', 65536);
 
 SELECT block_size, reads = ceil(bytes / 1048576.0) AS reads_1m, cache
 FROM raw_read('sb_t', block_size => 1048576, cache => 'asis');
@@ -28,12 +28,12 @@ SELECT segments, bytes = pg_relation_size('sb_part_1') + pg_relation_size('sb_pa
 FROM raw_read('sb_part');
 
 -- Empty: a row with NULL rates, no division by zero.
-SELECT segments, bytes, reads, cached_pct_before, mb_s FROM raw_read('sb_empty');
-SELECT segments, bytes, mb_s FROM raw_read('sb_part_empty');
+SELECT segments, bytes, reads, cached_pct_before, read_mb_s FROM raw_read('sb_empty');
+SELECT segments, bytes, read_mb_s FROM raw_read('sb_part_empty');
 
 -- Temp tables of our own session work.
 CREATE TEMP TABLE sb_temp AS SELECT * FROM sb_t WHERE id <= 5000;
-SELECT bytes = pg_relation_size('sb_temp') AS all_bytes, mb_s > 0 AS rate_ok
+SELECT bytes = pg_relation_size('sb_temp') AS all_bytes, read_mb_s > 0 AS rate_ok
 FROM raw_read('sb_temp');
 
 -- One row per segment file, adding up to the relation.
@@ -43,13 +43,13 @@ FROM raw_read_segments('sb_t');
 SELECT relation, segno, bytes > 0 AS has_bytes FROM raw_read_segments('sb_part') ORDER BY relation;
 
 -- Bad arguments: a clear error, nothing done.
-SELECT * FROM raw_read('sb_t', 100);
-SELECT * FROM raw_read('sb_t', 1000);
-SELECT * FROM raw_read('sb_t', 0);
-SELECT * FROM raw_read('sb_t', 67109376);
-SELECT * FROM raw_read('sb_t', -512);
+SELECT * FROM raw_read('sb_t', block_size => 100);
+SELECT * FROM raw_read('sb_t', block_size => 1000);
+SELECT * FROM raw_read('sb_t', block_size => 0);
+SELECT * FROM raw_read('sb_t', block_size => 67109376);
+SELECT * FROM raw_read('sb_t', block_size => -512);
 SELECT * FROM raw_read('sb_t', cache => 'hot');
-SELECT * FROM raw_read_segments('sb_t', 8192, 'COLD');
+SELECT * FROM raw_read_segments('sb_t', 'COLD', 8192);
 SELECT * FROM raw_read('sb_view');
 SELECT * FROM raw_read('sb_comp');
 SELECT * FROM raw_read('sb_foreign');
@@ -57,11 +57,11 @@ SELECT * FROM raw_read(0);
 SELECT * FROM raw_read('no_such_table');
 
 -- STRICT: NULL in, NULL out.
-SELECT raw_read(NULL) IS NULL AS null_rel, raw_read('sb_t', NULL) IS NULL AS null_bs;
+SELECT raw_read(NULL) IS NULL AS null_rel, raw_read('sb_t', block_size => NULL) IS NULL AS null_bs;
 
 -- Error codes: 22023 bad argument, 42809 wrong kind of relation.
 SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
-	('SELECT raw_read(''sb_t'', 100)'),
+	('SELECT raw_read(''sb_t'', block_size => 100)'),
 	('SELECT raw_read(''sb_t'', cache => ''hot'')'),
 	('SELECT raw_read(''sb_view'')'),
 	('SELECT raw_read(0)')) v(stmt);

@@ -6,7 +6,7 @@ SELECT relation, query, rows = (SELECT count(*) FROM sb_t) AS all_rows,
        bytes = pg_relation_size('sb_t') AS all_bytes, cache,
        workers_planned, workers_launched,
        cached_pct_before BETWEEN 0 AND 100 AS pct_ok,
-       seconds >= 0 AS seconds_ok, mb_s > 0 AS rate_ok, rows_s > 0 AS rows_ok,
+       scan_s >= 0 AS seconds_ok, scan_mb_s > 0 AS rate_ok, rows_s > 0 AS rows_ok,
        shared_hit + shared_read >= pages AS all_pages_read,
        io_read_s >= 0 AS io_ok, user_s >= 0 AND sys_s >= 0 AS cpu_ok
 FROM scan_rate('sb_t');
@@ -49,8 +49,8 @@ SELECT rows FROM scan_rate('sb_mv');
 SELECT rows FROM scan_rate('sb_unlogged');
 CREATE TEMP TABLE sb_temp2 AS SELECT * FROM sb_t WHERE id <= 700;
 SELECT rows, cached_pct_before < 5 AS cold FROM scan_rate('sb_temp2');
-SELECT rows, pages, seconds >= 0 AS seconds_ok, mb_s, rows_s FROM scan_rate('sb_empty');
-SELECT rows, pages, mb_s FROM scan_rate('sb_part_empty');
+SELECT rows, pages, scan_s >= 0 AS seconds_ok, scan_mb_s, rows_s FROM scan_rate('sb_empty');
+SELECT rows, pages, scan_mb_s FROM scan_rate('sb_part_empty');
 
 -- What the query may not be.
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM pg_class --');

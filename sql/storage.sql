@@ -7,15 +7,17 @@ CREATE VIEW sb_st_view AS SELECT 1 AS x;
 
 -- storage_info: one filesystem row first, whatever the host.
 SELECT kind, level, tablespace, data_path ~ '^base/[0-9]+/[0-9]+$' AS path_ok,
-       fstype IS NOT NULL AS has_fstype
+       filesystem IS NOT NULL AS has_fstype
 FROM storage_info('sb_st'::regclass) WHERE level = 0;
-SELECT kind, data_path FROM storage_info('pg_default'::name) WHERE level = 0;
-SELECT kind, data_path FROM storage_info('pg_global'::name) WHERE level = 0;
+SELECT kind, data_path FROM storage_info_tablespace('pg_default') WHERE level = 0;
+SELECT kind, data_path FROM storage_info_tablespace('pg_global') WHERE level = 0;
 SELECT count(*) > 0 AS has_rows FROM storage_info(rel => 'sb_st');
 SELECT * FROM storage_info('sb_st_view'::regclass);
--- A bare literal names a tablespace; the error says how to name a table.
-SELECT * FROM storage_info('sb_st');
-SELECT * FROM storage_info('no_such_tablespace'::name);
+-- A bare literal names the relation; a relation's name given for a
+-- tablespace is refused, with the call that looks under it.
+SELECT count(*) > 0 AS bare_literal_is_the_relation FROM storage_info('sb_st');
+SELECT * FROM storage_info_tablespace('sb_st');
+SELECT * FROM storage_info_tablespace('no_such_tablespace');
 
 -- storage_profile: bad arguments.
 SELECT * FROM storage_profile(size_mb => 0);
@@ -29,7 +31,7 @@ SELECT * FROM storage_profile('no_such_tablespace');
 SELECT * FROM storage_profile('pg_global');
 
 -- random_read: bad arguments.
-SELECT * FROM random_read('sb_st', 0);
+SELECT * FROM random_read('sb_st', reads => 0);
 SELECT * FROM random_read('sb_st', reads => 20000000);
 SELECT * FROM random_read('sb_st', block_size => 100);
 SELECT * FROM random_read('sb_st', cache => 'lukewarm');
@@ -39,18 +41,18 @@ SELECT * FROM random_read('sb_st_view');
 SELECT reads, block_size, cache, bytes, min_offset >= 0 AS min_ok,
        max_offset + block_size <= pg_relation_size('sb_st') AS max_ok,
        iops > 0 AS iops_ok, latency_p50_us <= latency_p99_us AS p_ok
-FROM random_read('sb_st', 5);
+FROM random_read('sb_st', reads => 5);
 
 -- Privileges: EXECUTE is revoked from PUBLIC.
 CREATE ROLE regress_sb_storage;
 SET ROLE regress_sb_storage;
 SELECT * FROM storage_info('sb_st'::regclass);
-SELECT * FROM storage_info('pg_default'::name);
+SELECT * FROM storage_info_tablespace('pg_default');
 SELECT * FROM storage_profile();
 SELECT * FROM random_read('sb_st');
 RESET ROLE;
 -- Granted EXECUTE but no SELECT on the table.
-GRANT EXECUTE ON FUNCTION random_read(regclass, integer, integer, text),
+GRANT EXECUTE ON FUNCTION random_read(regclass, text, integer, integer),
 	storage_info(regclass) TO regress_sb_storage;
 SET ROLE regress_sb_storage;
 SELECT * FROM random_read('sb_st');

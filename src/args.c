@@ -45,6 +45,24 @@ sb_parse_cache(text *arg, bool allow_direct)
 	pg_unreachable();
 }
 
+/*
+ * A cache mode of the history (what its runs were measured under): the
+ * three a scan runs in, as its name.
+ */
+const char *
+sb_parse_history_cache(text *arg)
+{
+	char	   *s = text_to_cstring(arg);
+
+	if (strcmp(s, "cold") == 0 || strcmp(s, "warm") == 0 || strcmp(s, "asis") == 0)
+		return s;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid cache mode: \"%s\"", s),
+			 errhint("Valid cache modes are \"cold\", \"warm\" and \"asis\", or NULL for all.")));
+	pg_unreachable();
+}
+
 const char *
 sb_cache_name(SbCacheMode cache)
 {

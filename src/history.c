@@ -13,6 +13,13 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/namespace.h"
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "commands/extension.h"
+#include "utils/fmgroids.h"
 #include "catalog/pg_proc.h"
 #include "executor/spi.h"
 #include "nodes/value.h"
@@ -24,6 +31,36 @@
 
 #include "compat.h"
 #include "history.h"
+
+/*
+ * The schema the history lives in: the extension's.  A C function that is
+ * a helper (in scanbench_internal from 0.3) cannot take its own schema
+ * for it.
+ */
+Oid
+sb_history_schema(void)
+{
+	Oid			ext = get_extension_oid("scanbench", false);
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	Oid			nsp = InvalidOid;
+
+	/* get_extension_schema() is static before 16: look it up as it does */
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(ext));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(nsp))
+		elog(ERROR, "cache lookup failed for extension %u", ext);
+	return nsp;
+}
 
 /*
  * Whether the caller can record a run in the history of schema nsp: said

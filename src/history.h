@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "access/tupdesc.h"
 
+extern Oid	sb_history_schema(void);
 extern void sb_history_check_record(Oid nsp, const char *what);
 extern void sb_history_record(FunctionCallInfo fcinfo, Datum result,
 							  TupleDesc tupdesc);

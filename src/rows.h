@@ -19,6 +19,7 @@
 typedef struct SbRow
 {
 	TupleDesc	tupdesc;
+	char	   *type_name;		/* its composite type's, or NULL */
 	Datum	   *values;
 	bool	   *nulls;
 	bool	   *filled;

@@ -161,7 +161,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 							in->host_ratio),
 					 errdetail("Median raw read %.1f MB/s, O_DIRECT 1 MB reads %.1f MB/s.  Blocks evicted from this system's caches were served from a cache below it, such as a hypervisor's memory: \"cold\" is not the storage here.",
 							   in->read_mb_s, in->direct_mb_s),
-					 errhint("Compare with raw_read(rel, 1048576, 'direct'), or measure on the host or on bare metal.")));
+					 errhint("Compare with raw_read(rel, 'direct', 1048576), or measure on the host or on bare metal.")));
 	}
 
 	/*

@@ -40,7 +40,7 @@ is($bytes, $size, 'raw_read bytes = pg_relation_size');
 is($reads, $size / 8192, 'one read per 8 kB block');
 
 my @files = split /\n/, $node->safe_psql('postgres',
-	"SELECT segno, bytes, path FROM raw_read_segments('big', 1048576, 'warm') ORDER BY segno");
+	"SELECT segno, bytes, path FROM raw_read_segments('big', 'warm', 1048576) ORDER BY segno");
 is(scalar(@files), 2, 'raw_read_segments: a row per file');
 my ($s0, $b0, $p0) = split /\|/, $files[0];
 my ($s1, $b1, $p1) = split /\|/, $files[1];
@@ -67,7 +67,7 @@ is($cover, 100, '... coverage 100 %');
 
 # O_DIRECT: real reads of every byte, or a clear refusal.
 my ($ret, $out, $err) = $node->psql('postgres',
-	"SELECT bytes, reads FROM raw_read('big', 1048576, 'direct')");
+	"SELECT bytes, reads FROM raw_read('big', 'direct', 1048576)");
 if ($ret == 0)
 {
 	my ($db, $dr) = split /\|/, $out;
@@ -92,7 +92,7 @@ my $pid = $session->query_safe('SELECT pg_backend_pid()');
 $pid =~ s/\D//g;
 # The server keeps relation files open in its own file cache (md.c): take
 # the baseline after complete calls, so that only descriptors of ours count.
-$session->query_safe("SELECT bytes FROM raw_read('big', 1048576, 'asis')");
+$session->query_safe("SELECT bytes FROM raw_read('big', 'asis', 1048576)");
 $session->query_safe("SET client_min_messages = warning");	# the verdict's NOTICEs
 $session->query_safe("SELECT rows FROM scan_efficiency('big', 'asis')");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
@@ -101,7 +101,7 @@ ok($fds_before <= 2, "backend $pid has $fds_before descriptors on big's files");
 # 512-byte direct reads of 1.2 GB would take minutes; warm 512-byte reads
 # several seconds.  Either way the timeout must stop it at once.
 my $mode = $ret == 0 ? 'direct' : 'warm';
-for my $call ("raw_read('big', 512, '$mode')",
+for my $call ("raw_read('big', '$mode', 512)",
 	"scan_rate('big', 'warm', 'sum(length(repeat(g::text, 500)))')",
 	"scan_efficiency('big', 'warm', 512, 1000)")
 {

@@ -39,7 +39,7 @@ for my $m (@mounts)
 		"SELECT cached_pct_before FROM raw_read('on_$fs', cache => 'cold')");
 	cmp_ok($cold, '<', 5, "cold works on $fs ($cold %)");
 	my $bytes = $node->safe_psql('postgres',
-		"SELECT bytes = pg_relation_size('on_$fs') FROM raw_read('on_$fs', 4096, 'direct')");
+		"SELECT bytes = pg_relation_size('on_$fs') FROM raw_read('on_$fs', 'direct', 4096)");
 	is($bytes, 't', "O_DIRECT reads every byte on $fs");
 
 	$node->safe_psql('postgres', "DROP TABLE on_$fs; DROP TABLESPACE ts_$fs");

@@ -148,7 +148,7 @@ SKIP:
 	skip 'wall-clock comparison: set PG_TEST_EXTRA=scanbench_slow', 1 unless $slow;
 	# Medians of five rounds, shapes interleaved, to ride out a busy machine.
 	my %s = map { split /\|/ } split /\n/, $node->safe_psql('postgres',
-		"SELECT shape, seconds FROM scan_shapes('wide', 'warm', runs => 5)");
+		"SELECT shape, scan_s FROM scan_shapes('wide', 'warm', runs => 5)");
 	my ($m1, $ml) = ($s{'count(1)'}, $s{'count(last column)'});
 	cmp_ok($ml, '>=', 0.9 * $m1,
 		"count(last column) ($ml s) is not faster than count(1) ($m1 s) by more than noise");

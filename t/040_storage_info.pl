@@ -17,14 +17,16 @@ $node->safe_psql('postgres', q{
 });
 
 # Rows as hashes, in level order.
+# The layers storage_info (or $fn) gives for $arg.
 sub layers
 {
-	my ($arg) = @_;
-	my @cols = qw(level kind name parent mount_point fstype mount_options
+	my ($arg, $fn) = @_;
+	$fn //= 'storage_info';
+	my @cols = qw(level kind name parent mount_point filesystem mount_options
 	  backing_file scheduler read_ahead_kb logical_block_size size_bytes note data_path tablespace);
 	my $out = $node->safe_psql('postgres',
 		"SELECT " . join(', ', map { "coalesce(" . $_ . "::text, '')" } @cols)
-		  . " FROM storage_info($arg) ORDER BY level",
+		  . " FROM $fn($arg) ORDER BY level",
 		extra_params => [ '-F', "\t" ]);
 	my @rows;
 	for my $line (split /\n/, $out)
@@ -42,7 +44,7 @@ ok(@rows >= 1, 'storage_info(rel) returns rows');
 is($rows[0]{kind}, 'filesystem', 'level 0 is the filesystem');
 is($rows[0]{tablespace}, 'pg_default', '... in pg_default');
 like($rows[0]{data_path}, qr{^base/\d+/\d+$}, "... data path of the relation ($rows[0]{data_path})");
-ok($rows[0]{fstype} ne '', "... type named ($rows[0]{fstype})");
+ok($rows[0]{filesystem} ne '', "... type named ($rows[0]{filesystem})");
 ok($rows[0]{mount_point} =~ m{^/}, "... mount point ($rows[0]{mount_point})");
 ok($rows[0]{mount_options} =~ /\br[ow]\b/, "... mount options ($rows[0]{mount_options})");
 for my $r (@rows[ 1 .. $#rows ])
@@ -51,16 +53,16 @@ for my $r (@rows[ 1 .. $#rows ])
 	ok($r->{size_bytes} > 0 || $r->{note} ne '', "... has a size ($r->{size_bytes}) or a note");
 }
 
-my @ts = layers("'pg_default'::name");
-is($ts[0]{data_path}, 'base', 'storage_info(tablespace): pg_default is base/');
-is($ts[0]{fstype}, $rows[0]{fstype}, '... on the same filesystem');
+my @ts = layers("'pg_default'", 'storage_info_tablespace');
+is($ts[0]{data_path}, 'base', 'storage_info_tablespace: pg_default is base/');
+is($ts[0]{filesystem}, $rows[0]{filesystem}, '... on the same filesystem');
 is(scalar(@ts), scalar(@rows), '... with the same layers');
 
 my $settings = $node->safe_psql('postgres',
 	"SELECT settings->>'block_size', settings->>'segment_size', settings ? 'shared_buffers', settings ? 'effective_io_concurrency' FROM storage_info(rel => 't') LIMIT 1");
 is($settings, '8192|1GB|t|t', 'settings: block_size, segment_size, shared_buffers, effective_io_concurrency');
 
-my ($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM storage_info('no_such_ts'::name)");
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM storage_info_tablespace('no_such_ts')");
 like($err, qr/tablespace "no_such_ts" does not exist/, 'an unknown tablespace is an error');
 
 # Loop-mounted images.
@@ -74,10 +76,11 @@ for my $m (@mounts)
 		CREATE TABLESPACE si_$fs LOCATION '$loc';
 		CREATE TABLE on_$fs TABLESPACE si_$fs AS SELECT 1 AS x;
 	});
-	for my $arg ("'on_$fs'::regclass", "'si_$fs'::name")
+	for my $call ([ "'on_$fs'", 'storage_info' ], [ "'si_$fs'", 'storage_info_tablespace' ])
 	{
-		my @l = layers($arg);
-		is($l[0]{fstype}, $fs, "$arg: filesystem is $fs");
+		my ($arg, $fn) = @$call;
+		my @l = layers($arg, $fn);
+		is($l[0]{filesystem}, $fs, "$arg: filesystem is $fs");
 		is($l[0]{tablespace}, "si_$fs", "... tablespace si_$fs");
 		is($l[0]{mount_point}, $dir, "... mounted at $dir");
 		like($l[0]{data_path}, qr{^pg_tblspc/\d+/PG_}, "... data path under pg_tblspc ($l[0]{data_path})");
@@ -88,8 +91,8 @@ for my $m (@mounts)
 		ok($loop->{logical_block_size} > 0 && $loop->{size_bytes} > 0,
 			'... with its block size and size');
 		my ($under) = grep { $_->{kind} eq 'filesystem' && $_->{level} > $loop->{level} } @l;
-		ok($under && $under->{parent} eq $loop->{name} && $under->{fstype} ne '',
-			"... whose backing file's filesystem follows (" . ($under ? $under->{fstype} : 'none') . ')');
+		ok($under && $under->{parent} eq $loop->{name} && $under->{filesystem} ne '',
+			"... whose backing file's filesystem follows (" . ($under ? $under->{filesystem} : 'none') . ')');
 	}
 	$node->safe_psql('postgres', "DROP TABLE on_$fs; DROP TABLESPACE si_$fs");
 	rmdir $loc;
@@ -109,8 +112,8 @@ SKIP:
 	my $loc = "$tmpfs/si_tmpfs_$$";
 	mkdir $loc or skip "cannot create $loc: $!", 4;
 	$node->safe_psql('postgres', "CREATE TABLESPACE si_tmpfs LOCATION '$loc'");
-	my @l = layers("'si_tmpfs'::name");
-	is($l[0]{fstype}, 'tmpfs', 'a tablespace on tmpfs says tmpfs');
+	my @l = layers("'si_tmpfs'", 'storage_info_tablespace');
+	is($l[0]{filesystem}, 'tmpfs', 'a tablespace on tmpfs says tmpfs');
 	is($l[0]{mount_point}, $tmpfs, "... mounted at $tmpfs");
 	is(scalar(@l), 1, '... with no block device under it');
 	like($l[0]{note}, qr/no block device/, "... and says so ($l[0]{note})");

@@ -31,7 +31,7 @@ for my $bs (8192, 4096, 65536)
 	  $node->safe_psql('postgres', qq{
 		SELECT reads, bytes, min_offset, max_offset, iops, latency_p50_us,
 		       latency_p99_us, cached_pct_before, repeats
-		FROM random_read('r', $n, $bs)});
+		FROM random_read('r', 'cold', $n, $bs)});
 	is($reads, $n, "bs $bs: $n reads");
 	is($bytes, $n * $bs, "bs $bs: $n blocks of $bs bytes");
 	cmp_ok($min, '>=', 0, "bs $bs: lowest offset $min is inside");
@@ -44,19 +44,19 @@ for my $bs (8192, 4096, 65536)
 
 # As many reads as blocks: every block once, so the whole span.
 my ($min, $max, $rep) = split /\|/, $node->safe_psql('postgres',
-	"SELECT min_offset, max_offset, repeats FROM random_read('r', $blocks)");
+	"SELECT min_offset, max_offset, repeats FROM random_read('r', reads => $blocks)");
 is($min, 0, 'reads = blocks: the first block is read');
 is($max, $size - 8192, '... and the last');
 is($rep, 'f', '... each once');
 ($rep) = $node->safe_psql('postgres',
-	"SELECT repeats FROM random_read('r', " . ($blocks * 2) . ", cache => 'warm')");
+	"SELECT repeats FROM random_read('r', reads => " . ($blocks * 2) . ", cache => 'warm')");
 is($rep, 't', 'more reads than blocks: repeats');
 
 # A partitioned table: reads spread over the members, each inside its own.
 my $psize = $node->safe_psql('postgres',
 	"SELECT max(pg_relation_size(c)) FROM unnest('{p1,p2}'::regclass[]) c");
 my ($preads, $pmax) = split /\|/, $node->safe_psql('postgres',
-	"SELECT reads, max_offset FROM random_read('p', 200)");
+	"SELECT reads, max_offset FROM random_read('p', reads => 200)");
 is($preads, 200, 'partitioned: 200 reads');
 cmp_ok($pmax + 8192, '<=', $psize, 'partitioned: inside the members');
 
@@ -64,7 +64,7 @@ cmp_ok($pmax + 8192, '<=', $psize, 'partitioned: inside the members');
 # has none.
 {
 	my ($ret, $out, $err) = $node->psql('postgres',
-		"SELECT reads, cache FROM random_read('r', 100, 8192, 'direct')");
+		"SELECT reads, cache FROM random_read('r', 'direct', 100, 8192)");
 	if ($ret == 0)
 	{
 		is($out, '100|direct', 'direct: 100 reads with O_DIRECT');
@@ -77,7 +77,7 @@ cmp_ok($pmax + 8192, '<=', $psize, 'partitioned: inside the members');
 
 # Read-only: the relation's files are unchanged.
 my $sum = $node->safe_psql('postgres', "SELECT md5(string_agg(v, '' ORDER BY g)) FROM r");
-$node->safe_psql('postgres', "SELECT * FROM random_read('r', 1000, 8192, 'asis')");
+$node->safe_psql('postgres', "SELECT * FROM random_read('r', 'asis', 1000, 8192)");
 is($node->safe_psql('postgres', "SELECT md5(string_agg(v, '' ORDER BY g)) FROM r"), $sum,
 	'the data is unchanged');
 
@@ -96,12 +96,12 @@ my $session = $node->background_psql('postgres', on_error_stop => 0);
 my $pid = $session->query_safe('SELECT pg_backend_pid()');
 $pid =~ s/\D//g;
 $session->query_safe("SELECT count(*) FROM r");
-$session->query_safe("SELECT reads FROM random_read('r', 100)");
+$session->query_safe("SELECT reads FROM random_read('r', reads => 100)");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
 for my $cache ('asis', 'cold')
 {
 	my $t0 = time();
-	$session->query("SET statement_timeout = '200ms'; SELECT * FROM random_read('r', 10000000, cache => '$cache')");
+	$session->query("SET statement_timeout = '200ms'; SELECT * FROM random_read('r', reads => 10000000, cache => '$cache')");
 	my $elapsed = time() - $t0;
 	my $stderr = $session->{stderr};
 	$session->query("RESET statement_timeout");

@@ -1,5 +1,6 @@
-# scan_history_svg(): well-formed SVG (xmllint), one point per run, the
-# interval band, the limits and the changes marked; rendered by headless
+# scan_history_svg(): well-formed SVG (xmllint, and the server's XML
+# parser), one point per run at its scan % on the axis, the interval band,
+# the limits and the changes marked; rendered by headless
 # Chromium when it is installed (Debian: chromium), so that a browser, not
 # only a parser, accepts it.
 use strict;
@@ -45,7 +46,7 @@ sql(q{
 		-- run is compared with (and the chart's median) have its marks.
 		CASE WHEN d = 9 THEN '{unstable}'::text[]
 			 ELSE coalesce((SELECT h.verdict FROM scan_history h
-							WHERE h.relname = 'lineitem' AND scan_history_marks(h.verdict) IS NOT NULL
+							WHERE h.relname = 'lineitem' AND scanbench_internal.scan_history_marks(h.verdict) IS NOT NULL
 							ORDER BY h.id LIMIT 1), '{ok}') END, 'ext4', '/dev/vda',
 		CASE WHEN d > 12 THEN 'mq-deadline' ELSE 'bfq' END, 128, '6.1.0',
 		CASE WHEN d > 20 THEN '15.19' ELSE '15.20' END
@@ -73,12 +74,62 @@ SKIP:
 	is($? >> 8, 0, 'xmllint: well-formed') or diag($e);
 }
 
+# The server's own XML parser reads it too, and its XPath gives the points
+# back: each run's number and figure as the history has them, placed on
+# the scale the axis shows.
+my $q = $text;
+$q =~ s/'/''/g;
+is(sql("SELECT xml_is_well_formed_document('$q')"), 't',
+	'the server parses it as an XML document');
+my $ns = q{ARRAY[ARRAY['s', 'http://www.w3.org/2000/svg']]};
+my $run = q{//s:circle[@class="run"]};
+is(sql(qq{SELECT string_agg(r::text, ',' ORDER BY r::text::bigint)
+		  FROM unnest(xpath('$run/\@data-run', '$q'::xml, $ns)) AS r}),
+	sql(q{SELECT string_agg(id::text, ',' ORDER BY id) FROM scan_history WHERE cache = 'cold'}),
+	'XPath: a point for each run of the history');
+# The same nodes in the same order: the measured runs and their figures.
+is(sql(qq{SELECT string_agg(r::text || ':' || p::text, ',' ORDER BY r::text::bigint)
+		  FROM unnest(xpath('${run}[\@data-scan-pct]/\@data-run', '$q'::xml, $ns),
+					  xpath('${run}[\@data-scan-pct]/\@data-scan-pct', '$q'::xml, $ns)) AS u(r, p)}),
+	sql(q{SELECT string_agg(id || ':' || round(scan_pct::numeric, 1), ',' ORDER BY id)
+		  FROM scan_history WHERE cache = 'cold' AND scan_pct IS NOT NULL}),
+	'XPath: each measured point with its run\'s scan %');
+
+# Every measured point lies on the line the axis labels draw: the top grid
+# label is the top of the panel (y 56), 0 its bottom (y 320).
+my @axis = $text =~ /<g class="axis" fill="#333" text-anchor="end">\n(.*?)<\/g>/s;
+my @labels = $axis[0] =~ /<text x="66" y="([0-9.]+)">([0-9.e+-]+)<\/text>/g;
+my %label_y;
+while (my ($y, $v) = splice(@labels, 0, 2)) { $label_y{$v} = $y; }
+my ($pct_top) = sort { $b <=> $a } grep { $label_y{$_} < 320 + 4 } keys %label_y;
+ok($pct_top > 0 && abs($label_y{$pct_top} - 4 - 56) < 0.11, "the scan % axis tops at $pct_top");
+my $off = 0;
+my $measured = 0;
+while ($text =~ /<circle class="run" cx="[0-9.]+" cy="([0-9.]+)"[^>]*data-scan-pct="([0-9.]+)"/g)
+{
+	my ($cy, $pct) = ($1, $2);
+	$measured++;
+	# 0.05 % of rounding in the figure, 0.05 in the coordinate
+	$off++ if abs($cy - (320 - $pct / $pct_top * 264)) > 0.05 * 264 / $pct_top + 0.051;
+}
+cmp_ok($measured, '>=', 30, "$measured measured points");
+is($off, 0, 'each point sits at its scan % on the axis');
+
+# Within a series the points run left to right in order of time.
+my $unordered = 0;
+for my $g ($text =~ /<g class="series"[^>]*>(.*?)<\/g>\n<g class="legend"/gs)
+{
+	my @cx = $g =~ /<circle class="run" cx="([0-9.]+)"/g;
+	$unordered += grep { $cx[$_] < $cx[ $_ - 1 ] } 1 .. $#cx;
+}
+is($unordered, 0, 'points in order of time');
+
 my @points = $text =~ /<circle class="run"/g;
 is(scalar(@points), $runs, "one point per run ($runs)");
 my @hollow = $text =~ /<circle class="run"[^>]*fill="white"/g;
 is(scalar(@hollow),
 	sql(q{SELECT count(*) FROM scan_history WHERE cache = 'cold'
-		  AND (scan_pct IS NULL OR scan_history_marks(verdict) IS NULL)}),
+		  AND (scan_pct IS NULL OR scanbench_internal.scan_history_marks(verdict) IS NULL)}),
 	'the runs that could not be judged are hollow');
 my @ids = $text =~ /<title>run (\d+),/g;
 is(join(',', sort { $a <=> $b } @ids),

@@ -38,7 +38,7 @@ for my $call (
 	q{SELECT pairs > 0 AND scan_pct > 0 FROM scan_efficiency('t', 'cold', max_seconds => 5)},
 	q{SELECT rows = 50000 FROM scan_breakdown('t', 'warm')},
 	q{SELECT count(*) = 5 FROM scan_shapes('t')},
-	q{SELECT reads = 100 FROM random_read('t', 100)},
+	q{SELECT reads = 100 FROM random_read('t', reads => 100)},
 	q{SELECT count(*) > 0 FROM storage_info('t'::regclass)},
 	q{SELECT count(*) = 5 FROM storage_profile('pg_default', 1, 8192, 10)})
 {
@@ -51,7 +51,7 @@ for my $call (
 	q{SELECT * FROM scan_rate('u')},
 	q{SELECT * FROM raw_read('u')},
 	q{SELECT * FROM scan_efficiency('u')},
-	q{SELECT * FROM random_read('u', 10)},
+	q{SELECT * FROM random_read('u', reads => 10)},
 	q{SELECT * FROM scan_rate('p')})
 {
 	my ($rc, $out, $err) = $standby->psql('postgres', $call);

@@ -56,9 +56,9 @@ sub marks { my ($v) = @_; $v //= ''; $v =~ s/^\{|\}$//g; return split /,/, $v; }
 # ---- a throttled disk ----
 $lab->limit($mib, 0);
 
-my ($raw) = row("SELECT mb_s FROM raw_read('t', 8192, 'cold')");
-cmp_ok($raw->{mb_s}, '<=', 1.1 * $limit, "raw read $raw->{mb_s} MB/s: not above the limit of $limit");
-cmp_ok($raw->{mb_s}, '>=', 0.8 * $limit, '... and near it');
+my ($raw) = row("SELECT read_mb_s FROM raw_read('t', 'cold', 8192)");
+cmp_ok($raw->{read_mb_s}, '<=', 1.1 * $limit, "raw read $raw->{read_mb_s} MB/s: not above the limit of $limit");
+cmp_ok($raw->{read_mb_s}, '>=', 0.8 * $limit, '... and near it');
 
 my ($whole, $werr) = row("SELECT * FROM scan_efficiency('t', runs => 6, method => 'whole', target_pct => 10)");
 my @wm = marks($whole->{verdict});
@@ -90,10 +90,10 @@ is($info, $mib * 1048576, 'storage_info shows the read throttle');
 
 # ---- background load never lifts a rate above the limit ----
 $lab->load_start;
-($raw) = row("SELECT mb_s FROM raw_read('t', 8192, 'cold')");
-cmp_ok($raw->{mb_s}, '<=', 1.1 * $limit, "loaded: raw read $raw->{mb_s} MB/s");
-my ($scan) = row("SELECT mb_s FROM scan_rate('t', 'cold')");
-cmp_ok($scan->{mb_s}, '<=', 1.1 * $limit, "loaded: scan_rate $scan->{mb_s} MB/s");
+($raw) = row("SELECT read_mb_s FROM raw_read('t', 'cold', 8192)");
+cmp_ok($raw->{read_mb_s}, '<=', 1.1 * $limit, "loaded: raw read $raw->{read_mb_s} MB/s");
+my ($scan) = row("SELECT scan_mb_s FROM scan_rate('t', 'cold')");
+cmp_ok($scan->{scan_mb_s}, '<=', 1.1 * $limit, "loaded: scan_rate $scan->{scan_mb_s} MB/s");
 my ($lp) = row("SELECT * FROM scan_efficiency('t', target_pct => 10, max_seconds => 30)");
 cmp_ok($lp->{read_mb_s}, '<=', 1.1 * $limit, "loaded: sampled read $lp->{read_mb_s} MB/s");
 cmp_ok($lp->{scan_mb_s}, '<=', 1.1 * $limit, "loaded: sampled scan $lp->{scan_mb_s} MB/s");
@@ -104,7 +104,7 @@ $lab->load_stop;
 $lab->limit(0, 0.25);
 # scan_rate is timed on both sides of the call (other work on the machine
 # moves what a quarter of a CPU scans at while the test runs).
-my $scan_rate = sub { (row("SELECT mb_s FROM scan_rate('t', 'warm')"))[0]{mb_s} };
+my $scan_rate = sub { (row("SELECT scan_mb_s FROM scan_rate('t', 'warm')"))[0]{scan_mb_s} };
 my @rates = map { $scan_rate->() } 1 .. 2;
 my ($cpu, $cerr) = row("SELECT * FROM scan_efficiency('t', 'warm', runs => 6, method => 'whole')");
 push @rates, map { $scan_rate->() } 1 .. 2;

@@ -84,7 +84,7 @@ my $limit = $mib * 1.048576;	# MB/s
 $lab->limit($mib, 0);
 
 my $scan = median(map {
-	$node->safe_psql('postgres', "SELECT mb_s FROM scan_rate('t', 'cold')") } 1 .. 3);
+	$node->safe_psql('postgres', "SELECT scan_mb_s FROM scan_rate('t', 'cold')") } 1 .. 3);
 my @io = advice("'t', 'cold', max_seconds => 25");
 ok(!(grep { $_->{setting} =~ /^(max_parallel_workers_per_gather|cpu\.|data_checksums)/ } @io),
 	'storage-limited: no CPU advice');
@@ -133,9 +133,9 @@ SKIP:
 		my (@without, @with);
 		for my $i (1 .. 7)
 		{
-			push @without, $node->safe_psql('postgres', "SELECT mb_s FROM scan_rate('n', 'warm')");
+			push @without, $node->safe_psql('postgres', "SELECT scan_mb_s FROM scan_rate('n', 'warm')");
 			push @with, $node->safe_psql('postgres',
-				"SELECT mb_s FROM scan_rate('n', 'warm', 'count(1)', $par->{value})");
+				"SELECT scan_mb_s FROM scan_rate('n', 'warm', 'count(1)', $par->{value})");
 		}
 		$real = median(@with) / median(@without);
 		$d = 100 * ($par->{gain} - $real) / $real;

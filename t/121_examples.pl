@@ -88,7 +88,7 @@ $node->safe_psql('postgres', q{
 # A local run, measured and recorded here (server NULL).
 $node->safe_psql('postgres', q{SELECT scan_history_record(r) FROM scan_efficiency('t', 'warm', max_seconds => 2, target_pct => 50) AS r});
 my $local_judged = $node->safe_psql('postgres',
-	q{SELECT count(*) FROM scan_history WHERE server IS NULL AND scan_history_marks(verdict) IS NOT NULL AND scan_pct IS NOT NULL});
+	q{SELECT count(*) FROM scan_history WHERE server IS NULL AND scanbench_internal.scan_history_marks(verdict) IS NOT NULL AND scan_pct IS NOT NULL});
 
 # Run a query, rows as hashes by column name.
 sub rows_of

@@ -113,9 +113,9 @@ history_previous(PGconn *conn, const Options *opt, Row *rows, int nrows)
 		"FROM (SELECT h.scan_pct FROM %s.scan_history h\n"
 		"       WHERE h.server = $1 AND h.relschema = $2 AND h.relname = $3 AND h.cache = $4\n"
 		"         AND h.reason IS NULL AND h.scan_pct IS NOT NULL\n"
-		"         AND %s.scan_history_marks(h.verdict) = coalesce(%s.scan_history_marks($5::text[]), '')\n"
+		"         AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks($5::text[]), '')\n"
 		"       ORDER BY h.measured_at DESC LIMIT $6) h",
-		history_schema, history_schema, history_schema);
+		history_schema);
 	char		limit[16];
 
 	snprintf(limit, sizeof(limit), "%d", opt->history_runs);

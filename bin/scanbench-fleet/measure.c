@@ -94,7 +94,7 @@ measure_query(const char *s)
 		"       r.scan_pct_p10, r.scan_pct_p90, r.read_s, r.scan_s, r.read_cached_pct,\n"
 		"       r.scan_cached_pct, r.method, r.pairs, r.coverage_pct, r.elapsed_s,\n"
 		"       r.verdict, r.write_mb_s, r.filesystem, r.device, st.scheduler,\n"
-		"       st.read_ahead_kb, %s.scan_history_kernel() AS kernel,\n"
+		"       st.read_ahead_kb, scanbench_internal.scan_history_kernel() AS kernel,\n"
 		"       pg_catalog.current_setting('server_version') AS server_version,\n"
 		"       coalesce(r.settings,\n"
 		"                (SELECT pg_catalog.jsonb_object_agg(g.name, pg_catalog.current_setting(g.name))\n"
@@ -120,5 +120,5 @@ measure_query(const char *s)
 		"          (array_agg(i.read_ahead_kb ORDER BY i.level)\n"
 		"            FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb\n"
 		"     FROM %s.storage_info(r.relation) AS i WHERE i.level > 0) AS st",
-		s, s, s);
+		s, s);
 }

@@ -26,6 +26,7 @@
 
 #include "args.h"
 #include "citus.h"
+#include "fnargs.h"
 #include "randio.h"
 #include "rawread.h"
 #include "relfiles.h"
@@ -36,7 +37,18 @@ PG_FUNCTION_INFO_V1(raw_read);
 PG_FUNCTION_INFO_V1(raw_read_segments);
 PG_FUNCTION_INFO_V1(random_read);
 
-/* ---- raw_read(rel, block_size, cache) ---- */
+/*
+ * The arguments are read by name: up to 0.2 the definitions put cache
+ * after block_size (and reads), from 0.3 it comes second, after rel, as in
+ * every function; rel is first in all of them.
+ */
+static SbCacheMode
+arg_cache(SbArgs *args)
+{
+	return sb_parse_cache(cstring_to_text(sb_arg_cstring(args, "cache", "cold")), true);
+}
+
+/* ---- raw_read(rel, cache, block_size) ---- */
 
 /* The columns raw_read and raw_read_segments share, from bytes on. */
 static void
@@ -48,8 +60,8 @@ row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
 	sb_row_datum(row, "block_size", Int32GetDatum(block_size));
 	sb_row_text(row, "cache", sb_cache_name(cache));
 	sb_row_float(row, "cached_pct_before", r->cached_pct_before, 1);
-	sb_row_float(row, "seconds", r->timing.seconds, 3);
-	sb_row_float(row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
+	sb_row_float(row, "read_s", r->timing.seconds, 3);
+	sb_row_float(row, "read_mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
 	sb_row_float(row, "user_s", r->timing.user_s, 3);
 	sb_row_float(row, "sys_s", r->timing.sys_s, 3);
 }
@@ -58,13 +70,17 @@ Datum
 raw_read(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
-	int32		block_size = PG_GETARG_INT32(1);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
+	SbArgs		args;
+	int32		block_size;
+	SbCacheMode cache;
 	TupleDesc	tupdesc;
 	SbTarget   *target;
 	SbReadResult total;
 	SbRow		row;
 
+	sb_args_init(&args, fcinfo);
+	cache = arg_cache(&args);
+	block_size = sb_arg_int32(&args, "block_size", 8192);
 	sb_check_block_size(block_size);
 	sb_citus_refuse(relid, "raw_read");
 	tupdesc = sb_result_tupdesc(fcinfo);
@@ -80,20 +96,24 @@ raw_read(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(sb_row_result(&row));
 }
 
-/* ---- raw_read_segments(rel, block_size, cache): a row per file ---- */
+/* ---- raw_read_segments(rel, cache, block_size): a row per file ---- */
 
 Datum
 raw_read_segments(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
-	int32		block_size = PG_GETARG_INT32(1);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
+	SbArgs		args;
+	int32		block_size;
+	SbCacheMode cache;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SbTarget   *target;
 	SbReadResult total;
 	SbReadResult *per_segment;
 	int			i;
 
+	sb_args_init(&args, fcinfo);
+	cache = arg_cache(&args);
+	block_size = sb_arg_int32(&args, "block_size", 8192);
 	sb_check_block_size(block_size);
 	sb_citus_refuse(relid, "raw_read_segments");
 	sb_init_srf(fcinfo);
@@ -119,16 +139,17 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* ---- random_read(rel, reads, block_size, cache) ---- */
+/* ---- random_read(rel, cache, reads, block_size) ---- */
 
 Datum
 random_read(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
-	int32		reads = PG_GETARG_INT32(1);
-	int32		block_size = PG_GETARG_INT32(2);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), true);
-	bool		direct = (cache == SB_CACHE_DIRECT);
+	SbArgs		args;
+	int32		reads;
+	int32		block_size;
+	SbCacheMode cache;
+	bool		direct;
 	TupleDesc	tupdesc;
 	SbTarget   *target;
 	SbRandomFile *files;
@@ -137,6 +158,11 @@ random_read(PG_FUNCTION_ARGS)
 	SbRow		row;
 	int			i;
 
+	sb_args_init(&args, fcinfo);
+	cache = arg_cache(&args);
+	reads = sb_arg_int32(&args, "reads", 10000);
+	block_size = sb_arg_int32(&args, "block_size", 8192);
+	direct = (cache == SB_CACHE_DIRECT);
 	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -185,9 +211,9 @@ random_read(PG_FUNCTION_ARGS)
 	sb_row_text(&row, "cache", sb_cache_name(cache));
 	sb_row_datum(&row, "bytes", Int64GetDatum(r.bytes));
 	sb_row_float(&row, "cached_pct_before", sb_pct(cached, target->nblocks), 1);
-	sb_row_float(&row, "seconds", r.timing.seconds, 3);
+	sb_row_float(&row, "read_s", r.timing.seconds, 3);
 	sb_row_float(&row, "iops", sb_rate(r.ops, r.timing.seconds), 0);
-	sb_row_float(&row, "mb_s", sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
+	sb_row_float(&row, "read_mb_s", sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
 	sb_row_float(&row, "latency_p50_us", r.p50_us, 1);
 	sb_row_float(&row, "latency_p95_us", r.p95_us, 1);
 	sb_row_float(&row, "latency_p99_us", r.p99_us, 1);

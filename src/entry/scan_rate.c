@@ -95,8 +95,8 @@ scan_rate(PG_FUNCTION_ARGS)
 	sb_row_float(&row, "cached_pct_before", r.cached_pct_before, 1);
 	sb_row_float(&row, "os_cached_pct_before", r.os_cached_pct_before, 1);
 	sb_row_float(&row, "buffers_cached_pct_before", r.buffers_cached_pct_before, 1);
-	sb_row_float(&row, "seconds", r.timing.seconds, 3);
-	sb_row_float(&row, "mb_s", sb_rate(target->bytes / SB_MB, r.timing.seconds), 1);
+	sb_row_float(&row, "scan_s", r.timing.seconds, 3);
+	sb_row_float(&row, "scan_mb_s", sb_rate(target->bytes / SB_MB, r.timing.seconds), 1);
 	sb_row_float(&row, "rows_s", sb_rate(r.rows, r.timing.seconds), 0);
 	sb_row_datum(&row, "shared_hit", Int64GetDatum(r.shared_hit));
 	sb_row_datum(&row, "shared_read", Int64GetDatum(r.shared_read));
@@ -297,11 +297,11 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	sb_row_datum(&row, "bytes", Int64GetDatum(target->bytes));
 	sb_row_float(&row, "cached_pct_before", sr.cached_pct_before, 1);
 	/* The three times and what they predict. */
-	sb_row_float(&row, "seconds", wall, 3);
+	sb_row_float(&row, "scan_s", wall, 3);
 	sb_row_float(&row, "scan_mb_s", sb_rate(target->bytes / SB_MB, wall), 1);
-	sb_row_float(&row, "t_read_s", t_read, 3);
+	sb_row_float(&row, "read_s", t_read, 3);
 	sb_row_float(&row, "read_mb_s", sb_rate(target->bytes / SB_MB, t_read), 1);
-	sb_row_float(&row, "t_cpu_s", t_cpu, 3);
+	sb_row_float(&row, "cpu_s", t_cpu, 3);
 	sb_row_float(&row, "warm_mb_s", sb_rate(target->bytes / SB_MB, t_cpu), 1);
 	sb_row_float(&row, "scan_pct", sb_rate(100.0 * t_read, wall), 1);
 	sb_row_float(&row, "no_overlap_pct", sb_no_overlap_pct(t_read, t_cpu), 1);
@@ -573,12 +573,12 @@ scan_shapes(PG_FUNCTION_ARGS)
 		sb_row_datum(&row, "runs", Int32GetDatum(runs));
 		sb_row_float(&row, "cached_pct_before", cached_pct[i], 1);
 		sb_row_datum(&row, "rows", Int64GetDatum(rows));
-		sb_row_float(&row, "seconds", secs, 3);
-		sb_row_float(&row, "mb_s", mb_s, 1);
+		sb_row_float(&row, "scan_s", secs, 3);
+		sb_row_float(&row, "scan_mb_s", mb_s, 1);
 		sb_row_float(&row, "rows_s", sb_rate((double) rows, secs), 0);
 		sb_row_float(&row, "ns_per_row", sb_rate(1e9 * secs, (double) rows), 1);
 		sb_row_float(&row, "read_mb_s", med_read, 1);
-		sb_row_float(&row, "read_pct", sb_rate(100.0 * mb_s, med_read), 1);
+		sb_row_float(&row, "scan_pct", sb_rate(100.0 * mb_s, med_read), 1);
 		sb_row_float(&row, "user_s", sb_median(user_s[i], runs), 3);
 		sb_row_float(&row, "sys_s", sb_median(sys_s[i], runs), 3);
 		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
@@ -811,11 +811,11 @@ scan_sweep(PG_FUNCTION_ARGS)
 		sb_row_datum(&row, "workers_planned", Int32GetDatum(v->planned));
 		sb_row_datum(&row, "workers_launched", Int32GetDatum(v->launched));
 		sb_row_float(&row, "cached_pct_before", v->cached_pct, 1);
-		sb_row_float(&row, "seconds", seconds, 3);
-		sb_row_float(&row, "mb_s", mb_s, 1);
+		sb_row_float(&row, "scan_s", seconds, 3);
+		sb_row_float(&row, "scan_mb_s", mb_s, 1);
 		sb_row_float(&row, "speedup", sb_rate(first_s, seconds), 2);
 		sb_row_float(&row, "read_mb_s", med_read, 1);
-		sb_row_float(&row, "read_pct", sb_rate(100.0 * mb_s, med_read), 1);
+		sb_row_float(&row, "scan_pct", sb_rate(100.0 * mb_s, med_read), 1);
 		sb_row_datum(&row, "settings", v->settings);
 		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}

@@ -2,8 +2,9 @@
  *
  * storage.c
  *	  What sits under the data and how it behaves:
- *	  - storage_info(): the layers under a relation or a tablespace, from
- *	    the filesystem down to the disks (devices.c), one row each, with
+ *	  - storage_info(), storage_info_tablespace(): the layers under a
+ *	    relation or a tablespace, from the filesystem down to the disks
+ *	    (devices.c), one row each, with
  *	    the server settings that shape its I/O and the limits the server's
  *	    control group puts on its CPU and on the device's reads and writes;
  *	  - storage_profile(): timed tests on a scratch file in a tablespace
@@ -76,7 +77,7 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 		sb_row_text(&row, "parent", l->parent);
 		sb_row_text(&row, "major_minor", l->major_minor);
 		sb_row_text(&row, "mount_point", l->mount_point);
-		sb_row_text(&row, "fstype", l->fstype);
+		sb_row_text(&row, "filesystem", l->fstype);
 		sb_row_text(&row, "mount_options", l->mount_options);
 		sb_row_text(&row, "dm_name", l->dm_name);
 		sb_row_text(&row, "raid_level", l->raid_level);
@@ -117,7 +118,11 @@ storage_info_rel(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* storage_info(tablespace name): under the tablespace's directory. */
+/*
+ * storage_info_tablespace(tablespace name): under the tablespace's
+ * directory.  Up to 0.2 this was the overload storage_info(tablespace
+ * name), which the library still serves.
+ */
 Datum
 storage_info_tablespace(PG_FUNCTION_ARGS)
 {
@@ -125,16 +130,24 @@ storage_info_tablespace(PG_FUNCTION_ARGS)
 	Oid			spc = get_tablespace_oid(spcname, true);
 
 	/*
-	 * storage_info('x') with a bare literal lands here, since a literal
-	 * resolves to name before regclass: say how to name a relation.
+	 * Under 0.2's overload, storage_info('x') with a bare literal lands
+	 * here, since a literal resolves to name before regclass; from 0.3 the
+	 * name says what it looks under.  Either way, say how to name a
+	 * relation.
 	 */
 	if (!OidIsValid(spc))
+	{
+		bool		overload = strcmp(get_func_name(fcinfo->flinfo->fn_oid), "storage_info") == 0;
+
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("tablespace \"%s\" does not exist", spcname),
-				 OidIsValid(RelnameGetRelid(spcname)) ?
+				 !OidIsValid(RelnameGetRelid(spcname)) ? 0 : overload ?
 				 errhint("To look under the relation \"%s\", write storage_info('%s'::regclass) or storage_info(rel => '%s').",
-						 spcname, spcname, spcname) : 0));
+						 spcname, spcname, spcname) :
+				 errhint("To look under the relation \"%s\", call storage_info('%s').",
+						 spcname, spcname)));
+	}
 
 	sb_init_srf(fcinfo);
 	emit_layers(fcinfo, spcname, sb_tablespace_dir(spc));
@@ -201,7 +214,7 @@ storage_profile(PG_FUNCTION_ARGS)
 		sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
 		sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
 		sb_row_float(&row, "cached_pct_before", r->cached_pct_before, 1);
-		sb_row_float(&row, "seconds", r->timing.seconds, 3);
+		sb_row_float(&row, "elapsed_s", r->timing.seconds, 3);
 		sb_row_float(&row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
 		sb_row_float(&row, "iops",
 					 r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
