@@ -156,12 +156,12 @@ SELECT relname, recorded_by FROM scan_history ORDER BY id DESC LIMIT 1;
 -- again gives the status the check gave.
 SET ROLE regress_checker;
 SET client_min_messages = error;
-CALL efficiency_check('sb_t', 'asis', min_pct => 999, max_drop_pct => 30, warn_drop_pct => NULL, window_days => 7);
+CALL efficiency_check('sb_t', 'asis', min_pct => 0.5, max_drop_pct => 99, warn_drop_pct => NULL, window_days => 7, max_seconds => 2);
 SET client_min_messages = warning;
 RESET ROLE;
 SELECT limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct, limit_window_days,
        (SELECT message FROM scan_history_judge(h.id)) =
-       (SELECT message FROM scan_history_judge(h.id, min_pct => 999, max_drop_pct => 30,
+       (SELECT message FROM scan_history_judge(h.id, min_pct => 0.5, max_drop_pct => 99,
                                                warn_drop_pct => NULL, window_days => 7)) AS same_judgement
 FROM scan_history h ORDER BY id DESC LIMIT 1;
 SET ROLE regress_watcher;

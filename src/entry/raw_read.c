@@ -26,6 +26,7 @@
 
 #include "args.h"
 #include "citus.h"
+#include "fnargs.h"
 #include "randio.h"
 #include "rawread.h"
 #include "relfiles.h"
@@ -57,13 +58,18 @@ row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
 Datum
 raw_read(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	int32		block_size = PG_GETARG_INT32(1);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
+	Oid			relid;
+	int32		block_size;
+	SbCacheMode cache;
 	TupleDesc	tupdesc;
 	SbTarget   *target;
 	SbReadResult total;
 	SbRow		row;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	block_size = PG_GETARG_INT32(1);
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
 
 	sb_check_block_size(block_size);
 	sb_citus_refuse(relid, "raw_read");
@@ -85,14 +91,19 @@ raw_read(PG_FUNCTION_ARGS)
 Datum
 raw_read_segments(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	int32		block_size = PG_GETARG_INT32(1);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
+	Oid			relid;
+	int32		block_size;
+	SbCacheMode cache;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SbTarget   *target;
 	SbReadResult total;
 	SbReadResult *per_segment;
 	int			i;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	block_size = PG_GETARG_INT32(1);
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(2), true);
 
 	sb_check_block_size(block_size);
 	sb_citus_refuse(relid, "raw_read_segments");
@@ -124,11 +135,11 @@ raw_read_segments(PG_FUNCTION_ARGS)
 Datum
 random_read(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	int32		reads = PG_GETARG_INT32(1);
-	int32		block_size = PG_GETARG_INT32(2);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), true);
-	bool		direct = (cache == SB_CACHE_DIRECT);
+	Oid			relid;
+	int32		reads;
+	int32		block_size;
+	SbCacheMode cache;
+	bool		direct;
 	TupleDesc	tupdesc;
 	SbTarget   *target;
 	SbRandomFile *files;
@@ -136,6 +147,13 @@ random_read(PG_FUNCTION_ARGS)
 	uint64		cached = 0;
 	SbRow		row;
 	int			i;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	reads = PG_GETARG_INT32(1);
+	block_size = PG_GETARG_INT32(2);
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), true);
+	direct = (cache == SB_CACHE_DIRECT);
 
 	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
 		ereport(ERROR,
