@@ -55,7 +55,8 @@ ALTER TYPE scan_efficiency_result
 	ADD ATTRIBUTE write_iops_limit bigint CASCADE;
 
 COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
-COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
+COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass; each side''s median comes from its own pair, so scan_mb_s / read_mb_s is a ratio of medians and need not be scan_pct';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct IS 'median over pairs (or runs) of each one''s own 100 x scan rate / read rate, the same stretch read then scanned back to back, %; not scan_mb_s / read_mb_s (a ratio of medians) nor read_s / scan_s (all the time together)';
 COMMENT ON COLUMN scan_efficiency_result.read_s IS 'wall-clock seconds of raw reading: summed over pairs, or the median run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'wall-clock seconds of scanning: summed over pairs, or the median run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches: 8 MB, or long enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
