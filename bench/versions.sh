@@ -112,13 +112,13 @@ if [ -z "$one" ]; then
 	[ -n "$port" ] && pass+=(--port "$port")
 	for m in $majors; do
 		sb_log "PostgreSQL $m: measuring"
+		sb_on_exit "rm -f '$raw.$m'"
 		if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$m" && sb_root_suite "$m" >/dev/null; then
 			"$SB_TOP/tools/pg-root.sh" "$m" /src/scanbench/bench/versions.sh --one "$m" "${pass[@]}" </dev/null >"$raw.$m"
 		else
 			"$SB_TOP/bench/versions.sh" --one "$m" "${pass[@]}" --tmpdir "$tmpbase" </dev/null >"$raw.$m"
 		fi
 		rc=$?
-		sb_on_exit "rm -f '$raw.$m'"
 		grep -q '^\(side\|none\) ' "$raw.$m" ||
 			echo "none the measurement failed (exit $rc; its messages are above)" >>"$raw.$m"
 		sed "s/^/$m /" "$raw.$m" >>"$raw"
