@@ -55,7 +55,8 @@ ALTER TYPE scan_efficiency_result
 	ADD ATTRIBUTE write_iops_limit bigint CASCADE;
 
 COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
-COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
+COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass; each side''s median comes from its own pair, so scan_mb_s / read_mb_s is a ratio of medians and need not be scan_pct';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct IS 'median over pairs (or runs) of each one''s own 100 x scan rate / read rate, the same stretch read then scanned back to back, %; not scan_mb_s / read_mb_s (a ratio of medians) nor read_s / scan_s (all the time together)';
 COMMENT ON COLUMN scan_efficiency_result.read_s IS 'wall-clock seconds of raw reading: summed over pairs, or the median run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'wall-clock seconds of scanning: summed over pairs, or the median run (whole)';
 COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches: 8 MB, or long enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
@@ -112,7 +113,12 @@ ALTER TABLE scan_history
 	ADD COLUMN read_bps_limit bigint,
 	ADD COLUMN write_bps_limit bigint,
 	ADD COLUMN read_iops_limit bigint,
-	ADD COLUMN write_iops_limit bigint;
+	ADD COLUMN write_iops_limit bigint,
+	ADD COLUMN limit_min_pct float8,
+	ADD COLUMN limit_max_drop_pct float8,
+	ADD COLUMN limit_warn_pct float8,
+	ADD COLUMN limit_warn_drop_pct float8,
+	ADD COLUMN limit_window_days integer;
 
 COMMENT ON COLUMN scan_history.verdict IS 'the run''s verdict marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting';
 COMMENT ON COLUMN scan_history.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the run''s timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
@@ -123,6 +129,13 @@ COMMENT ON COLUMN scan_history.read_bps_limit IS 'read throttle of the data''s d
 COMMENT ON COLUMN scan_history.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
 COMMENT ON COLUMN scan_history.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
 COMMENT ON COLUMN scan_history.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+-- The limits efficiency_check judged the run with, kept so that judging
+-- the run again later gives the verdict the check gave.
+COMMENT ON COLUMN scan_history.limit_min_pct IS 'efficiency_check''s min_pct (%) the run was judged with; NULL when none was given or the run was recorded otherwise';
+COMMENT ON COLUMN scan_history.limit_max_drop_pct IS 'efficiency_check''s max_drop_pct (%) the run was judged with; NULL when the run was recorded otherwise (then it keeps no limits at all)';
+COMMENT ON COLUMN scan_history.limit_warn_pct IS 'efficiency_check''s warn_pct (%) the run was judged with; NULL for the default (10 % above min_pct, at most halfway to 100 %)';
+COMMENT ON COLUMN scan_history.limit_warn_drop_pct IS 'efficiency_check''s warn_drop_pct (%) the run was judged with; NULL when it had no warning before the alarm';
+COMMENT ON COLUMN scan_history.limit_window_days IS 'efficiency_check''s window_days (days) the run was judged with';
 
 -- The marks a run is compared under: NULL when it cannot be judged
 -- (unstable, cached, burst), else '' or the marks that make its figure a
@@ -168,7 +181,13 @@ END;
 COMMENT ON FUNCTION scan_history_median(bigint, integer) IS
 'the median a run is compared with: of the earlier judged runs of the same relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
 
-CREATE FUNCTION scan_history_record(run scan_efficiency_result) RETURNS bigint
+CREATE FUNCTION scan_history_record(run scan_efficiency_result,
+									min_pct float8 DEFAULT NULL,
+									max_drop_pct float8 DEFAULT NULL,
+									warn_pct float8 DEFAULT NULL,
+									warn_drop_pct float8 DEFAULT NULL,
+									window_days integer DEFAULT NULL)
+RETURNS bigint
 LANGUAGE sql VOLATILE
 BEGIN ATOMIC
 	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache,
@@ -178,7 +197,9 @@ BEGIN ATOMIC
 		elapsed_s, verdict, write_mb_s, filesystem, device, scheduler,
 		read_ahead_kb, kernel, server_version, settings,
 		cpu_wait_s, cpu_throttled_s, cpu_quota_us, cpu_period_us,
-		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit)
+		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit,
+		limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct,
+		limit_window_days)
 	SELECT coalesce((j ->> 'measured_at')::timestamptz, now()), c.oid,
 		n.nspname, c.relname, j ->> 'cache',
 		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
@@ -206,7 +227,10 @@ BEGIN ATOMIC
 		(j ->> 'cpu_wait_s')::float8, (j ->> 'cpu_throttled_s')::float8,
 		(j ->> 'cpu_quota_us')::bigint, (j ->> 'cpu_period_us')::bigint,
 		(j ->> 'read_bps_limit')::bigint, (j ->> 'write_bps_limit')::bigint,
-		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint
+		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint,
+		scan_history_record.min_pct, scan_history_record.max_drop_pct,
+		scan_history_record.warn_pct, scan_history_record.warn_drop_pct,
+		scan_history_record.window_days
 	FROM to_jsonb(run) AS j,
 		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
 		-- The device layers under the relation's first file: every
@@ -222,8 +246,8 @@ BEGIN ATOMIC
 	RETURNING id;
 END;
 
-COMMENT ON FUNCTION scan_history_record(scan_efficiency_result) IS
-'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings; returns the run number';
+COMMENT ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) IS
+'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings, and the limits it is judged with (efficiency_check gives them; scan_history_judge uses them when given none); returns the run number';
 
 --
 -- scan_efficiency: the lock wait said on its own, the caches before and
@@ -277,12 +301,21 @@ REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8,
 -- nightly cold check must not leave the morning's queries reading from disk.
 CREATE FUNCTION scan_history_measure(rel regclass, cache text, runs integer,
 									 sample float8, max_seconds float8,
-									 target_pct float8, method text)
+									 target_pct float8, method text,
+									 min_pct float8 DEFAULT NULL,
+									 max_drop_pct float8 DEFAULT NULL,
+									 warn_pct float8 DEFAULT NULL,
+									 warn_drop_pct float8 DEFAULT NULL,
+									 window_days integer DEFAULT NULL)
 RETURNS bigint
 LANGUAGE sql VOLATILE
 SET client_min_messages = error
 BEGIN ATOMIC
-	SELECT scan_history_record(r)
+	SELECT scan_history_record(r, scan_history_measure.min_pct,
+							   scan_history_measure.max_drop_pct,
+							   scan_history_measure.warn_pct,
+							   scan_history_measure.warn_drop_pct,
+							   scan_history_measure.window_days)
 	FROM scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
 						 runs => scan_history_measure.runs,
 						 sample => scan_history_measure.sample,
@@ -292,15 +325,15 @@ BEGIN ATOMIC
 						 restore => true) AS r;
 END;
 
-COMMENT ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) IS
-'measure with scan_efficiency (restoring the caches afterwards) and record the run; returns the run number';
+COMMENT ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) IS
+'measure with scan_efficiency (restoring the caches afterwards) and record the run with the limits it is judged with; returns the run number';
 
 CREATE OR REPLACE FUNCTION scan_history_judge(run bigint,
 								   min_pct float8 DEFAULT NULL,
-								   max_drop_pct float8 DEFAULT 20,
+								   max_drop_pct float8 DEFAULT NULL,
 								   warn_pct float8 DEFAULT NULL,
-								   warn_drop_pct float8 DEFAULT 10,
-								   window_days integer DEFAULT 30,
+								   warn_drop_pct float8 DEFAULT NULL,
+								   window_days integer DEFAULT NULL,
 								   OUT status text, OUT message text,
 								   OUT detail text, OUT hint text,
 								   OUT median_pct float8, OUT drop_pct float8,
@@ -326,14 +359,35 @@ BEGIN
 	WHERE e.extname = 'scanbench';
 	PERFORM set_config('search_path',
 					   'pg_catalog, ' || quote_ident(ext_schema) || ', scanbench_internal, pg_temp', true);
-	PERFORM scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
-									  warn_drop_pct, window_days);
+	IF run IS NULL THEN
+		RAISE EXCEPTION 'run must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a run number of scan_history (its id column).';
+	END IF;
 
 	SELECT * INTO cur FROM scan_history h WHERE h.id = run;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'no run % in scan_history', run
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
+
+	-- A limit not given is the one the run was judged with when
+	-- efficiency_check recorded it (a run it recorded always keeps
+	-- max_drop_pct), so that judging it again gives the check's verdict;
+	-- a run recorded otherwise is judged with the usual defaults.
+	IF cur.limit_max_drop_pct IS NOT NULL THEN
+		min_pct := coalesce(min_pct, cur.limit_min_pct);
+		max_drop_pct := coalesce(max_drop_pct, cur.limit_max_drop_pct);
+		warn_pct := coalesce(warn_pct, cur.limit_warn_pct);
+		warn_drop_pct := coalesce(warn_drop_pct, cur.limit_warn_drop_pct);
+		window_days := coalesce(window_days, cur.limit_window_days, 30);
+	ELSE
+		max_drop_pct := coalesce(max_drop_pct, 20);
+		warn_drop_pct := coalesce(warn_drop_pct, 10);
+		window_days := coalesce(window_days, 30);
+	END IF;
+	PERFORM scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+									  warn_drop_pct, window_days);
 
 	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
 			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END;
@@ -504,8 +558,11 @@ END
 $$;
 
 COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) IS
-'compare a recorded run with the median of earlier judged runs of the same relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed';
+'compare a recorded run with the median of earlier judged runs of the same relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct';
 
+-- efficiency_check keeps the limits it judges a run with in the run's row
+-- (scan_history_judge(run) judges it again the same way), and a NULL where
+-- a value is needed is refused by the argument's name before measuring.
 CREATE VIEW scan_trend AS
 SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
 	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
@@ -624,8 +681,8 @@ END;
 COMMENT ON FUNCTION scanbench_metrics() IS
 'the latest run of each relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %)';
 
-REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result) FROM PUBLIC;
-REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
 GRANT SELECT ON scan_trend TO pg_monitor;
 GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
@@ -747,7 +804,7 @@ ALTER FUNCTION scan_history_kernel() SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_outside_block() SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_marks(text[]) SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_median(bigint, integer) SET SCHEMA scanbench_internal;
-ALTER FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text) SET SCHEMA scanbench_internal;
+ALTER FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_check_limits(float8, float8, float8, float8, integer) SET SCHEMA scanbench_internal;
 
 CREATE OR REPLACE PROCEDURE efficiency_check(rel regclass,
@@ -767,11 +824,17 @@ AS $$
 DECLARE
 	run bigint;
 	j record;
+	missing text;
 BEGIN
-	IF rel IS NULL OR cache IS NULL OR runs IS NULL OR max_seconds IS NULL
-	   OR sample IS NULL OR method IS NULL THEN
-		RAISE EXCEPTION 'efficiency_check needs a relation, cache, max_seconds, sample, method and runs'
-			USING ERRCODE = 'null_value_not_allowed';
+	missing := CASE WHEN rel IS NULL THEN 'rel' WHEN cache IS NULL THEN 'cache'
+				WHEN max_drop_pct IS NULL THEN 'max_drop_pct'
+				WHEN window_days IS NULL THEN 'window_days'
+				WHEN max_seconds IS NULL THEN 'max_seconds' WHEN sample IS NULL THEN 'sample'
+				WHEN method IS NULL THEN 'method' WHEN runs IS NULL THEN 'runs' END;
+	IF missing IS NOT NULL THEN
+		RAISE EXCEPTION '% must not be NULL', missing
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Leave the argument out for its default; min_pct, warn_pct, warn_drop_pct and target_pct take NULL (no limit, the default warning, no warning, half of max_drop_pct).';
 	END IF;
 	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
 														 warn_drop_pct, window_days);
@@ -782,7 +845,9 @@ BEGIN
 	-- The precision the check needs: a drop of max_drop_pct is told from
 	-- noise when the interval is within half of it.
 	run := scanbench_internal.scan_history_measure(rel, cache, runs, sample, max_seconds,
-												   coalesce(target_pct, max_drop_pct / 2), method);
+												   coalesce(target_pct, max_drop_pct / 2), method,
+												   min_pct, max_drop_pct, warn_pct,
+												   warn_drop_pct, window_days);
 	COMMIT;
 
 	SELECT * INTO j FROM @extschema@.scan_history_judge(run, min_pct, max_drop_pct, warn_pct,
@@ -976,3 +1041,26 @@ COMMENT ON COLUMN scan_sweep_result.speedup IS 'scan_s of the first value / scan
 COMMENT ON COLUMN scan_breakdown_result.warm_mb_s IS 'bytes / cpu_s, in MB/s';
 COMMENT ON COLUMN scan_breakdown_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
 COMMENT ON COLUMN scan_breakdown_result.read_mb_s IS 'bytes / read_s, in MB/s';
+
+--
+-- NULL arguments.  A measuring function refuses a NULL by the argument's
+-- name (SQLSTATE 22004) before it opens anything, instead of the row of
+-- NULLs a STRICT function returns without a word; the library checks, so
+-- under the STRICT definitions of 0.1 and 0.2 it is never called with one.
+-- scan_history_median is STRICT: a NULL run or window gives NULL.
+--
+ALTER FUNCTION raw_read(regclass, text, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION raw_read_segments(regclass, text, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION random_read(regclass, text, integer, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_rate(regclass, text, text, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_breakdown(regclass, text, text, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_shapes(regclass, text, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_sweep(regclass, text, text[], text, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) CALLED ON NULL INPUT;
+ALTER FUNCTION storage_info(regclass) CALLED ON NULL INPUT;
+ALTER FUNCTION storage_info_tablespace(name) CALLED ON NULL INPUT;
+ALTER FUNCTION storage_profile(name, integer, integer, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_efficiency_shards(regclass, text, integer, integer) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION scan_advice(regclass, text, float8, text) CALLED ON NULL INPUT;
+ALTER FUNCTION scanbench_internal.scan_history_median(bigint, integer) STRICT;

@@ -88,6 +88,20 @@ WHERE t.relation = 'public.other';
 SELECT sb_seed(0.35, 98, rel => 'warnrel') IS NOT NULL;
 SELECT status, message FROM scan_history_judge(sb_seed(0.3, 98, rel => 'warnrel'), min_pct => 95);
 SELECT status FROM scan_history_judge(sb_seed(0.25, 97, rel => 'warnrel'), min_pct => 95);
+-- A run keeps the limits efficiency_check judged it with: judged again with
+-- none given, it gets the check's verdict (an alarm under min_pct => 95,
+-- not the ok the defaults give); a limit given replaces the kept one; a run
+-- recorded without limits is judged with the defaults.
+SELECT sb_seed(0.2, 94, rel => 'warnrel') AS kept \gset
+UPDATE scan_history SET limit_min_pct = 95, limit_max_drop_pct = 20,
+	limit_warn_drop_pct = NULL, limit_window_days = 30 WHERE id = :kept;
+SELECT status, message FROM scan_history_judge(:kept);
+SELECT status FROM scan_history_judge(:kept, min_pct => 80);
+SELECT status FROM scan_history_judge(:kept, min_pct => 80, warn_drop_pct => 1);
+UPDATE scan_history SET limit_min_pct = NULL, limit_max_drop_pct = NULL,
+	limit_window_days = NULL WHERE id = :kept;
+SELECT status FROM scan_history_judge(:kept);
+DELETE FROM scan_history WHERE id = :kept;
 
 -- Metrics: names, labels and values of the latest runs (timestamps aside).
 SELECT sb_seed(0.4, 70, rel => E'we"ird\\na\nme') IS NOT NULL;
@@ -106,9 +120,10 @@ SELECT count(*) FROM scan_history WHERE measured_at < now() - interval '9 days';
 -- Bad arguments are refused before anything is measured.
 SELECT count(*) AS runs_before FROM scan_history \gset
 SELECT * FROM scan_history_judge(0);
-SELECT * FROM scan_history_judge(1, max_drop_pct => 0);
-SELECT * FROM scan_history_judge(1, warn_drop_pct => 30);
-SELECT * FROM scan_history_judge(1, window_days => 0);
+SELECT max(id) AS some_run FROM scan_history \gset
+SELECT * FROM scan_history_judge(:some_run, max_drop_pct => 0);
+SELECT * FROM scan_history_judge(:some_run, warn_drop_pct => 30);
+SELECT * FROM scan_history_judge(:some_run, window_days => 0);
 CALL efficiency_check('sb_t', max_drop_pct => 150);
 CALL efficiency_check('sb_t', min_pct => -1);
 CALL efficiency_check(NULL);
@@ -137,6 +152,18 @@ CALL efficiency_check('sb_t', 'asis');
 SET client_min_messages = warning;
 RESET ROLE;
 SELECT relname, recorded_by FROM scan_history ORDER BY id DESC LIMIT 1;
+-- The check keeps the limits it judged the run with, and judging the run
+-- again gives the status the check gave.
+SET ROLE regress_checker;
+SET client_min_messages = error;
+CALL efficiency_check('sb_t', 'asis', min_pct => 0.5, max_drop_pct => 99, warn_drop_pct => NULL, window_days => 7, max_seconds => 2);
+SET client_min_messages = warning;
+RESET ROLE;
+SELECT limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct, limit_window_days,
+       (SELECT message FROM scan_history_judge(h.id)) =
+       (SELECT message FROM scan_history_judge(h.id, min_pct => 0.5, max_drop_pct => 99,
+                                               warn_drop_pct => NULL, window_days => 7)) AS same_judgement
+FROM scan_history h ORDER BY id DESC LIMIT 1;
 SET ROLE regress_watcher;
 SELECT count(*) > 0 AS reads_history FROM scan_history;
 SELECT relation, cache, runs > 0 AS has_runs FROM scan_trend WHERE relation = 'public.sb_t' ORDER BY cache;

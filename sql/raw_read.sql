@@ -56,8 +56,8 @@ SELECT * FROM raw_read('sb_foreign');
 SELECT * FROM raw_read(0);
 SELECT * FROM raw_read('no_such_table');
 
--- STRICT: NULL in, NULL out.
-SELECT raw_read(NULL) IS NULL AS null_rel, raw_read('sb_t', block_size => NULL) IS NULL AS null_bs;
+-- A NULL argument is refused by name (sql/null_args.sql has every function).
+SELECT raw_read('sb_t', block_size => NULL);
 
 -- Error codes: 22023 bad argument, 42809 wrong kind of relation.
 SELECT stmt, sb_sqlstate(stmt) FROM (VALUES

@@ -93,7 +93,7 @@ SELECT * FROM scan_rate('sb_t_id');
 SELECT * FROM scan_rate('sb_view');
 SELECT * FROM scan_rate('sb_seq');
 SELECT * FROM scan_rate('sb_foreign');
-SELECT scan_rate(NULL) IS NULL AS null_rel;
+SELECT scan_rate(NULL);
 
 -- Error codes: 22023 bad argument or query, 42809 wrong kind of relation.
 SELECT stmt, sb_sqlstate(stmt) FROM (VALUES

@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_proc.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/syscache.h"
@@ -45,6 +46,44 @@ sb_args_init(SbArgs *args, FunctionCallInfo fcinfo)
 	args->names = names;
 }
 
+/*
+ * Refuse a NULL passed for any argument, naming the argument, before
+ * anything is read: the measuring functions are CALLED ON NULL INPUT from
+ * 0.3 on, so that a NULL is an error that says which argument, rather than
+ * the row of NULLs a STRICT function returns without a word.  Under an
+ * older, STRICT definition the executor never calls with a NULL, and this
+ * costs a loop over the flags.
+ */
+void
+sb_args_refuse_nulls(FunctionCallInfo fcinfo)
+{
+	int			i;
+
+	for (i = 0; i < PG_NARGS(); i++)
+	{
+		SbArgs		args;
+		HeapTuple	tup;
+		bool		has_default;
+
+		if (!PG_ARGISNULL(i))
+			continue;
+		sb_args_init(&args, fcinfo);
+		tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+		if (!HeapTupleIsValid(tup))
+			elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
+		/* the defaults are those of the last pronargdefaults arguments */
+		has_default = i >= ((Form_pg_proc) GETSTRUCT(tup))->pronargs -
+			((Form_pg_proc) GETSTRUCT(tup))->pronargdefaults;
+		ReleaseSysCache(tup);
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL",
+						args.names && i < args.nargs && args.names[i] && args.names[i][0]
+						? args.names[i] : psprintf("argument %d", i + 1)),
+				 has_default ? errhint("Leave the argument out for its default.") : 0));
+	}
+}
+
 /* The position of the named argument in the caller's definition, or -1. */
 static int
 arg_position(SbArgs *args, const char *name)
@@ -68,7 +107,8 @@ arg_present(SbArgs *args, const char *name)
 	if (i >= 0 && args->fcinfo->args[i].isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", name)));
+				 errmsg("%s must not be NULL", name),
+				 errhint("Leave the argument out for its default.")));
 	return i;
 }
 

@@ -19,6 +19,7 @@ typedef struct SbArgs
 } SbArgs;
 
 extern void sb_args_init(SbArgs *args, FunctionCallInfo fcinfo);
+extern void sb_args_refuse_nulls(FunctionCallInfo fcinfo);
 extern bool sb_arg_given(SbArgs *args, const char *name);
 extern int32 sb_arg_int32(SbArgs *args, const char *name, int32 dflt);
 extern double sb_arg_float8(SbArgs *args, const char *name, double dflt);

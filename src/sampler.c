@@ -254,13 +254,16 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 		}
 	}
 
-	/* A warm scan is its own ceiling. */
+	/* A warm scan is its own ceiling; else some pairs measure it. */
 	if (e->cache == SB_CACHE_WARM)
 		ceiling = scan_rate;
 	else if (sb_efficiency_elapsed_s(e) > e->max_seconds)
 		return false;
-	else
+	else if (e->ratio.n < SB_CEILING_ALL ||
+			 (e->ratio.n - SB_CEILING_ALL) % SB_CEILING_EVERY == 0)
 		ceiling = ceiling_of(e, leaf, plan, &seg);
+	else
+		ceiling = NAN;			/* left out of the ceiling's samples */
 
 	e->read_s += rr.timing.seconds;
 	account(e, &rr.timing);

@@ -65,6 +65,19 @@
 #define SB_WHOLE_PROBES		8		/* stretches probed by method 'whole' */
 #define SB_BUDGET_LOOKBACK	8		/* pairs whose duration predicts the next */
 
+/*
+ * The CPU ceiling (a warm scan of the pair's stretch, untimed then timed)
+ * costs two passes a pair, as much as the pair's own timed ones: measured
+ * on every pair, a busy machine's budget went mostly to it, and the
+ * interval of scan_pct, which only the pairs' own passes narrow, missed
+ * its target (bench/nightly.sh: 300 pairs in 60 s, 20 s of them timed).
+ * The ceiling's median decides only whether the scans were CPU-bound,
+ * which a third of the pairs tells as well: the first SB_CEILING_ALL pairs
+ * measure it, then one in SB_CEILING_EVERY, each at its own pair's moment.
+ */
+#define SB_CEILING_ALL		20
+#define SB_CEILING_EVERY	3
+
 typedef struct SbStretchRef
 {
 	int			leaf;

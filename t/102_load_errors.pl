@@ -212,7 +212,7 @@ ok(!exists_table('chk'), '--check without the extension: refused before loading'
 SKIP:
 {
 	my ($ret, $o, $e) = $node->psql('postgres', 'CREATE EXTENSION scanbench');
-	skip "the scanbench extension does not install here: $e", 6 if $ret != 0;
+	skip "the scanbench extension does not install here: $e", 11 if $ret != 0;
 
 	sql("UPDATE pg_extension SET extversion = '0.0' WHERE extname = 'scanbench'");
 	($rc, $out, $err) = load('-s', '0.01', '-t', 'chk', '--check');
@@ -224,8 +224,20 @@ SKIP:
 
 	($rc, $out, $err) = load('-s', '0.01', '-t', 'chk', '--check');
 	is($rc, 0, "--check with extension $version: exit 0") or diag($err);
-	like($out, qr/^scan_efficiency\("chk"\)\n(  \S+ +\| .*\n)+scan_pct [\d.]+ %, 95 % interval \S+ to \S+, \d+ pairs, verdict [a-z_,]+\n$/,
-		'--check prints scan_efficiency, a line a column, then the figure, its interval and its verdict');
+	like($out, qr/^scan_efficiency\("chk"\)\n(  \S+ +\| .*\n)+scan_pct [\d.]+ %, 95 % interval \S+ to \S+, \d+ pairs, verdict [a-z_,]+\n(  \S+ +[\d.]+ %  \S.*\n){3}$/,
+		'--check prints scan_efficiency, a line a column, then the figure, its interval and its verdict, and what makes its figures agree');
+	# A reader divides scan_mb_s by read_mb_s and expects scan_pct: each
+	# ratio a reader can form from the columns is printed, labelled with
+	# how it is computed, and is what the columns give.
+	my %col = $out =~ /^  (\w+) +\| (.*)$/mg;
+	my %ratio = $out =~ m{^  (scan_pct|scan_mb_s/read_mb_s|read_s/scan_s) +([\d.]+) %  \S}mg;
+	is($ratio{scan_pct}, sprintf('%.1f', $col{scan_pct}), '--check: scan_pct labelled as the median of the pairs\' own ratios');
+	like($out, qr{^  scan_pct +[\d.]+ %  the median of each pair's own scan rate / read rate}m, '--check: says how scan_pct is computed');
+	cmp_ok(abs($ratio{'scan_mb_s/read_mb_s'} - 100 * $col{scan_mb_s} / $col{read_mb_s}), '<=', 0.06,
+		'--check: the ratio of the two medians is scan_mb_s / read_mb_s');
+	like($out, qr{^  scan_mb_s/read_mb_s +[\d.]+ %  a ratio of two medians}m, '--check: and is labelled a ratio of medians');
+	cmp_ok(abs($ratio{'read_s/scan_s'} - 100 * $col{read_s} / $col{scan_s}), '<=', 0.06,
+		'--check: the ratio of the pairs\' time together is read_s / scan_s');
 	ok(exists_table('chk'), '--check with extension 0.1: table loaded');
 }
 

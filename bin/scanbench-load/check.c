@@ -6,6 +6,7 @@
  * --check's output not mean what it says.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loader.h"
@@ -70,9 +71,54 @@ print_verdict(PGresult *res)
 			   value_of(res, "scan_pct_hi"), value_of(res, "pairs"), v);
 }
 
+/* A column of the first row as a number above zero, or -1. */
+static double
+positive_of(PGresult *res, const char *name)
+{
+	const char *v = value_of(res, name);
+	char	   *end;
+	double		d = strtod(v, &end);
+
+	return (end != v && *end == '\0' && d > 0) ? d : -1;
+}
+
+/*
+ * What makes the three figures agree.  A reader divides scan_mb_s by
+ * read_mb_s and expects scan_pct; but scan_efficiency's scan_pct is the
+ * median of each pair's own ratio (one stretch read, then scanned, back to
+ * back), while read_mb_s and scan_mb_s are each side's own median, taken
+ * from different pairs: a ratio of medians, not a median of ratios.  Both,
+ * and the ratio of all the pairs' time together (read_s / scan_s: both
+ * sides read the same bytes), are printed, each labelled with how it is
+ * computed, so that none looks like a contradiction of another.
+ */
+static void
+print_agreement(PGresult *res)
+{
+	double		pct = positive_of(res, "scan_pct");
+	double		read_rate = positive_of(res, "read_mb_s");
+	double		scan_rate = positive_of(res, "scan_mb_s");
+	double		read_s = positive_of(res, "read_s");
+	double		scan_s = positive_of(res, "scan_s");
+	bool		whole = strcmp(value_of(res, "method"), "whole") == 0;
+	const char *unit = whole ? "run" : "pair";
+
+	if (pct < 0)
+		return;
+	printf("  scan_pct            %6.1f %%  the median of each %s's own scan rate / read rate (the figure judged)\n",
+		   pct, unit);
+	if (read_rate > 0 && scan_rate > 0)
+		printf("  scan_mb_s/read_mb_s %6.1f %%  a ratio of two medians, each side's own, from different %ss\n",
+			   100.0 * scan_rate / read_rate, unit);
+	if (read_s > 0 && scan_s > 0)
+		printf("  read_s/scan_s       %6.1f %%  %s\n", 100.0 * read_s / scan_s,
+			   whole ? "the median run's reading time against its scanning time"
+			   : "all the pairs' reading time against all their scanning time");
+}
+
 /*
  * scan_efficiency(table), printed one column a line like psql's \x, then
- * the verdict line.
+ * the verdict line and what makes its figures agree.
  */
 bool
 run_check(PGconn *conn, const char *qname)
@@ -99,6 +145,7 @@ run_check(PGconn *conn, const char *qname)
 			printf("  %-*s | %s\n", width, PQfname(res, c),
 				   PQgetisnull(res, r, c) ? "" : PQgetvalue(res, r, c));
 	print_verdict(res);
+	print_agreement(res);
 	PQclear(res);
 	return true;
 }

@@ -23,6 +23,7 @@
 #include "advice.h"
 #include "args.h"
 #include "citus.h"
+#include "fnargs.h"
 #include "relfiles.h"
 #include "rows.h"
 
@@ -31,14 +32,21 @@ PG_FUNCTION_INFO_V1(scan_advice);
 Datum
 scan_advice(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	double		max_seconds = PG_GETARG_FLOAT8(2);
-	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	Oid			relid;
+	SbCacheMode cache;
+	double		max_seconds;
+	char	   *query;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SbAdviceArgs args;
 	List	   *advice;
 	ListCell   *lc;
+
+	/* A NULL is refused by its argument's name before anything is read. */
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	max_seconds = PG_GETARG_FLOAT8(2);
+	query = text_to_cstring(PG_GETARG_TEXT_PP(3));
 
 	INSTR_TIME_SET_CURRENT(args.start);
 	sb_check_max_seconds(max_seconds);

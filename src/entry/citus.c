@@ -32,6 +32,7 @@
 #include "args.h"
 #include "citus.h"
 #include "clock.h"
+#include "fnargs.h"
 #include "rawread.h"
 #include "rows.h"
 #include "scan.h"
@@ -62,11 +63,11 @@ json_float(StringInfo buf, const char *key, double v)
 Datum
 scan_efficiency_node(PG_FUNCTION_ARGS)
 {
-	char	   *step = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	int32		block_size = PG_GETARG_INT32(2);
-	ArrayType  *ids_arr = PG_GETARG_ARRAYTYPE_P(3);
-	ArrayType  *names_arr = PG_GETARG_ARRAYTYPE_P(4);
+	char	   *step;
+	SbCacheMode cache;
+	int32		block_size;
+	ArrayType  *ids_arr;
+	ArrayType  *names_arr;
 	Datum	   *ids,
 			   *names;
 	bool	   *id_nulls,
@@ -80,9 +81,18 @@ scan_efficiency_node(PG_FUNCTION_ARGS)
 	SbClock		clock;
 	SbTiming	node_t;
 	StringInfoData out;
-	bool		is_read = strcmp(step, "read") == 0;
-	bool		is_scan = strcmp(step, "scan") == 0;
+	bool		is_read;
+	bool		is_scan;
 	int			i;
+
+	sb_args_refuse_nulls(fcinfo);
+	step = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	block_size = PG_GETARG_INT32(2);
+	ids_arr = PG_GETARG_ARRAYTYPE_P(3);
+	names_arr = PG_GETARG_ARRAYTYPE_P(4);
+	is_read = strcmp(step, "read") == 0;
+	is_scan = strcmp(step, "scan") == 0;
 
 	if (!is_read && !is_scan && strcmp(step, "prepare") != 0)
 		ereport(ERROR,
@@ -235,10 +245,10 @@ put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
 Datum
 scan_efficiency_shards(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	int32		block_size = PG_GETARG_INT32(2);
-	int32		runs = PG_GETARG_INT32(3);
+	Oid			relid;
+	SbCacheMode cache;
+	int32		block_size;
+	int32		runs;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	MemoryContext outer = CurrentMemoryContext;
 	SbCitusTable *ct;
@@ -247,6 +257,12 @@ scan_efficiency_shards(PG_FUNCTION_ARGS)
 	int			pair,
 				n,
 				i;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	block_size = PG_GETARG_INT32(2);
+	runs = PG_GETARG_INT32(3);
 
 	sb_check_block_size(block_size);
 	sb_check_runs(runs);

@@ -69,7 +69,7 @@ row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
 Datum
 raw_read(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
+	Oid			relid;
 	SbArgs		args;
 	int32		block_size;
 	SbCacheMode cache;
@@ -78,9 +78,12 @@ raw_read(PG_FUNCTION_ARGS)
 	SbReadResult total;
 	SbRow		row;
 
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
 	cache = arg_cache(&args);
 	block_size = sb_arg_int32(&args, "block_size", 8192);
+
 	sb_check_block_size(block_size);
 	sb_citus_refuse(relid, "raw_read");
 	tupdesc = sb_result_tupdesc(fcinfo);
@@ -101,7 +104,7 @@ raw_read(PG_FUNCTION_ARGS)
 Datum
 raw_read_segments(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
+	Oid			relid;
 	SbArgs		args;
 	int32		block_size;
 	SbCacheMode cache;
@@ -111,9 +114,12 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	SbReadResult *per_segment;
 	int			i;
 
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
 	cache = arg_cache(&args);
 	block_size = sb_arg_int32(&args, "block_size", 8192);
+
 	sb_check_block_size(block_size);
 	sb_citus_refuse(relid, "raw_read_segments");
 	sb_init_srf(fcinfo);
@@ -144,7 +150,7 @@ raw_read_segments(PG_FUNCTION_ARGS)
 Datum
 random_read(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
+	Oid			relid;
 	SbArgs		args;
 	int32		reads;
 	int32		block_size;
@@ -158,11 +164,14 @@ random_read(PG_FUNCTION_ARGS)
 	SbRow		row;
 	int			i;
 
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
 	cache = arg_cache(&args);
 	reads = sb_arg_int32(&args, "reads", 10000);
 	block_size = sb_arg_int32(&args, "block_size", 8192);
 	direct = (cache == SB_CACHE_DIRECT);
+
 	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

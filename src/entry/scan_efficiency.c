@@ -117,7 +117,7 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 Datum
 scan_efficiency(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
+	Oid			relid;
 	SbEfficiency e;
 	TupleDesc	tupdesc;
 	double		median,
@@ -138,6 +138,9 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	SbRestoreResult restored;
 	instr_time	call_start;
 	double		lock_wait_s;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
 
 	/* A Citus table is measured on its nodes (citus_cluster.c). */
 	if (sb_citus_table(relid))

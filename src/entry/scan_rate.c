@@ -32,6 +32,7 @@
 #include "args.h"
 #include "cache.h"
 #include "citus.h"
+#include "fnargs.h"
 #include "procstat.h"
 #include "rawread.h"
 #include "relfiles.h"
@@ -59,6 +60,7 @@ typedef struct SbScanArgs
 static void
 scan_args(FunctionCallInfo fcinfo, const char *function, SbScanArgs *a)
 {
+	sb_args_refuse_nulls(fcinfo);
 	a->relid = PG_GETARG_OID(0);
 	a->cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
 	a->query = text_to_cstring(PG_GETARG_TEXT_PP(2));
@@ -492,9 +494,9 @@ build_shapes(Oid relid, SbShape *shapes)
 Datum
 scan_shapes(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	int32		runs = PG_GETARG_INT32(2);
+	Oid			relid;
+	SbCacheMode cache;
+	int32		runs;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SbTarget   *target;
 	SbShape		shapes[SB_MAX_SHAPES];
@@ -509,6 +511,11 @@ scan_shapes(PG_FUNCTION_ARGS)
 	int			nshapes;
 	int			i,
 				round;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
+	runs = PG_GETARG_INT32(2);
 
 	sb_check_runs(runs);
 	sb_init_srf(fcinfo);
@@ -734,11 +741,11 @@ measure_value(SbTarget *target, const char *setting, SbSweepValue *v,
 Datum
 scan_sweep(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	char	   *setting = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	ArrayType  *vals = PG_GETARG_ARRAYTYPE_P(2);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), false);
-	int32		runs = PG_GETARG_INT32(4);
+	Oid			relid;
+	char	   *setting;
+	ArrayType  *vals;
+	SbCacheMode cache;
+	int32		runs;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Datum	   *elems;
 	bool	   *elem_nulls;
@@ -750,6 +757,13 @@ scan_sweep(PG_FUNCTION_ARGS)
 	SbTarget   *target;
 	int			i,
 				round;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	setting = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	vals = PG_GETARG_ARRAYTYPE_P(2);
+	cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), false);
+	runs = PG_GETARG_INT32(4);
 
 	/* Everything checked before anything is opened or measured. */
 	sb_check_runs(runs);

@@ -30,6 +30,7 @@
 #include "args.h"
 #include "cgroup.h"
 #include "devices.h"
+#include "fnargs.h"
 #include "relfiles.h"
 #include "rows.h"
 #include "scratch.h"
@@ -107,8 +108,11 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 Datum
 storage_info_rel(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
+	Oid			relid;
 	SbTarget   *target;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
 
 	sb_init_srf(fcinfo);
 	target = sb_target_open(relid, SB_TARGET_FILES);
@@ -126,8 +130,12 @@ storage_info_rel(PG_FUNCTION_ARGS)
 Datum
 storage_info_tablespace(PG_FUNCTION_ARGS)
 {
-	char	   *spcname = NameStr(*PG_GETARG_NAME(0));
-	Oid			spc = get_tablespace_oid(spcname, true);
+	char	   *spcname;
+	Oid			spc;
+
+	sb_args_refuse_nulls(fcinfo);
+	spcname = NameStr(*PG_GETARG_NAME(0));
+	spc = get_tablespace_oid(spcname, true);
 
 	/*
 	 * Under 0.2's overload, storage_info('x') with a bare literal lands
@@ -166,15 +174,21 @@ static const char *const test_names[SB_NTESTS] = {
 Datum
 storage_profile(PG_FUNCTION_ARGS)
 {
-	char	   *spcname = NameStr(*PG_GETARG_NAME(0));
-	int32		size_mb = PG_GETARG_INT32(1);
-	int32		block_size = PG_GETARG_INT32(2);
-	int32		random_ops = PG_GETARG_INT32(3);
+	char	   *spcname;
+	int32		size_mb;
+	int32		block_size;
+	int32		random_ops;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SbTestResult results[SB_NTESTS];
 	Oid			spc;
 	uint64		bytes;
 	int			i;
+
+	sb_args_refuse_nulls(fcinfo);
+	spcname = NameStr(*PG_GETARG_NAME(0));
+	size_mb = PG_GETARG_INT32(1);
+	block_size = PG_GETARG_INT32(2);
+	random_ops = PG_GETARG_INT32(3);
 
 	if (size_mb < 1 || size_mb > SB_MAX_SIZE_MB)
 		ereport(ERROR,
