@@ -118,7 +118,12 @@ ALTER TABLE scan_history
 	ADD COLUMN limit_max_drop_pct float8,
 	ADD COLUMN limit_warn_pct float8,
 	ADD COLUMN limit_warn_drop_pct float8,
-	ADD COLUMN limit_window_days integer;
+	ADD COLUMN limit_window_days integer,
+	ADD COLUMN data_checksums boolean,
+	ADD COLUMN jit boolean,
+	ADD COLUMN io_max_combine_limit integer,
+	ADD COLUMN io_workers integer,
+	ADD COLUMN server_major integer;
 
 COMMENT ON COLUMN scan_history.verdict IS 'the run''s verdict marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting';
 COMMENT ON COLUMN scan_history.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the run''s timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
@@ -136,6 +141,11 @@ COMMENT ON COLUMN scan_history.limit_max_drop_pct IS 'efficiency_check''s max_dr
 COMMENT ON COLUMN scan_history.limit_warn_pct IS 'efficiency_check''s warn_pct (%) the run was judged with; NULL for the default (10 % above min_pct, at most halfway to 100 %)';
 COMMENT ON COLUMN scan_history.limit_warn_drop_pct IS 'efficiency_check''s warn_drop_pct (%) the run was judged with; NULL when it had no warning before the alarm';
 COMMENT ON COLUMN scan_history.limit_window_days IS 'efficiency_check''s window_days (days) the run was judged with';
+COMMENT ON COLUMN scan_history.data_checksums IS 'data checksums were on (a CPU cost on every page read into shared buffers); NULL for a run recorded before 0.3';
+COMMENT ON COLUMN scan_history.jit IS 'the jit setting during the run';
+COMMENT ON COLUMN scan_history.io_max_combine_limit IS 'io_max_combine_limit, the cap of io_combine_limit, in blocks; NULL before PostgreSQL 18';
+COMMENT ON COLUMN scan_history.io_workers IS 'I/O worker processes running during the run (io_method = worker); NULL where none are used';
+COMMENT ON COLUMN scan_history.server_major IS 'the server''s major version, such as 18';
 
 -- The marks a run is compared under: NULL when it cannot be judged
 -- (unstable, cached, burst), else '' or the marks that make its figure a
@@ -199,7 +209,8 @@ BEGIN ATOMIC
 		cpu_wait_s, cpu_throttled_s, cpu_quota_us, cpu_period_us,
 		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit,
 		limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct,
-		limit_window_days)
+		limit_window_days, data_checksums, jit, io_max_combine_limit,
+		io_workers, server_major)
 	SELECT coalesce((j ->> 'measured_at')::timestamptz, now()), c.oid,
 		n.nspname, c.relname, j ->> 'cache',
 		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
@@ -230,7 +241,11 @@ BEGIN ATOMIC
 		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint,
 		scan_history_record.min_pct, scan_history_record.max_drop_pct,
 		scan_history_record.warn_pct, scan_history_record.warn_drop_pct,
-		scan_history_record.window_days
+		scan_history_record.window_days,
+		(j ->> 'data_checksums')::boolean, (j ->> 'jit')::boolean,
+		(j ->> 'io_max_combine_limit')::integer, (j ->> 'io_workers')::integer,
+		coalesce((j ->> 'server_major')::integer,
+				 current_setting('server_version_num')::integer / 10000)
 	FROM to_jsonb(run) AS j,
 		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
 		-- The device layers under the relation's first file: every

@@ -20,6 +20,12 @@ SELECT relschema, relname, cache, relid = 'sb_t'::regclass::oid AS same_oid,
                                        FROM storage_info('sb_t'::regclass) AS i
                                        WHERE i.level > 0) AS scheduler_as_storage_info
 FROM scan_history;
+-- The facts that move the scan's CPU share go with the run.
+SELECT data_checksums = (current_setting('data_checksums') = 'on') AS checksums_kept,
+       jit = (current_setting('jit') = 'on') AS jit_kept,
+       server_major = current_setting('server_version_num')::integer / 10000 AS major_kept,
+       (io_max_combine_limit IS NULL) = (current_setting('server_version_num')::integer < 180000) AS cap_kept_from_18
+FROM scan_history;
 
 -- Every column is explained, and the table depends on no type of the
 -- extension (an upgrade that changes a result type leaves it alone).
