@@ -187,7 +187,11 @@ SKIP:
 	my $wall = time() - $t0;
 	my ($elapsed, $bcover, $bpairs) = split /\|/, $out;
 	cmp_ok($bcover, '<', 100, "2 s budget: stopped at $bcover % of big");
-	cmp_ok($elapsed, '<=', 2.2, "... after $elapsed s, not over the budget by more than 10 %");
+	# A pair begun within the budget is finished: on a busy machine (CI
+	# tests two majors at once) one can take longer than those before it
+	# predicted, so a quarter over is allowed; a budget not kept at all
+	# reads the whole relation.
+	cmp_ok($elapsed, '<=', 2.5, "... after $elapsed s, not over the budget by more than 25 %");
 	# It stops early only when one more pair, as long as those it took,
 	# would not fit: on a busy machine a cold pair can take most of a second.
 	cmp_ok($elapsed + $elapsed / ($bpairs || 1), '>=', 1.8,

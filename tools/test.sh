@@ -339,8 +339,13 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 		[ -e "$root/tmp/mounted" ] && loop_seen=1 || loop_seen=0
 		kill -TERM $killme 2>/dev/null
 		wait $killme 2>/dev/null
-		sleep 1
-		left=$(for p in /proc/[0-9]*; do readlink "$p/root"; done 2>/dev/null | grep -cxF "$root")
+		# The kernel takes the namespace down after the signal: up to 10 s
+		# on a busy machine.
+		for i in $(seq 1 100); do
+			left=$(for p in /proc/[0-9]*; do readlink "$p/root"; done 2>/dev/null | grep -cxF "$root")
+			[ "$left" -eq 0 ] && [ "$(mounts_below)" -eq 0 ] && break
+			sleep 0.1
+		done
 		if [ $loop_seen -eq 1 ] && [ "$(mounts_below)" -eq 0 ] && [ "$left" -eq 0 ] &&
 			! losetup -a 2>/dev/null | grep -qF "$root/tmp/left.img"; then
 			echo "ok - a run ended by a signal leaves no mount and no loop device below $root"; pass=$((pass + 1))
