@@ -24,6 +24,8 @@
 
 #include "libpq-fe.h"
 
+#include "cli.h"
+
 #define FLEET_NAME			"scanbench-fleet"
 #define FLEET_VERSION		SCANBENCH_VERSION
 
@@ -160,10 +162,7 @@ extern int	signal_pipe[2];
 extern void signals_init(void);
 extern void signals_watch(int slot, PGconn *conn);
 
-/* log.c */
-extern void log_error(const char *fmt,...) PRINTF_LIKE(1, 2);
-extern void usage_error(const char *fmt,...) PRINTF_LIKE(1, 2) __attribute__((noreturn));
-extern const char *chomp(const char *msg);
+/* log.c (log_error, usage_error, one_line, the option parsers: ../common/cli.h) */
 extern char *xstrdup(const char *s);
 extern char *xprintf(const char *fmt,...) PRINTF_LIKE(1, 2);
 extern void *xmalloc(size_t n);

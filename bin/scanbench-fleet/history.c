@@ -25,7 +25,7 @@ exec_ok(PGconn *conn, const char *sql, int nparams, const char *const *params,
 
 	if (PQresultStatus(r) != want)
 	{
-		log_error("central history: %s", chomp(PQerrorMessage(conn)));
+		log_error("central history: %s", one_line(PQerrorMessage(conn)));
 		PQclear(r);
 		return NULL;
 	}
@@ -52,7 +52,7 @@ history_connect(const Options *opt)
 	conn = PQconnectdbParams(keywords, values, 1);
 	if (PQstatus(conn) != CONNECTION_OK)
 	{
-		log_error("could not connect to the central history: %s", chomp(PQerrorMessage(conn)));
+		log_error("could not connect to the central history: %s", one_line(PQerrorMessage(conn)));
 		PQfinish(conn);
 		return NULL;
 	}
@@ -290,7 +290,7 @@ history_copy(PGconn *conn, const Options *opt, Row *rows, int nrows, long *bytes
 	free(sql);
 	if (PQresultStatus(r) != PGRES_COPY_IN)
 	{
-		log_error("central history: %s", chomp(PQerrorMessage(conn)));
+		log_error("central history: %s", one_line(PQerrorMessage(conn)));
 		PQclear(r);
 		free(buf);
 		return false;
@@ -298,7 +298,7 @@ history_copy(PGconn *conn, const Options *opt, Row *rows, int nrows, long *bytes
 	PQclear(r);
 	if (PQputCopyData(conn, buf, (int) len) != 1 || PQputCopyEnd(conn, NULL) != 1)
 	{
-		log_error("central history: %s", chomp(PQerrorMessage(conn)));
+		log_error("central history: %s", one_line(PQerrorMessage(conn)));
 		free(buf);
 		return false;
 	}
@@ -307,7 +307,7 @@ history_copy(PGconn *conn, const Options *opt, Row *rows, int nrows, long *bytes
 	r = PQgetResult(conn);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK)
 	{
-		log_error("central history: could not record the runs: %s", chomp(PQerrorMessage(conn)));
+		log_error("central history: could not record the runs: %s", one_line(PQerrorMessage(conn)));
 		PQclear(r);
 		return false;
 	}

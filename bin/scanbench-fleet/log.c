@@ -1,6 +1,6 @@
 /*
- * log.c: error messages ("scanbench-fleet: error: ..." on stderr), memory
- * that is there or ends the program, and a row's values by column name.
+ * log.c: memory that is there or ends the program, and a row's values by
+ * column name (the messages themselves: ../common/cli.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,58 +8,6 @@
 #include <string.h>
 
 #include "fleet.h"
-
-static void vlog_error(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
-
-static void
-vlog_error(const char *fmt, va_list ap)
-{
-	fprintf(stderr, FLEET_NAME ": error: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void
-log_error(const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vlog_error(fmt, ap);
-	va_end(ap);
-}
-
-/* A bad command line: say what, point to --help, exit 2. */
-void
-usage_error(const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vlog_error(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "Try \"" FLEET_NAME " --help\" for more information.\n");
-	exit(EXIT_CANNOT_RUN);
-}
-
-/* libpq messages end with a newline (and may hold several lines): one line. */
-const char *
-chomp(const char *msg)
-{
-	static char buf[1024];
-	size_t		len = strlen(msg);
-
-	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
-		len--;
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, msg, len);
-	buf[len] = '\0';
-	for (char *c = buf; *c; c++)
-		if (*c == '\n' || *c == '\t')
-			*c = ' ';
-	return buf;
-}
 
 void *
 xmalloc(size_t n)

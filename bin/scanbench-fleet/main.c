@@ -24,6 +24,7 @@ main(int argc, char **argv)
 	long		bytes = 0;
 	bool		kept;
 
+	cli_progname = FLEET_NAME;
 	signals_init();
 	if (!parse_options(argc, argv, &opt, &status))
 		return status;

@@ -158,53 +158,6 @@ usage(void)
 		   "      -H 'postgresql://monitor.example/scanbench' --format csv\n");
 }
 
-/* Decimal digits, at most one point, no sign. */
-static bool
-plain_decimal(const char *arg, bool point_ok)
-{
-	bool		digit = false,
-				point = false;
-
-	for (const char *c = arg; *c; c++)
-	{
-		if (*c >= '0' && *c <= '9')
-			digit = true;
-		else if (*c == '.' && point_ok && !point)
-			point = true;
-		else
-			return false;
-	}
-	return digit;
-}
-
-static double
-parse_double(const char *arg, const char *what, double min, double max, bool min_open)
-{
-	char	   *end;
-	double		v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!plain_decimal(arg, true) || errno || end == arg || *end || !isfinite(v) ||
-		v < min || (min_open && v == min) || v > max)
-		usage_error("invalid %s \"%s\": must be a number %s %g and at most %g",
-					what, arg, min_open ? "above" : "from", min, max);
-	return v;
-}
-
-static int
-parse_int(const char *arg, const char *what, int min, int max)
-{
-	char	   *end;
-	long		v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (!plain_decimal(arg, false) || errno || end == arg || *end || v < min || v > max)
-		usage_error("invalid %s \"%s\": must be an integer from %d to %d", what, arg, min, max);
-	return (int) v;
-}
-
 bool
 parse_options(int argc, char **argv, Options *opt, int *status)
 {

@@ -152,7 +152,7 @@ send_measure(const Options *opt, Call *c)
 static char *
 reason_of(const char *what, const char *msg)
 {
-	return xprintf("%s: %s", what, chomp(msg));
+	return xprintf("%s: %s", what, one_line(msg));
 }
 
 /* What the server said about itself; false if it cannot be measured. */

@@ -92,7 +92,7 @@ parse_line(char *line, Server *s)
 	if (opts == NULL)
 	{
 		char	   *msg = xprintf("invalid connection string \"%s\": %s", word,
-								  err ? chomp(err) : "out of memory");
+								  err ? one_line(err) : "out of memory");
 
 		PQfreemem(err);
 		return msg;

@@ -14,53 +14,14 @@
 /* The password, once asked for, serves every later connection. */
 static char *password;
 
-/*
- * Ask for the password as psql does: on the terminal, without echo; from
- * standard input and standard error when there is no terminal.
- */
+/* "Password for user NAME: ", as psql asks; cli.c reads it without echo. */
 static char *
-prompt_password(const char *user)
+ask_password(const char *user)
 {
-	FILE	   *in = fopen("/dev/tty", "r");
-	FILE	   *out = in ? fopen("/dev/tty", "w") : NULL;
-	struct termios t_orig,
-				t;
-	bool		echo_off = false;
-	char		buf[1024];
-	size_t		len;
+	char		prompt[128];
 
-	if (in == NULL || out == NULL)
-	{
-		if (in)
-			fclose(in);
-		in = stdin;
-		out = stderr;
-	}
-	if (isatty(fileno(in)) && tcgetattr(fileno(in), &t_orig) == 0)
-	{
-		t = t_orig;
-		t.c_lflag &= ~ECHO;
-		echo_off = tcsetattr(fileno(in), TCSAFLUSH, &t) == 0;
-	}
-	fprintf(out, "Password for user %s: ", user ? user : "");
-	fflush(out);
-	if (fgets(buf, sizeof(buf), in) == NULL)
-		buf[0] = '\0';
-	if (echo_off)
-	{
-		tcsetattr(fileno(in), TCSAFLUSH, &t_orig);
-		fputc('\n', out);
-		fflush(out);
-	}
-	if (in != stdin)
-	{
-		fclose(in);
-		fclose(out);
-	}
-	len = strlen(buf);
-	if (len > 0 && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	return strdup(buf);
+	snprintf(prompt, sizeof(prompt), "Password for user %s: ", user ? user : "");
+	return prompt_password(prompt);
 }
 
 static PGconn *
@@ -85,7 +46,7 @@ connect_db(const Options *opt)
 	PGresult   *res;
 
 	if (opt->password_prompt > 0 && password == NULL &&
-		(password = prompt_password(opt->user)) == NULL)
+		(password = ask_password(opt->user)) == NULL)
 	{
 		log_error("out of memory");
 		return NULL;
@@ -97,7 +58,7 @@ connect_db(const Options *opt)
 		char	   *user = strdup(PQuser(conn));
 
 		PQfinish(conn);
-		password = prompt_password(user);
+		password = ask_password(user);
 		free(user);
 		conn = password ? try_connect(opt) : NULL;
 	}

@@ -39,6 +39,7 @@
 
 #include <libpq-fe.h>
 
+#include "cli.h"
 #include "dbt3.h"
 
 #define LOADER_NAME			"scanbench-load"
@@ -87,10 +88,7 @@ typedef struct
 
 extern bool parse_options(int argc, char **argv, Options *opt, int *status);
 
-/* log.c */
-extern void log_error(const char *fmt,...) PRINTF_LIKE(1, 2);
-extern void usage_error(const char *fmt,...) PRINTF_LIKE(1, 2) __attribute__((noreturn));
-extern const char *chomp(const char *msg);
+/* log_error, usage_error, chomp, the option parsers: ../common/cli.h */
 
 /* signals.c */
 extern volatile sig_atomic_t interrupted;

@@ -15,6 +15,7 @@ main(int argc, char **argv)
 	Dbt3		gen;
 	int			status;
 
+	cli_progname = LOADER_NAME;
 	signals_init();
 	if (!parse_options(argc, argv, &opt, &status))
 		return status;

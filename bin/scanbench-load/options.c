@@ -161,58 +161,6 @@ usage(void)
 		   DBT3_DEFAULT_SEED, DEFAULT_LOCK_TIMEOUT_S);
 }
 
-
-/*
- * Decimal digits, at most one point, no sign: what strtod and strtoll
- * would also take as hexadecimal, with leading blanks or a sign, is refused.
- */
-static bool
-plain_decimal(const char *arg, bool point_ok)
-{
-	bool		digit = false,
-				point = false;
-
-	for (const char *c = arg; *c; c++)
-	{
-		if (*c >= '0' && *c <= '9')
-			digit = true;
-		else if (*c == '.' && point_ok && !point)
-			point = true;
-		else
-			return false;
-	}
-	return digit;
-}
-
-static double
-parse_double(const char *arg, const char *what, double min, double max)
-{
-	char	   *end;
-	double		v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!plain_decimal(arg, true) ||
-		errno || end == arg || *end || !isfinite(v) || v < min || v > max)
-		usage_error("invalid %s \"%s\": must be a number from %g to %g", what, arg, min, max);
-	return v;
-}
-
-static int64_t
-parse_int(const char *arg, const char *what, int64_t min, int64_t max)
-{
-	char	   *end;
-	long long	v;
-
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (!plain_decimal(arg, false) ||
-		errno || end == arg || *end || v < min || v > max)
-		usage_error("invalid %s \"%s\": must be an integer from %" PRId64 " to %" PRId64,
-					what, arg, min, max);
-	return v;
-}
-
 static uint64_t
 parse_seed(const char *arg)
 {
@@ -243,7 +191,7 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 	switch (c)
 	{
 		case 's':
-			opt->scale = parse_double(arg, "scale factor", DBT3_MIN_SCALE, DBT3_MAX_SCALE);
+			opt->scale = parse_double(arg, "scale factor", DBT3_MIN_SCALE, DBT3_MAX_SCALE, false);
 			return true;
 		case OPT_SEED:
 			opt->seed = parse_seed(arg);
@@ -284,13 +232,13 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 			opt->jobs = (int) parse_int(arg, "number of jobs", 1, MAX_JOBS);
 			return true;
 		case OPT_LOCK_TIMEOUT:
-			opt->lock_timeout = parse_double(arg, "lock timeout", 0, MAX_LOCK_TIMEOUT_S);
+			opt->lock_timeout = parse_double(arg, "lock timeout", 0, MAX_LOCK_TIMEOUT_S, false);
 			return true;
 		case OPT_CHECK:
 			opt->check = true;
 			return true;
 		case 'P':
-			opt->progress = parse_double(arg, "progress interval", 0.01, 86400);
+			opt->progress = parse_double(arg, "progress interval", 0.01, 86400, false);
 			return true;
 		case 'q':
 			opt->quiet = true;

@@ -48,6 +48,28 @@ arg_cache(SbArgs *args)
 	return sb_parse_cache(cstring_to_text(sb_arg_cstring(args, "cache", "cold")), true);
 }
 
+/*
+ * raw_read's and raw_read_segments' arguments, by name from the caller's
+ * definition (0.1 and 0.2 had cache last), checked before anything is
+ * opened.
+ */
+static Oid
+read_args(FunctionCallInfo fcinfo, const char *fn, SbCacheMode *cache,
+		  int32 *block_size)
+{
+	SbArgs		args;
+	Oid			relid;
+
+	sb_args_refuse_nulls(fcinfo);
+	relid = PG_GETARG_OID(0);
+	sb_args_init(&args, fcinfo);
+	*cache = arg_cache(&args);
+	*block_size = sb_arg_int32(&args, "block_size", 8192);
+	sb_check_block_size(*block_size);
+	sb_citus_refuse(relid, fn);
+	return relid;
+}
+
 /* ---- raw_read(rel, cache, block_size) ---- */
 
 /* The columns raw_read and raw_read_segments share, from bytes on. */
@@ -70,7 +92,6 @@ Datum
 raw_read(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
-	SbArgs		args;
 	int32		block_size;
 	SbCacheMode cache;
 	TupleDesc	tupdesc;
@@ -78,14 +99,7 @@ raw_read(PG_FUNCTION_ARGS)
 	SbReadResult total;
 	SbRow		row;
 
-	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
-	sb_args_init(&args, fcinfo);
-	cache = arg_cache(&args);
-	block_size = sb_arg_int32(&args, "block_size", 8192);
-
-	sb_check_block_size(block_size);
-	sb_citus_refuse(relid, "raw_read");
+	relid = read_args(fcinfo, "raw_read", &cache, &block_size);
 	tupdesc = sb_result_tupdesc(fcinfo);
 	sb_row_init(&row, tupdesc);
 
@@ -105,7 +119,6 @@ Datum
 raw_read_segments(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
-	SbArgs		args;
 	int32		block_size;
 	SbCacheMode cache;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
@@ -114,14 +127,7 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	SbReadResult *per_segment;
 	int			i;
 
-	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
-	sb_args_init(&args, fcinfo);
-	cache = arg_cache(&args);
-	block_size = sb_arg_int32(&args, "block_size", 8192);
-
-	sb_check_block_size(block_size);
-	sb_citus_refuse(relid, "raw_read_segments");
+	relid = read_args(fcinfo, "raw_read_segments", &cache, &block_size);
 	sb_init_srf(fcinfo);
 
 	target = sb_target_open(relid, SB_TARGET_FILES);

@@ -1,0 +1,186 @@
+/*
+ * cli.c: messages, numeric options and the password prompt of scanbench's
+ * client programs (scanbench-load, scanbench-fleet); see cli.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_progname = "scanbench";
+
+static void vlog_error(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
+
+static void
+vlog_error(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: error: ", cli_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+log_error(const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vlog_error(fmt, ap);
+	va_end(ap);
+}
+
+/* A bad command line: say what, point to --help, exit 2. */
+void
+usage_error(const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vlog_error(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try \"%s --help\" for more information.\n", cli_progname);
+	exit(CLI_EXIT_USAGE);
+}
+
+/*
+ * libpq messages end with a newline; the log lines add their own.  The
+ * result lives in a buffer of the calling thread until its next call.
+ */
+const char *
+chomp(const char *msg)
+{
+	static __thread char buf[1024];
+	size_t		len = strlen(msg);
+
+	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+		len--;
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, msg, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* chomp, and the message's own line breaks and tabs made blanks: one line. */
+const char *
+one_line(const char *msg)
+{
+	char	   *buf = (char *) chomp(msg);
+
+	for (char *c = buf; *c; c++)
+		if (*c == '\n' || *c == '\t')
+			*c = ' ';
+	return buf;
+}
+
+/*
+ * Decimal digits, at most one point, no sign: what strtod and strtoll
+ * would also take as hexadecimal, with leading blanks or a sign, is refused.
+ */
+bool
+plain_decimal(const char *arg, bool point_ok)
+{
+	bool		digit = false,
+				point = false;
+
+	for (const char *c = arg; *c; c++)
+	{
+		if (*c >= '0' && *c <= '9')
+			digit = true;
+		else if (*c == '.' && point_ok && !point)
+			point = true;
+		else
+			return false;
+	}
+	return digit;
+}
+
+/* A number from min (above it, with min_open) to max, or a usage error. */
+double
+parse_double(const char *arg, const char *what, double min, double max, bool min_open)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!plain_decimal(arg, true) || errno || end == arg || *end || !isfinite(v) ||
+		v < min || (min_open && v == min) || v > max)
+		usage_error("invalid %s \"%s\": must be a number %s %g %s %g",
+					what, arg, min_open ? "above" : "from", min,
+					min_open ? "and at most" : "to", max);
+	return v;
+}
+
+/* An integer from min to max, or a usage error. */
+int64_t
+parse_int(const char *arg, const char *what, int64_t min, int64_t max)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (!plain_decimal(arg, false) ||
+		errno || end == arg || *end || v < min || v > max)
+		usage_error("invalid %s \"%s\": must be an integer from %" PRId64 " to %" PRId64,
+					what, arg, min, max);
+	return v;
+}
+
+/*
+ * Ask as psql does: on the terminal, without echo; from standard input and
+ * standard error when there is no terminal.  Returns malloc'd memory, or
+ * NULL when there is none to be had.
+ */
+char *
+prompt_password(const char *prompt)
+{
+	FILE	   *in = fopen("/dev/tty", "r");
+	FILE	   *out = in ? fopen("/dev/tty", "w") : NULL;
+	struct termios t_orig,
+				t;
+	bool		echo_off = false;
+	char		buf[1024];
+	size_t		len;
+
+	if (in == NULL || out == NULL)
+	{
+		if (in)
+			fclose(in);
+		in = stdin;
+		out = stderr;
+	}
+	if (isatty(fileno(in)) && tcgetattr(fileno(in), &t_orig) == 0)
+	{
+		t = t_orig;
+		t.c_lflag &= ~ECHO;
+		echo_off = tcsetattr(fileno(in), TCSAFLUSH, &t) == 0;
+	}
+	fputs(prompt, out);
+	fflush(out);
+	if (fgets(buf, sizeof(buf), in) == NULL)
+		buf[0] = '\0';
+	if (echo_off)
+	{
+		tcsetattr(fileno(in), TCSAFLUSH, &t_orig);
+		fputc('\n', out);
+		fflush(out);
+	}
+	if (in != stdin)
+	{
+		fclose(in);
+		fclose(out);
+	}
+	len = strlen(buf);
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return strdup(buf);
+}
