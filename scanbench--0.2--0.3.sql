@@ -1079,3 +1079,15 @@ ALTER FUNCTION scan_efficiency_shards(regclass, text, integer, integer) CALLED O
 ALTER FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) CALLED ON NULL INPUT;
 ALTER FUNCTION scan_advice(regclass, text, float8, text) CALLED ON NULL INPUT;
 ALTER FUNCTION scanbench_internal.scan_history_median(bigint, integer) STRICT;
+
+--
+-- A Citus cluster's row (scan_efficiency on a distributed table) has
+-- columns of its own: filesystem and device describe one server's storage
+-- and are NULL there, instead of 0.2's 'citus' and 'N nodes, M placements'
+-- (which the library still gives under 0.2's definition).
+--
+ALTER TYPE scan_efficiency_result
+	ADD ATTRIBUTE citus_nodes integer CASCADE,
+	ADD ATTRIBUTE citus_placements integer CASCADE;
+COMMENT ON COLUMN scan_efficiency_result.citus_nodes IS 'on a Citus distributed table: the nodes measured (the coordinator''s row for the whole cluster); NULL on one server';
+COMMENT ON COLUMN scan_efficiency_result.citus_placements IS 'on a Citus distributed table: the shard placements read; NULL on one server';

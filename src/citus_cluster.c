@@ -222,9 +222,23 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	sb_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
 	sb_row_float(&row, "read_cached_pct", read_cached, 1);
 	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
-	sb_row_text(&row, "filesystem", "citus");
-	sb_row_text(&row, "device", psprintf("%d nodes, %d placements",
-										 ct->nnodes, ct->nplacements));
+	/*
+	 * The cluster's own columns from 0.3; an earlier result type has none,
+	 * and there the cluster is named in filesystem and device as it was.
+	 */
+	if (sb_row_has(&row, "citus_nodes"))
+	{
+		sb_row_datum(&row, "citus_nodes", Int32GetDatum(ct->nnodes));
+		sb_row_datum(&row, "citus_placements", Int32GetDatum(ct->nplacements));
+		sb_row_null(&row, "filesystem");
+		sb_row_null(&row, "device");
+	}
+	else
+	{
+		sb_row_text(&row, "filesystem", "citus");
+		sb_row_text(&row, "device", psprintf("%d nodes, %d placements",
+											 ct->nnodes, ct->nplacements));
+	}
 	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
 	sb_row_text(&row, "method", "cluster");
 	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));

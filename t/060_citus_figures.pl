@@ -68,6 +68,12 @@ my ($method, $pairs, $lo, $pct, $hi, $verdict, $coverage) = split /\|/, $coord->
 	"SELECT method, pairs, scan_pct_lo, scan_pct, scan_pct_hi, verdict, coverage_pct
 	 FROM scan_efficiency('t', 'warm', runs => 6, method => 'whole')");
 is("$method|$pairs|$coverage", 'cluster|6|100', 'six pairs of whole-cluster passes');
+# The cluster's own columns; filesystem and device are one server's.
+is($coord->safe_psql('postgres',
+	"SELECT citus_nodes, citus_placements = (SELECT count(*) FROM pg_dist_placement),
+			filesystem IS NULL AND device IS NULL
+	 FROM scan_efficiency('t', 'warm', runs => 1, method => 'whole')"),
+	'2|t|t', 'the cluster row: citus_nodes 2, citus_placements every placement, no filesystem or device');
 ok($lo ne '' && $lo <= $pct && $pct <= $hi, "interval $lo <= $pct <= $hi");
 like($verdict, qr/^\{(ok|unstable|storage_not_limiting|unstable,storage_not_limiting)\}$/,
 	"a warm verdict ($verdict)");

@@ -313,6 +313,9 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	else
 		sb_row_null(&row, "io_workers");
 	sb_row_datum(&row, "server_major", Int32GetDatum(facts.server_major));
+	/* A Citus cluster's own columns: this is one server. */
+	sb_row_null(&row, "citus_nodes");
+	sb_row_null(&row, "citus_placements");
 	sb_row_float(&row, "write_mb_s", write_mb_s, 1);
 	sb_row_float(&row, "cpu_wait_s", e.ratio.n > 0 ? e.cpu_wait_s : NAN, 3);
 	sb_row_float(&row, "cpu_throttled_s",
