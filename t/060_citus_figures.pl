@@ -70,7 +70,7 @@ my ($method, $pairs, $lo, $pct, $hi, $verdict, $coverage) = split /\|/, $coord->
 is("$method|$pairs|$coverage", 'cluster|6|100', 'six pairs of whole-cluster passes');
 # The cluster's own columns; filesystem and device are one server's.
 is($coord->safe_psql('postgres',
-	"SELECT citus_nodes, citus_placements = (SELECT count(*) FROM pg_dist_placement),
+	"SELECT citus_nodes, citus_placements = (SELECT count(*) FROM pg_dist_placement p JOIN pg_dist_shard s USING (shardid) WHERE s.logicalrelid = 't'::regclass),
 			filesystem IS NULL AND device IS NULL
 	 FROM scan_efficiency('t', 'warm', runs => 1, method => 'whole')"),
 	'2|t|t', 'the cluster row: citus_nodes 2, citus_placements every placement, no filesystem or device');
