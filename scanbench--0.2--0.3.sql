@@ -170,6 +170,45 @@ COMMENT ON FUNCTION scan_history_marks(text[]) IS
 -- median of the earlier judged runs of the same relation, cache mode and
 -- marks in the window_days up to it.  The judge, the trend, the metrics and
 -- the chart all show this one, so that they agree with the alarm.
+--
+-- A fleet's runs in one history: scanbench-fleet measures many servers
+-- and keeps their runs in the scan_history of one central database, each
+-- with the server it was measured on.  NULL in these columns means a run
+-- of this server, recorded here by scan_history_record; the fleet writes
+-- its rows with COPY.  A server that could not be measured is a row too,
+-- with its reason and no figures; the relation's OID and schema are then
+-- NULL when the server could not be asked.
+--
+ALTER TABLE scan_history
+	ALTER COLUMN relid DROP NOT NULL,
+	ALTER COLUMN relschema DROP NOT NULL,
+	ADD COLUMN server text,
+	ADD COLUMN system_identifier bigint,
+	ADD COLUMN server_host text,
+	ADD COLUMN server_port integer,
+	ADD COLUMN server_role text,
+	ADD COLUMN tags jsonb,
+	ADD COLUMN reason text,
+	ADD CONSTRAINT scan_history_server_role_check
+		CHECK (server_role IN ('primary', 'standby'));
+
+CREATE INDEX scan_history_server_idx
+	ON scan_history (server, relschema, relname, cache, measured_at)
+	WHERE server IS NOT NULL;
+
+COMMENT ON COLUMN scan_history.relid IS 'OID of the relation at the time (changes when the table is reloaded); NULL on a row of a server that could not be asked';
+COMMENT ON COLUMN scan_history.relschema IS 'schema of the relation at the time; NULL on a row of a server that could not be asked';
+COMMENT ON COLUMN scan_history.server IS 'the server measured, as scanbench-fleet names it (its name= tag, else host:port/dbname); NULL: this server';
+COMMENT ON COLUMN scan_history.system_identifier IS 'the measured server''s database system identifier (pg_control_system()), shared by a primary and its standbys; NULL: this server';
+COMMENT ON COLUMN scan_history.server_host IS 'host (or socket directory) the fleet reached the server at; NULL: this server';
+COMMENT ON COLUMN scan_history.server_port IS 'port the fleet reached the server at; NULL: this server';
+COMMENT ON COLUMN scan_history.server_role IS 'primary or standby (pg_is_in_recovery()) when measured; NULL: this server, or not known';
+COMMENT ON COLUMN scan_history.tags IS 'the server''s tags in the fleet''s servers file, as a JSON object of strings; servers with the same tags are compared with each other';
+COMMENT ON COLUMN scan_history.reason IS 'why the server or relation could not be measured (connection refused, lost mid-run, timeout, no scanbench, ...); NULL for a run that was measured';
+
+-- A run is compared with the earlier runs of the same server: the central
+-- database's own runs (server NULL) with its own, each fleet member's with
+-- its own; a row that was not measured is no run to compare with.
 CREATE FUNCTION scan_history_median(run bigint, window_days integer DEFAULT 30,
 									OUT median_pct float8, OUT runs integer,
 									OUT since timestamptz)
@@ -181,6 +220,8 @@ BEGIN ATOMIC
 	LEFT JOIN scan_history h
 	  ON h.relschema = cur.relschema AND h.relname = cur.relname
 	 AND h.cache = cur.cache AND h.id <> cur.id
+	 AND h.server IS NOT DISTINCT FROM cur.server
+	 AND h.reason IS NULL
 	 AND h.measured_at <= cur.measured_at
 	 AND h.measured_at > cur.measured_at - make_interval(days => window_days)
 	 AND h.scan_pct IS NOT NULL
@@ -189,7 +230,7 @@ BEGIN ATOMIC
 END;
 
 COMMENT ON FUNCTION scan_history_median(bigint, integer) IS
-'the median a run is compared with: of the earlier judged runs of the same relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
+'the median a run is compared with: of the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
 
 CREATE FUNCTION scan_history_record(run scan_efficiency_result,
 									min_pct float8 DEFAULT NULL,
@@ -877,68 +918,6 @@ BEGIN
 	END IF;
 END
 $$;
-
---
--- A fleet's runs in one history: scanbench-fleet measures many servers
--- and keeps their runs in the scan_history of one central database, each
--- with the server it was measured on.  NULL in these columns means a run
--- of this server, recorded here by scan_history_record; the fleet writes
--- its rows with COPY.  A server that could not be measured is a row too,
--- with its reason and no figures; the relation's OID and schema are then
--- NULL when the server could not be asked.
---
-ALTER TABLE scan_history
-	ALTER COLUMN relid DROP NOT NULL,
-	ALTER COLUMN relschema DROP NOT NULL,
-	ADD COLUMN server text,
-	ADD COLUMN system_identifier bigint,
-	ADD COLUMN server_host text,
-	ADD COLUMN server_port integer,
-	ADD COLUMN server_role text,
-	ADD COLUMN tags jsonb,
-	ADD COLUMN reason text,
-	ADD CONSTRAINT scan_history_server_role_check
-		CHECK (server_role IN ('primary', 'standby'));
-
-CREATE INDEX scan_history_server_idx
-	ON scan_history (server, relschema, relname, cache, measured_at)
-	WHERE server IS NOT NULL;
-
-COMMENT ON COLUMN scan_history.relid IS 'OID of the relation at the time (changes when the table is reloaded); NULL on a row of a server that could not be asked';
-COMMENT ON COLUMN scan_history.relschema IS 'schema of the relation at the time; NULL on a row of a server that could not be asked';
-COMMENT ON COLUMN scan_history.server IS 'the server measured, as scanbench-fleet names it (its name= tag, else host:port/dbname); NULL: this server';
-COMMENT ON COLUMN scan_history.system_identifier IS 'the measured server''s database system identifier (pg_control_system()), shared by a primary and its standbys; NULL: this server';
-COMMENT ON COLUMN scan_history.server_host IS 'host (or socket directory) the fleet reached the server at; NULL: this server';
-COMMENT ON COLUMN scan_history.server_port IS 'port the fleet reached the server at; NULL: this server';
-COMMENT ON COLUMN scan_history.server_role IS 'primary or standby (pg_is_in_recovery()) when measured; NULL: this server, or not known';
-COMMENT ON COLUMN scan_history.tags IS 'the server''s tags in the fleet''s servers file, as a JSON object of strings; servers with the same tags are compared with each other';
-COMMENT ON COLUMN scan_history.reason IS 'why the server or relation could not be measured (connection refused, lost mid-run, timeout, no scanbench, ...); NULL for a run that was measured';
-
--- A run is compared with the earlier runs of the same server: the central
--- database's own runs (server NULL) with its own, each fleet member's with
--- its own; a row that was not measured is no run to compare with.
-CREATE OR REPLACE FUNCTION scanbench_internal.scan_history_median(run bigint, window_days integer DEFAULT 30,
-									OUT median_pct float8, OUT runs integer,
-									OUT since timestamptz)
-LANGUAGE sql STABLE
-BEGIN ATOMIC
-	SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1)::float8,
-		   count(h.*)::integer, min(h.measured_at)
-	FROM scan_history cur
-	LEFT JOIN scan_history h
-	  ON h.relschema = cur.relschema AND h.relname = cur.relname
-	 AND h.cache = cur.cache AND h.id <> cur.id
-	 AND h.server IS NOT DISTINCT FROM cur.server
-	 AND h.reason IS NULL
-	 AND h.measured_at <= cur.measured_at
-	 AND h.measured_at > cur.measured_at - make_interval(days => window_days)
-	 AND h.scan_pct IS NOT NULL
-	 AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks(cur.verdict), '')
-	WHERE cur.id = scan_history_median.run;
-END;
-
-COMMENT ON FUNCTION scanbench_internal.scan_history_median(bigint, integer) IS
-'the median a run is compared with: of the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
 
 -- The fleet's runner writes rows with COPY: a role that records for a
 -- fleet needs INSERT on the table and USAGE on its sequence, granted by
