@@ -22,6 +22,8 @@
 #                                       pids written to FILE
 #   tools/lab.sh load-stop FILE         stop the loops FILE names
 #   tools/lab.sh remove NAME            move what is left to the parent, remove
+#   tools/lab.sh lock-dir               the directory every lab on this
+#                                       machine locks (flock) while it measures
 #
 # Where groups are made: under SB_LAB_PARENT (a group path such as
 # /scanbench, made and handed to another user with "delegate", so that a
@@ -49,6 +51,33 @@ sb_lab_dirs()
 		return 1
 	fi
 	return 0
+}
+
+# sb_lab_lock_dir: the directory a lab holds an exclusive flock on while
+# it measures.  A known answer needs the machine's CPUs and disk to itself:
+# two labs at once (CI runs two majors side by side) would each take the
+# other's second CPU and share the disk.  The top of the CPU hierarchy is
+# the one place every run here sees, the package roots included (their
+# /sys is the host's).
+sb_lab_lock_dir()
+{
+	sb_lab_dirs || return 1
+	if [ "$SB_LAB_V" = 1 ]; then
+		echo /sys/fs/cgroup/cpu
+	else
+		echo /sys/fs/cgroup
+	fi
+}
+
+# sb_lab_lock: wait for the lab lock on file descriptor 8, held until the
+# shell exits; the seconds waited in SB_LAB_LOCK_WAITED.
+sb_lab_lock()
+{
+	local dir t0=$SECONDS
+	dir=$(sb_lab_lock_dir) || return 1
+	exec 8<"$dir" || return 1
+	flock 8 || return 1
+	SB_LAB_LOCK_WAITED=$((SECONDS - t0))
 }
 
 # sb_lab_check: 0 if a group with both limits can be made here; else 1,
@@ -274,8 +303,9 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	remove) sb_lab_remove "$@" ;;
 	delegate) sb_lab_delegate "$@" ;;
 	undelegate) sb_lab_undelegate ;;
+	lock-dir) sb_lab_lock_dir ;;
 	*)
-		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate ..." >&2
+		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir ..." >&2
 		exit 2
 		;;
 	esac

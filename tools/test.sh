@@ -12,7 +12,7 @@ NAME
 
 SYNOPSIS
     tools/test.sh [--pg MAJOR|all]... [--jobs N] [--port PORT] [--tmpdir DIR]
-                  [--keep] [--no-slow] [TAP_FILE...]
+                  [--keep] [--no-slow] [--lab-first] [TAP_FILE...]
 
 DESCRIPTION
     For each PostgreSQL major asked for: installs the Debian packages the
@@ -69,7 +69,10 @@ OPTIONS
         machine's servers, or one root: 18 and 19 share sid's) never run
         together. Each run's output is printed whole when it ends. The
         tests are written to hold on a busy machine, which a second run
-        makes of this one; doc/development.md has the times.
+        makes of this one; doc/development.md has the times. The tests
+        that measure in the lab (t/SbLab.pm) take one machine-wide lock,
+        and a run started beside one that runs them late runs them first
+        (--lab-first), so that the two seldom wait for each other.
 
     --port PORT
         Port of the throwaway cluster. Default: the first free one from
@@ -86,6 +89,12 @@ OPTIONS
 
     --no-slow
         Leave scanbench_slow out of PG_TEST_EXTRA: the slow tests skip.
+
+    --lab-first
+        Run the TAP files that use the lab (t/SbLab.pm: a throttled disk,
+        a capped CPU) before the others. One lab measures at a time on a
+        machine, and a run beside another that has reached its lab tests
+        waits for them.
 
     -h, --help
         Print this help.
@@ -109,6 +118,7 @@ port=""
 tmpbase=${TMPDIR:-/tmp}
 keep=0
 slow=1
+lab_first=0
 jobs=1
 tests=()
 pass_on=()		# options repeated for each major's run
@@ -123,6 +133,7 @@ while [ $# -gt 0 ]; do
 	--pg=* | --port=* | --tmpdir=* | --jobs=*) opt=${1%%=*} val=${1#*=}; shift ;;
 	--keep) keep=1; pass_on+=(--keep); shift; continue ;;
 	--no-slow) slow=0; pass_on+=(--no-slow); shift; continue ;;
+	--lab-first) lab_first=1; shift; continue ;;
 	--) shift; tests+=("$@"); break ;;
 	-*) sb_log "unknown option: $1 (see --help)"; exit 2 ;;
 	*) tests+=("$1"); shift; continue ;;
@@ -247,7 +258,7 @@ if [ ${#majors[@]} -gt 1 ]; then
 	else
 		# Up to $jobs majors at once, never two in one place; each run's
 		# output is printed whole when it ends.
-		declare -A running=() run_log=() busy=()
+		declare -A running=() run_log=() busy=() lab_first_of=()
 		queue=("${majors[@]}")
 		while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
 			if [ ${#running[@]} -lt "$jobs" ]; then
@@ -255,14 +266,21 @@ if [ ${#majors[@]} -gt 1 ]; then
 					m=${queue[$i]} where=$(place "${queue[$i]}")
 					[ -n "${busy[$where]:-}" ] && continue
 					log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
-					sb_log "PostgreSQL $m: started ($where), its output follows when it ends"
+					# Beside a run that reaches the lab tests late, one
+					# that runs them first: the two do not queue for the
+					# machine's one lab at the same moment.
+					order=()
+					for p in "${!running[@]}"; do
+						[ -z "${lab_first_of[$p]}" ] && order=(--lab-first)
+					done
+					sb_log "PostgreSQL $m: started ($where)${order:+, the lab tests first}, its output follows when it ends"
 					# A background job of a script starts with SIGINT and
 					# SIGQUIT ignored, which every test's child would
 					# inherit (pgbench would outlive its INT): the defaults
 					# back.
 					env --default-signal=INT,QUIT \
-						"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
-					running[$!]=$m run_log[$!]=$log busy[$where]=$!
+						"$0" --pg "$m" "${pass_on[@]}" "${order[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
+					running[$!]=$m run_log[$!]=$log busy[$where]=$! lab_first_of[$!]=${order[*]}
 					unset "queue[$i]"
 					queue=("${queue[@]}")
 					continue 2
@@ -271,7 +289,7 @@ if [ ${#majors[@]} -gt 1 ]; then
 			wait -n -p done_pid "${!running[@]}"
 			rc=$?
 			m=${running[$done_pid]} log=${run_log[$done_pid]}
-			unset "running[$done_pid]" "run_log[$done_pid]" "busy[$(place "$m")]"
+			unset "running[$done_pid]" "run_log[$done_pid]" "busy[$(place "$m")]" "lab_first_of[$done_pid]"
 			cat "$log"
 			tally "$m" "$rc" "$log"
 		done
@@ -301,6 +319,7 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 	[ -n "$port" ] && inner+=(--port "$port")
 	[ $keep -eq 1 ] && inner+=(--keep)
 	[ $slow -eq 0 ] && inner+=(--no-slow)
+	[ $lab_first -eq 1 ] && inner+=(--lab-first)
 	log=$(mktemp "$tmpbase/scanbench-root-$SB_PGMAJOR.XXXXXX.log")
 	sb_on_exit "rm -f '$log'"
 	"$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" /src/scanbench/tools/test.sh "${inner[@]}" "${tests[@]}" 2>&1 |
@@ -430,7 +449,9 @@ export SCANBENCH_TEST_TMPFS
 # with whatever is left in it at exit.  Where groups cannot be made, the
 # tests skip and say why.
 if [ "$(id -u)" = 0 ]; then
-	export SB_LAB_PARENT=/scanbench-test-$$
+	# Named by major as well as pid: a run in a package root is pid 1 of
+	# its own namespace, and two roots' runs at once share the hierarchy.
+	export SB_LAB_PARENT=/scanbench-test-$SB_PGMAJOR-$$
 	if "$SB_TOP/tools/lab.sh" delegate postgres; then
 		sb_on_exit "SB_LAB_PARENT='$SB_LAB_PARENT' '$SB_TOP/tools/lab.sh' undelegate"
 	else
@@ -488,6 +509,17 @@ t0=$SECONDS
 tap_log="$work/tap.log"
 # The copy's own t/, which is what was built and installed.
 [ ${#tests[@]} -eq 0 ] && tests=($(cd "$work/src" && echo t/*.pl))
+if [ $lab_first -eq 1 ]; then
+	lab_tests=() other_tests=()
+	for t in "${tests[@]}"; do
+		if grep -q '^use SbLab;' "$work/src/$t" 2>/dev/null; then
+			lab_tests+=("$t")
+		else
+			other_tests+=("$t")
+		fi
+	done
+	tests=("${lab_tests[@]}" "${other_tests[@]}")
+fi
 (cd "$work/src" && sb_as_pg env -u PGHOST -u PGPORT \
 	PG_REGRESS="$pgxs_dir/src/test/regress/pg_regress" \
 	TESTDIR="$work/src" TESTDATADIR="$work/src/tmp_check" TESTLOGDIR="$work/src/tmp_check/log" \
