@@ -5,9 +5,9 @@
 # has a gain is applied as its command says (SET in the session; ALTER
 # SYSTEM and a restart of the cluster; the lab group's own control files),
 # and the scan is timed with scan_rate before and after, the two
-# alternating where no restart is needed.  Printed side by side: the
-# advised gain (measured or predicted, with its interval or bound) and
-# the gain scan_rate saw, and their ratio.  A candidate with no gain (a
+# alternating where no restart is needed (a SET, the lab's own limits).
+# Printed side by side: the advised gain (measured or predicted, with its
+# interval or bound) and the gain scan_rate saw, and their ratio.  A candidate with no gain (a
 # read throttle, whose device cannot be measured under it) is applied too,
 # to show what it hid.
 #
@@ -68,6 +68,9 @@ q -c "CREATE EXTENSION IF NOT EXISTS scanbench" >/dev/null
 
 lab=""
 if sb_lab_check; then
+	# One lab at a time on this machine (another would share its CPUs).
+	sb_lab_lock || sb_die "could not take the lab lock on $(sb_lab_lock_dir)"
+	[ "$SB_LAB_LOCK_WAITED" -gt 0 ] && echo "waited $SB_LAB_LOCK_WAITED s for another lab on this machine"
 	lab=sb-advice-$$
 	sb_lab_create "$lab" || sb_die "could not make the group $lab"
 	sb_on_exit "sb_lab_remove '$lab'"
@@ -95,6 +98,25 @@ rate()
 	sb_median <<<"$v"
 }
 
+# alternate APPLY UNDO [SQL]: where no restart is needed, two more rounds
+# of after (APPLY, then rate with SQL run first) and before (UNDO, then
+# rate), alternating, since the machine's speed drifts; before and after
+# become the medians of each side's rates.
+alternate()
+{
+	local apply=$1 undo=$2 sql=("${@:3}") b=$before a="" k
+	for k in 1 2; do
+		"$apply" || sb_die "could not apply $command"
+		a+=" $(rate "$cache" "${sql[@]}")"
+		"$undo" || sb_die "could not undo $command"
+		b+=" $(rate "$cache")"
+	done
+	before=$(sb_median <<<"$b")
+	after=$(sb_median <<<"$a")
+}
+lift() { bash -c "$command"; }
+relimit() { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus"; }
+
 printf '%-13s %-32s %-22s %-22s %8s %8s %6s  %s\n' cell setting "current -> value" "advised gain" "before" "after" "real" "real / advised"
 for cell in $cells; do
 	IFS=: read -r cache mib cpus <<<"$cell"
@@ -105,16 +127,19 @@ for cell in $cells; do
 	[ -n "$lab" ] && { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus" || sb_die "could not set the limits of $cell"; }
 
 	# The best row: rows come best gain first, those without a gain last.
-	q -F $'\x1f' -c "SELECT setting, current, value, coalesce(gain::text, ''), coalesce(gain_lo::text, ''), coalesce(gain_hi::text, ''), measured, cost, command
+	q -F $'\x1f' -c "SELECT setting, current, value, coalesce(gain::text, ''), coalesce(gain_lo::text, ''), coalesce(gain_hi::text, ''), measured, cost, command, basis LIKE '%an estimate%'
 		FROM scan_advice('lineitem', '$cache', max_seconds => $maxs) LIMIT 1" >"$dir/top" ||
 		sb_die "scan_advice failed in $cell"
 	if [ ! -s "$dir/top" ]; then
 		printf '%-13s no candidate\n' "$cell"
 		continue
 	fi
-	IFS=$'\x1f' read -r setting current value gain lo hi measured cost command <"$dir/top"
+	IFS=$'\x1f' read -r setting current value gain lo hi measured cost command estimate <"$dir/top"
+	# A model's bound reads "<="; the quota's figure is an estimate (its
+	# basis says so), which the real gain may pass.
 	if [ -z "$gain" ]; then advised="not predicted"
 	elif [ "$measured" = t ]; then advised="$gain [$lo, $hi]"
+	elif [ "$estimate" = t ]; then advised="~$gain estimated"
 	else advised="<= $gain predicted"; fi
 
 	# Apply, measure, undo.
@@ -122,14 +147,8 @@ for cell in $cells; do
 	after="" note=""
 	case $command in
 		SET\ *)
-			# Before and after alternate: no restart in between.
-			b="$before" a=""
-			for k in 1 2; do
-				a+=" $(rate "$cache" "$command")"
-				b+=" $(rate "$cache")"
-			done
-			before=$(sb_median <<<"$b")
-			after=$(sb_median <<<"$a")
+			# The SET is the session's own, made in each after run.
+			alternate true true "$command"
 			;;
 		ALTER\ SYSTEM\ *)
 			alter=${command%%;*}
@@ -143,9 +162,8 @@ for cell in $cells; do
 			note=" (restarted)"
 			;;
 		echo\ *\ /sys/fs/cgroup/*)
-			bash -c "$command" || sb_die "$command failed"
-			after=$(rate "$cache")
-			sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus"
+			# The lab's own limit, lifted and set again.
+			alternate lift relimit
 			;;
 		pg_ctl\ stop*)
 			sb_as_pg pg_ctl -D "$dir/data" -m fast -w stop >/dev/null

@@ -7,9 +7,13 @@
 #     at its cap names io_max_combine_limit, a restart, as the limit.
 #   - A CPU-bound warm scan with a second CPU free: a parallel worker is
 #     measured to help, and its gain agrees within 15 % with scan_rate run
-#     with and without the worker.
+#     with and without the worker in alternating pairs (or lies inside
+#     the interval of their median, where the machine's drift makes that
+#     wide).
 #   - Half a CPU: the quota, not the worker count, is named as the limit,
-#     with the command that lifts it.
+#     with the command that lifts it, and its estimated gain is 0.65 to
+#     1.15 of the gain scan_rate shows with and without the quota (or
+#     inside that gain's interval).
 #   - In every cell, a candidate that needs a restart, a reload or root is
 #     predicted, never measured, and says so.
 # Skips where control groups cannot be written (tools/test.sh hands the
@@ -66,6 +70,36 @@ sub advice
 
 sub median { my @v = sort { $a <=> $b } @_; return $v[int(@v / 2)]; }
 
+# The median of pair ratios and its 95 % order-statistics interval, as
+# the advice gives its own (ranks k and n + 1 - k of the sorted ratios).
+sub reference
+{
+	my @v = sort { $a <=> $b } @_;
+	my $n = @v;
+	my ($k, $cum, $p) = (0, 0, 0.5**$n);
+	while ($cum + $p <= 0.025)
+	{
+		$cum += $p;
+		$k++;
+		$p *= ($n - $k + 1) / $k;
+	}
+	$k = 1 if $k < 1;
+	return { median => $v[int($n / 2)], lo => $v[$k - 1], hi => $v[$n - $k],
+		pairs => join(' ', map { sprintf('%.2f', $_) } @_) };
+}
+
+# Whether a gain agrees with the reference: within $pct % of its median,
+# or, where the machine made the reference itself that uncertain, inside
+# its interval.
+sub agrees
+{
+	my ($gain, $ref, $pct) = @_;
+	my $d = 100 * ($gain - $ref->{median}) / $ref->{median};
+	my $ok = abs($d) <= $pct || ($gain >= $ref->{lo} && $gain <= $ref->{hi});
+	return ($ok, sprintf("scan_rate's %.2f [%.2f, %.2f] (%+.1f %%)",
+		$ref->{median}, $ref->{lo}, $ref->{hi}, $d));
+}
+
 # What every cell must show of the candidates it cannot try.
 sub never_measured
 {
@@ -120,28 +154,34 @@ chomp $cpus;
 SKIP:
 {
 	skip "one CPU: no worker can run beside the scan", 5 if $cpus < 2;
-	# The advice, then the same comparison by hand with scan_rate,
-	# alternating.  Whether the second CPU is free is the host's doing, and
-	# another run on the machine (CI runs two majors at once) can take it
-	# for one of the two and not the other: a second try, both reported.
-	my (@cpu, $par, $real, $d);
+	# The advice, then the same comparison by hand with scan_rate: pairs,
+	# the order alternating, and the median of the pairs' ratios, as the
+	# advice measures.  The machine's speed drifts from minute to minute
+	# (warm scans alone here went from 393 to 564 MB/s in seven runs), and
+	# a ratio of two medians would carry the drift; a pair's two scans
+	# share it.  Whether the second CPU is free is the host's doing, and
+	# other work can take it for one of the two and not the other: a
+	# second try, both reported.
+	my (@cpu, $par, $ref, $agree, $how);
 	for my $try (1 .. 2)
 	{
 		@cpu = advice("'n', 'warm', max_seconds => 25");
 		($par) = grep { $_->{setting} eq 'max_parallel_workers_per_gather' } @cpu;
 		last unless $par && $par->{measured};
-		my (@without, @with);
-		for my $i (1 .. 7)
+		my @ratios;
+		for my $i (1 .. 9)
 		{
-			push @without, $node->safe_psql('postgres', "SELECT scan_mb_s FROM scan_rate('n', 'warm')");
-			push @with, $node->safe_psql('postgres',
-				"SELECT scan_mb_s FROM scan_rate('n', 'warm', 'count(1)', $par->{value})");
+			my $without = "SELECT scan_mb_s FROM scan_rate('n', 'warm')";
+			my $with = "SELECT scan_mb_s FROM scan_rate('n', 'warm', 'count(1)', $par->{value})";
+			my ($first, $second) = $i % 2 ? ($without, $with) : ($with, $without);
+			my ($r1, $r2) = map { $node->safe_psql('postgres', $_) } $first, $second;
+			push @ratios, $i % 2 ? $r2 / $r1 : $r1 / $r2;
 		}
-		$real = median(@with) / median(@without);
-		$d = 100 * ($par->{gain} - $real) / $real;
-		last if abs($d) <= 15;
-		note(sprintf("try %d: the measured gain %.2f against scan_rate's %.2f (%+.1f %%)",
-			$try, $par->{gain}, $real, $d));
+		$ref = reference(@ratios);
+		note("pair ratios: $ref->{pairs}");
+		($agree, $how) = agrees($par->{gain}, $ref, 15);
+		last if $agree;
+		note("try $try: the measured gain $par->{gain} against $how");
 	}
 	ok($par, 'CPU-bound with a CPU free: parallel workers are a candidate')
 		or skip 'no parallel row', 5;
@@ -149,9 +189,8 @@ SKIP:
 	ok($par->{measured} && $par->{pairs} > 0, "... measured, in $par->{pairs} pairs")
 		or skip 'not measured', 3;
 	is($par->{command}, "SET max_parallel_workers_per_gather = $par->{value}", '... with the command');
-	cmp_ok(abs($d), '<=', 15,
-		sprintf("... the measured gain %.2f agrees with scan_rate's %.2f (%+.1f %%)",
-			$par->{gain}, $real, $d));
+	ok($agree, "... the measured gain $par->{gain} agrees with $how, within 15 % or inside the interval");
+	my $real = $ref->{median};
 	# Whether the second CPU is free is the host's doing (other work on
 	# it takes the worker's CPU): where the reference runs say a worker
 	# helps, the advice must say so too.
@@ -182,7 +221,33 @@ if ($quota)
 	is($quota->{cost}, 'root', '... which takes root to lift');
 	like($quota->{command}, qr{^echo (-1|'max 100000') > /\S+/(cpu\.cfs_quota_us|cpu\.max)$},
 		"... with the command: $quota->{command}");
-	cmp_ok($quota->{gain}, '>', 1.0, "... predicted to help: at most $quota->{gain}");
+	cmp_ok($quota->{gain}, '>', 1.0, "... predicted to help: about $quota->{gain}");
+	# The estimate against the gain itself: scan_rate with the quota and
+	# without it, alternating.  The estimate comes from CPU time measured
+	# under the quota, and a scan under a quota costs more CPU a byte
+	# than one without (on this VM up to a quarter more: real gains of
+	# 2.55 under half a CPU), so the estimate may fall short of the real
+	# gain, never far above it.
+	# Pairs, the order alternating, as for the worker above.
+	my @ratios;
+	for my $i (1 .. 9)
+	{
+		my $rate = sub {
+			$lab->limit(0, $_[0]);
+			return $node->safe_psql('postgres', "SELECT scan_mb_s FROM scan_rate('n', 'warm')");
+		};
+		my ($under, $free) = $i % 2 ? ($rate->(0.5), $rate->(0)) : reverse($rate->(0), $rate->(0.5));
+		push @ratios, $free / $under;
+	}
+	$lab->limit(0, 0.5);
+	my $qref = reference(@ratios);
+	note("pair ratios: $qref->{pairs}");
+	my $r = $quota->{gain} / $qref->{median};
+	my $inside = $quota->{gain} >= $qref->{lo} && $quota->{gain} <= $qref->{hi};
+	ok(($r >= 0.65 && $r <= 1.15) || $inside,
+		sprintf("... an estimate of %.2f against a real gain of %.2f [%.2f, %.2f]: %.2f of it, 0.65 to 1.15 or inside the interval",
+			$quota->{gain}, $qref->{median}, $qref->{lo}, $qref->{hi}, $r))
+		or diag($quota->{basis});
 }
 my ($sum) = grep { $_->{setting} eq 'data_checksums' } @q;
 ok($sum, 'data checksums on a CPU-bound scan are a candidate');

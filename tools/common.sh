@@ -303,3 +303,21 @@ sb_pair_medians()
 		awk '$2 > 0 { print $1 / $2 }' | sb_median)
 	echo "$ml $mr $pr"
 }
+
+# sb_pair_summary NAME LEFT RIGHT WANT [DIGITS]: one line of a bench's
+# side-by-side table: NAME, the medians of the two paired sides with DIGITS
+# decimals (default 3), their ratio, the median of the pairs' own ratios,
+# and WANT, what the comparison should show.
+sb_pair_summary()
+{
+	local ml mr pr
+	read -r ml mr pr <<<"$(sb_pair_medians "$2" "$3")"
+	NAME=$1 WANT=$4 awk -v l="$ml" -v r="$mr" -v p="$pr" -v d="${5:-3}" \
+		'BEGIN { printf "%-46s %10." d "f %10." d "f   ratio %.3f   pairs %.3f   (%s)\n",
+				 ENVIRON["NAME"], l, r, l / r, p, ENVIRON["WANT"] }'
+}
+
+# The wall clock in seconds, for a reference side a bench times itself;
+# sb_mb_s BYTES SECONDS: its rate in MB/s (10^6 bytes), one decimal.
+sb_now() { date +%s.%N; }
+sb_mb_s() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }
