@@ -77,9 +77,21 @@ COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any o
 -- CPU quota held it back.
 --
 ALTER TYPE scan_breakdown_result
-	ADD ATTRIBUTE cpu_throttled_pct float8 CASCADE;
+	ADD ATTRIBUTE cpu_throttled_pct float8 CASCADE,
+	ADD ATTRIBUTE cpu_quota_us bigint CASCADE,
+	ADD ATTRIBUTE cpu_period_us bigint CASCADE,
+	ADD ATTRIBUTE read_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE write_bps_limit bigint CASCADE,
+	ADD ATTRIBUTE read_iops_limit bigint CASCADE,
+	ADD ATTRIBUTE write_iops_limit bigint CASCADE;
 COMMENT ON COLUMN scan_breakdown_result.cpu_wait_pct IS 'percent of wall time this backend was runnable but waiting for a CPU (/proc/self/schedstat; 0 where the kernel does not keep it): held by another process, or held back by the server''s CPU quota (cpu_throttled_pct)';
 COMMENT ON COLUMN scan_breakdown_result.cpu_throttled_pct IS 'percent of wall time the server''s control group was held back by its CPU quota (cgroup cpu.stat), counted in cpu_wait_pct; NULL where it cannot be read';
+COMMENT ON COLUMN scan_breakdown_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN scan_breakdown_result.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
 
 --
 -- storage_info: the server's control group limits on every row.
@@ -232,79 +244,6 @@ END;
 COMMENT ON FUNCTION scan_history_median(bigint, integer) IS
 'the median a run is compared with: of the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
 
-CREATE FUNCTION scan_history_record(run scan_efficiency_result,
-									min_pct float8 DEFAULT NULL,
-									max_drop_pct float8 DEFAULT NULL,
-									warn_pct float8 DEFAULT NULL,
-									warn_drop_pct float8 DEFAULT NULL,
-									window_days integer DEFAULT NULL)
-RETURNS bigint
-LANGUAGE sql VOLATILE
-BEGIN ATOMIC
-	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache,
-		bytes, rows, block_size, runs, read_mb_s, scan_mb_s, scan_pct,
-		scan_pct_lo, scan_pct_hi, scan_pct_p10, scan_pct_p90, read_s, scan_s,
-		read_cached_pct, scan_cached_pct, method, pairs, coverage_pct,
-		elapsed_s, verdict, write_mb_s, filesystem, device, scheduler,
-		read_ahead_kb, kernel, server_version, settings,
-		cpu_wait_s, cpu_throttled_s, cpu_quota_us, cpu_period_us,
-		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit,
-		limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct,
-		limit_window_days, data_checksums, jit, io_max_combine_limit,
-		io_workers, server_major)
-	SELECT coalesce((j ->> 'measured_at')::timestamptz, now()), c.oid,
-		n.nspname, c.relname, j ->> 'cache',
-		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
-		(j ->> 'block_size')::integer, (j ->> 'runs')::integer,
-		(j ->> 'read_mb_s')::float8, (j ->> 'scan_mb_s')::float8,
-		(j ->> 'scan_pct')::float8, (j ->> 'scan_pct_lo')::float8,
-		(j ->> 'scan_pct_hi')::float8, (j ->> 'scan_pct_p10')::float8,
-		(j ->> 'scan_pct_p90')::float8, (j ->> 'read_s')::float8,
-		(j ->> 'scan_s')::float8, (j ->> 'read_cached_pct')::float8,
-		(j ->> 'scan_cached_pct')::float8, j ->> 'method',
-		(j ->> 'pairs')::integer, (j ->> 'coverage_pct')::float8,
-		(j ->> 'elapsed_s')::float8,
-		CASE jsonb_typeof(j -> 'verdict')
-			WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(j -> 'verdict'))
-			WHEN 'string' THEN string_to_array(j ->> 'verdict', ',') END,
-		(j ->> 'write_mb_s')::float8, j ->> 'filesystem', j ->> 'device',
-		st.scheduler, st.read_ahead_kb, scan_history_kernel(),
-		current_setting('server_version'),
-		coalesce(j -> 'settings',
-				 (SELECT jsonb_object_agg(s.name, current_setting(s.name))
-				  FROM pg_settings s
-				  WHERE s.name IN ('io_method', 'io_workers', 'io_combine_limit',
-								   'effective_io_concurrency', 'track_io_timing',
-								   'shared_buffers'))),
-		(j ->> 'cpu_wait_s')::float8, (j ->> 'cpu_throttled_s')::float8,
-		(j ->> 'cpu_quota_us')::bigint, (j ->> 'cpu_period_us')::bigint,
-		(j ->> 'read_bps_limit')::bigint, (j ->> 'write_bps_limit')::bigint,
-		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint,
-		scan_history_record.min_pct, scan_history_record.max_drop_pct,
-		scan_history_record.warn_pct, scan_history_record.warn_drop_pct,
-		scan_history_record.window_days,
-		(j ->> 'data_checksums')::boolean, (j ->> 'jit')::boolean,
-		(j ->> 'io_max_combine_limit')::integer, (j ->> 'io_workers')::integer,
-		coalesce((j ->> 'server_major')::integer,
-				 current_setting('server_version_num')::integer / 10000)
-	FROM to_jsonb(run) AS j,
-		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
-		-- The device layers under the relation's first file: every
-		-- scheduler on the way down (a device-mapper volume's "none" over
-		-- its disk's "mq-deadline"), and the read-ahead of the device the
-		-- filesystem sits on, which is the one its reads use.
-		(SELECT string_agg(i.scheduler, '/' ORDER BY i.level)
-				FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,
-				(array_agg(i.read_ahead_kb ORDER BY i.level)
-				 FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb
-		 FROM storage_info((run).relation) AS i WHERE i.level > 0) AS st
-	WHERE c.oid = (run).relation
-	RETURNING id;
-END;
-
-COMMENT ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) IS
-'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings, and the limits it is judged with (efficiency_check gives them; scan_history_judge uses them when given none); returns the run number';
-
 --
 -- scan_efficiency: the lock wait said on its own, the caches before and
 -- after the call, and restore => true to put back what they held.
@@ -352,37 +291,6 @@ COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, fl
 'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent once the relation''s lock is held, or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes (runs applies to whole only). cache: cold, warm or asis; with_write => true adds a sequential write in the relation''s tablespace (write_mb_s); record => true adds the run to scan_history (refused at once on a standby or without the grants); restore => true puts back afterwards the blocks shared_buffers and the page cache held when the call began';
 
 REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) FROM PUBLIC;
-
--- efficiency_check's measurement puts the caches back as they were: a
--- nightly cold check must not leave the morning's queries reading from disk.
-CREATE FUNCTION scan_history_measure(rel regclass, cache text, runs integer,
-									 sample float8, max_seconds float8,
-									 target_pct float8, method text,
-									 min_pct float8 DEFAULT NULL,
-									 max_drop_pct float8 DEFAULT NULL,
-									 warn_pct float8 DEFAULT NULL,
-									 warn_drop_pct float8 DEFAULT NULL,
-									 window_days integer DEFAULT NULL)
-RETURNS bigint
-LANGUAGE sql VOLATILE
-SET client_min_messages = error
-BEGIN ATOMIC
-	SELECT scan_history_record(r, scan_history_measure.min_pct,
-							   scan_history_measure.max_drop_pct,
-							   scan_history_measure.warn_pct,
-							   scan_history_measure.warn_drop_pct,
-							   scan_history_measure.window_days)
-	FROM scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
-						 runs => scan_history_measure.runs,
-						 sample => scan_history_measure.sample,
-						 max_seconds => scan_history_measure.max_seconds,
-						 target_pct => scan_history_measure.target_pct,
-						 method => scan_history_measure.method,
-						 restore => true) AS r;
-END;
-
-COMMENT ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) IS
-'measure with scan_efficiency (restoring the caches afterwards) and record the run with the limits it is judged with; returns the run number';
 
 CREATE OR REPLACE FUNCTION scan_history_judge(run bigint,
 								   min_pct float8 DEFAULT NULL,
@@ -705,7 +613,13 @@ BEGIN ATOMIC
 		(9, 'scanbench_last_run_timestamp_seconds',
 		 'When the latest run was measured, seconds since the Unix epoch.'),
 		(10, 'scanbench_recorded_runs',
-		 'Runs of the relation and cache mode in the history.')
+		 'Runs of the relation and cache mode in the history.'),
+		(11, 'scanbench_cpu_limit_cores',
+		 'CPUs the server''s control group may use in the latest run (its quota over its period); absent when it has no quota.'),
+		(12, 'scanbench_read_limit_bytes_per_second',
+		 'Read throttle of the data''s device for the server''s control group in the latest run; absent when none.'),
+		(13, 'scanbench_read_limit_iops',
+		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.')
 	), samples (ord, labels, value) AS (
 		SELECT v.ord, CASE WHEN v.ord = 8 THEN l.labels || format(',verdict="%s"',
 					replace(replace(replace(coalesce(array_to_string(l.verdict, ','), ''),
@@ -720,7 +634,10 @@ BEGIN ATOMIC
 				WHEN scan_history_marks(l.verdict) IS NULL THEN '0' ELSE '1' END),
 			(8, '1'),
 			(9, extract(epoch FROM l.measured_at)::text),
-			(10, l.recorded::text)) AS v(ord, value)
+			(10, l.recorded::text),
+			(11, round(l.cpu_quota_us::numeric / nullif(l.cpu_period_us, 0), 3)::text),
+			(12, l.read_bps_limit::text),
+			(13, l.read_iops_limit::text)) AS v(ord, value)
 		WHERE v.value IS NOT NULL
 	)
 	SELECT string_agg(line, E'\n' ORDER BY ord, sub, line)
@@ -737,8 +654,6 @@ END;
 COMMENT ON FUNCTION scanbench_metrics() IS
 'the latest run of each relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %)';
 
-REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) FROM PUBLIC;
-REVOKE ALL ON FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
 GRANT SELECT ON scan_trend TO pg_monitor;
 GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
@@ -860,7 +775,6 @@ ALTER FUNCTION scan_history_kernel() SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_outside_block() SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_marks(text[]) SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_median(bigint, integer) SET SCHEMA scanbench_internal;
-ALTER FUNCTION scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) SET SCHEMA scanbench_internal;
 ALTER FUNCTION scan_history_check_limits(float8, float8, float8, float8, integer) SET SCHEMA scanbench_internal;
 
 CREATE OR REPLACE PROCEDURE efficiency_check(rel regclass,
@@ -1049,7 +963,6 @@ ALTER FUNCTION random_read(regclass, text, integer, integer) CALLED ON NULL INPU
 ALTER FUNCTION scan_rate(regclass, text, text, integer) CALLED ON NULL INPUT;
 ALTER FUNCTION scan_breakdown(regclass, text, text, integer) CALLED ON NULL INPUT;
 ALTER FUNCTION scan_shapes(regclass, text, integer) CALLED ON NULL INPUT;
-ALTER FUNCTION scan_sweep(regclass, text, text[], text, integer) CALLED ON NULL INPUT;
 ALTER FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) CALLED ON NULL INPUT;
 ALTER FUNCTION storage_info(regclass) CALLED ON NULL INPUT;
 ALTER FUNCTION storage_info_tablespace(name) CALLED ON NULL INPUT;
@@ -1070,3 +983,168 @@ ALTER TYPE scan_efficiency_result
 	ADD ATTRIBUTE citus_placements integer CASCADE;
 COMMENT ON COLUMN scan_efficiency_result.citus_nodes IS 'on a Citus distributed table: the nodes measured (the coordinator''s row for the whole cluster); NULL on one server';
 COMMENT ON COLUMN scan_efficiency_result.citus_placements IS 'on a Citus distributed table: the shard placements read; NULL on one server';
+
+--
+-- The functions that record a result row.  A body written in SQL (BEGIN
+-- ATOMIC) keeps the column names the row had when the body was made, so
+-- they are made here, after the renames and the new columns above, and
+-- name today's columns, as a fresh install's do.
+--
+CREATE FUNCTION scan_history_record(run scan_efficiency_result,
+									min_pct float8 DEFAULT NULL,
+									max_drop_pct float8 DEFAULT NULL,
+									warn_pct float8 DEFAULT NULL,
+									warn_drop_pct float8 DEFAULT NULL,
+									window_days integer DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache,
+		bytes, rows, block_size, runs, read_mb_s, scan_mb_s, scan_pct,
+		scan_pct_lo, scan_pct_hi, scan_pct_p10, scan_pct_p90, read_s, scan_s,
+		read_cached_pct, scan_cached_pct, method, pairs, coverage_pct,
+		elapsed_s, verdict, write_mb_s, filesystem, device, scheduler,
+		read_ahead_kb, kernel, server_version, settings,
+		cpu_wait_s, cpu_throttled_s, cpu_quota_us, cpu_period_us,
+		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit,
+		limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct,
+		limit_window_days, data_checksums, jit, io_max_combine_limit,
+		io_workers, server_major)
+	SELECT coalesce((j ->> 'measured_at')::timestamptz, now()), c.oid,
+		n.nspname, c.relname, j ->> 'cache',
+		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
+		(j ->> 'block_size')::integer, (j ->> 'runs')::integer,
+		(j ->> 'read_mb_s')::float8, (j ->> 'scan_mb_s')::float8,
+		(j ->> 'scan_pct')::float8, (j ->> 'scan_pct_lo')::float8,
+		(j ->> 'scan_pct_hi')::float8, (j ->> 'scan_pct_p10')::float8,
+		(j ->> 'scan_pct_p90')::float8, (j ->> 'read_s')::float8,
+		(j ->> 'scan_s')::float8, (j ->> 'read_cached_pct')::float8,
+		(j ->> 'scan_cached_pct')::float8, j ->> 'method',
+		(j ->> 'pairs')::integer, (j ->> 'coverage_pct')::float8,
+		(j ->> 'elapsed_s')::float8,
+		CASE jsonb_typeof(j -> 'verdict')
+			WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(j -> 'verdict'))
+			WHEN 'string' THEN string_to_array(j ->> 'verdict', ',') END,
+		(j ->> 'write_mb_s')::float8, j ->> 'filesystem', j ->> 'device',
+		st.scheduler, st.read_ahead_kb, scanbench_internal.scan_history_kernel(),
+		current_setting('server_version'),
+		coalesce(j -> 'settings',
+				 (SELECT jsonb_object_agg(s.name, current_setting(s.name))
+				  FROM pg_settings s
+				  WHERE s.name IN ('io_method', 'io_workers', 'io_combine_limit',
+								   'effective_io_concurrency', 'track_io_timing',
+								   'shared_buffers'))),
+		(j ->> 'cpu_wait_s')::float8, (j ->> 'cpu_throttled_s')::float8,
+		(j ->> 'cpu_quota_us')::bigint, (j ->> 'cpu_period_us')::bigint,
+		(j ->> 'read_bps_limit')::bigint, (j ->> 'write_bps_limit')::bigint,
+		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint,
+		scan_history_record.min_pct, scan_history_record.max_drop_pct,
+		scan_history_record.warn_pct, scan_history_record.warn_drop_pct,
+		scan_history_record.window_days,
+		(j ->> 'data_checksums')::boolean, (j ->> 'jit')::boolean,
+		(j ->> 'io_max_combine_limit')::integer, (j ->> 'io_workers')::integer,
+		coalesce((j ->> 'server_major')::integer,
+				 current_setting('server_version_num')::integer / 10000)
+	FROM to_jsonb(run) AS j,
+		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+		-- The device layers under the relation's first file: every
+		-- scheduler on the way down (a device-mapper volume's "none" over
+		-- its disk's "mq-deadline"), and the read-ahead of the device the
+		-- filesystem sits on, which is the one its reads use.
+		(SELECT string_agg(i.scheduler, '/' ORDER BY i.level)
+				FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,
+				(array_agg(i.read_ahead_kb ORDER BY i.level)
+				 FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb
+		 FROM storage_info((run).relation) AS i WHERE i.level > 0) AS st
+	WHERE c.oid = (run).relation
+	RETURNING id;
+END;
+
+COMMENT ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) IS
+'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings, and the limits it is judged with (efficiency_check gives them; scan_history_judge uses them when given none); returns the run number';
+
+-- efficiency_check's measurement puts the caches back as they were: a
+-- nightly cold check must not leave the morning's queries reading from disk.
+CREATE FUNCTION scanbench_internal.scan_history_measure(rel regclass, cache text, runs integer,
+									 sample float8, max_seconds float8,
+									 target_pct float8, method text,
+									 min_pct float8 DEFAULT NULL,
+									 max_drop_pct float8 DEFAULT NULL,
+									 warn_pct float8 DEFAULT NULL,
+									 warn_drop_pct float8 DEFAULT NULL,
+									 window_days integer DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql VOLATILE
+SET client_min_messages = error
+BEGIN ATOMIC
+	SELECT scan_history_record(r, scan_history_measure.min_pct,
+							   scan_history_measure.max_drop_pct,
+							   scan_history_measure.warn_pct,
+							   scan_history_measure.warn_drop_pct,
+							   scan_history_measure.window_days)
+	FROM scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
+						 runs => scan_history_measure.runs,
+						 sample => scan_history_measure.sample,
+						 max_seconds => scan_history_measure.max_seconds,
+						 target_pct => scan_history_measure.target_pct,
+						 method => scan_history_measure.method,
+						 restore => true) AS r;
+END;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) IS
+'measure with scan_efficiency (restoring the caches afterwards) and record the run with the limits it is judged with; returns the run number';
+
+REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scanbench_internal.scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) FROM PUBLIC;
+
+--
+-- scan_sweep takes cache second, as every other function does:
+-- scan_sweep(rel, cache, setting, vals, runs), instead of 0.2's (rel,
+-- setting, vals, cache, runs).  cache has no default here: an argument
+-- with a default cannot come before setting and vals, which have none.
+-- The library reads the arguments by name, so it serves 0.2's definition
+-- too.
+--
+DROP FUNCTION scan_sweep(regclass, text, text[], text, integer);
+
+CREATE FUNCTION scan_sweep(rel regclass,
+						   cache text,
+						   setting text,
+						   vals text[],
+						   runs integer DEFAULT 1)
+RETURNS SETOF scan_sweep_result
+AS 'MODULE_PATHNAME', 'scan_sweep'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_sweep(regclass, text, text, text[], integer) IS
+'count(1) scan once per value of a setting a session can change (or parallel_workers), values interleaved over runs rounds, against the raw read rate; cache: cold, warm or asis';
+
+REVOKE ALL ON FUNCTION scan_sweep(regclass, text, text, text[], integer) FROM PUBLIC;
+
+--
+-- Comments that still named 0.2's columns (t_read_s, t_cpu_s, seconds)
+-- say read_s, cpu_s and elapsed_s, as the columns are now called.
+--
+COMMENT ON TYPE scan_breakdown_result IS 'one scan taken apart: its time against a raw read (read_s) and a warm scan (cpu_s) of the same blocks, CPU by process, read wait, bytes by source, and shares of wall time';
+COMMENT ON COLUMN scan_breakdown_result.no_overlap_pct IS 'scan_pct predicted if reads and CPU never overlapped: 100 * read_s / (read_s + cpu_s)';
+COMMENT ON COLUMN scan_breakdown_result.perfect_overlap_pct IS 'scan_pct predicted if they overlapped perfectly: 100 * read_s / max(read_s, cpu_s)';
+COMMENT ON FUNCTION scan_breakdown(regclass, text, text, integer) IS
+'one scan of SELECT <query> FROM rel decomposed: raw read (read_s) and warm scan (cpu_s) of the same blocks, overlap, CPU by process, read wait, bytes by source, bottleneck';
+COMMENT ON COLUMN storage_profile_result.cpu_pct IS '100 * (user_s + sys_s) / elapsed_s, as bonnie++ and iozone report CPU';
+-- scan_breakdown on PostgreSQL 19: the scan's own count of its reads, as
+-- EXPLAIN (ANALYZE, IO) shows it, beside its read wait, and whether the
+-- two accounts agree.  NULL before 19, which does not count them.
+--
+ALTER TYPE scan_breakdown_result
+	ADD ATTRIBUTE stream_reads bigint CASCADE,
+	ADD ATTRIBUTE stream_read_blocks bigint CASCADE,
+	ADD ATTRIBUTE stream_waits bigint CASCADE,
+	ADD ATTRIBUTE stream_distance float8 CASCADE,
+	ADD ATTRIBUTE stream_distance_max integer CASCADE,
+	ADD ATTRIBUTE stream_check text CASCADE;
+COMMENT ON COLUMN scan_breakdown_result.stream_reads IS 'PostgreSQL 19 on: reads the scan''s read streams issued, as EXPLAIN (ANALYZE, IO) counts them (I/O: count), the parallel workers'' included; NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_read_blocks IS 'PostgreSQL 19 on: blocks those reads brought into shared buffers (I/O: count x size); NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_waits IS 'PostgreSQL 19 on: times the scan waited for one of its reads to finish (I/O: waits); NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_distance IS 'PostgreSQL 19 on: the read streams'' mean look-ahead, in buffers (Prefetch: avg); NULL before 19 or when nothing was read through a stream';
+COMMENT ON COLUMN scan_breakdown_result.stream_distance_max IS 'PostgreSQL 19 on: the longest look-ahead seen, in buffers (Prefetch: max); NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_check IS 'PostgreSQL 19 on: agree when the scan''s own count of its reads matches the buffer manager''s (stream_read_blocks within 1 % of shared_read; stream waits and io_read_s both there or both not); otherwise which account disagrees and why; NULL before 19';

@@ -74,34 +74,34 @@ SELECT * FROM scan_shapes('sb_seq');
 --
 SELECT setting, value, cache, runs, workers_planned, workers_launched <= workers_planned AS launched_ok,
        scan_s >= 0 AS seconds_ok, scan_mb_s > 0 AS rate_ok, scan_pct > 0 AS pct_ok
-FROM scan_sweep('sb_t', 'parallel_workers', '{0,1}', 'warm');
+FROM scan_sweep('sb_t', 'warm', 'parallel_workers', '{0,1}');
 SELECT current_setting('effective_io_concurrency') AS eic_before \gset
 SELECT value, speedup IS NOT NULL AS speedup_ok, settings->>'effective_io_concurrency' AS eic
-FROM scan_sweep('sb_t', 'effective_io_concurrency', '{1,16}', 'asis', 2);
+FROM scan_sweep('sb_t', 'asis', 'effective_io_concurrency', '{1,16}', 2);
 SELECT value, round(speedup::numeric, 2) = 1 OR value <> 'off' AS first_is_1
-FROM scan_sweep('sb_t', 'jit', '{off,on}', 'asis');
+FROM scan_sweep('sb_t', 'asis', 'jit', '{off,on}');
 -- The setting is back as it was after the call.
 SELECT current_setting('effective_io_concurrency') = :'eic_before' AS restored;
 
 -- Settings a session cannot change, unknown ones, bad values.
-SELECT * FROM scan_sweep('sb_t', 'shared_buffers', '{256MB}');
-SELECT * FROM scan_sweep('sb_t', 'wal_level', '{logical}');
-SELECT * FROM scan_sweep('sb_t', 'no_such_setting', '{1}');
-SELECT * FROM scan_sweep('sb_t', 'max_parallel_workers_per_gather', '{1}');
-SELECT * FROM scan_sweep('sb_t', 'track_io_timing', '{off}');
-SELECT * FROM scan_sweep('sb_t', 'role', '{none}');
-SELECT * FROM scan_sweep('sb_t', 'effective_io_concurrency', '{1,-5}');
-SELECT * FROM scan_sweep('sb_t', 'parallel_workers', '{0,two}');
-SELECT * FROM scan_sweep('sb_t', 'parallel_workers', '{0,-1}');
-SELECT * FROM scan_sweep('sb_t', 'jit', '{}');
-SELECT * FROM scan_sweep('sb_t', 'jit', '{on,NULL}');
-SELECT * FROM scan_sweep('sb_t', 'jit', '{on}', 'cold', 0);
-SELECT * FROM scan_sweep('sb_view', 'jit', '{on}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'shared_buffers', '{256MB}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'wal_level', '{logical}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'no_such_setting', '{1}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'max_parallel_workers_per_gather', '{1}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'track_io_timing', '{off}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'role', '{none}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'effective_io_concurrency', '{1,-5}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'parallel_workers', '{0,two}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'parallel_workers', '{0,-1}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'jit', '{}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'jit', '{on,NULL}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'jit', '{on}', 0);
+SELECT * FROM scan_sweep('sb_view', 'cold', 'jit', '{on}');
 
 -- Error codes.
 SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
-	('SELECT scan_sweep(''sb_t'', ''shared_buffers'', ''{1GB}'')'),
-	('SELECT scan_sweep(''sb_t'', ''no_such_setting'', ''{1}'')'),
+	('SELECT scan_sweep(''sb_t'', ''cold'', ''shared_buffers'', ''{1GB}'')'),
+	('SELECT scan_sweep(''sb_t'', ''cold'', ''no_such_setting'', ''{1}'')'),
 	('SELECT scan_breakdown(''sb_t'', ''asis'', ''random()'')'),
 	('SELECT scan_shapes(''sb_view'')')) v(stmt);
 
@@ -118,22 +118,22 @@ CREATE ROLE regress_bd_monitor;
 SET ROLE regress_bd_monitor;
 SELECT * FROM scan_breakdown('sb_t');
 SELECT * FROM scan_shapes('sb_t');
-SELECT * FROM scan_sweep('sb_t', 'jit', '{on}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'jit', '{on}');
 RESET ROLE;
 GRANT EXECUTE ON FUNCTION scan_breakdown(regclass, text, text, integer),
 	scan_shapes(regclass, text, integer),
-	scan_sweep(regclass, text, text[], text, integer) TO regress_bd_monitor;
+	scan_sweep(regclass, text, text, text[], integer) TO regress_bd_monitor;
 SET ROLE regress_bd_monitor;
 SELECT * FROM scan_breakdown('sb_t');
-SELECT * FROM scan_sweep('sb_t', 'jit', '{on}');
+SELECT * FROM scan_sweep('sb_t', 'cold', 'jit', '{on}');
 RESET ROLE;
 GRANT SELECT ON sb_t TO regress_bd_monitor;
 SET ROLE regress_bd_monitor;
 SELECT rows FROM scan_breakdown('sb_t');
 SELECT count(*) FROM scan_shapes('sb_t');
-SELECT value FROM scan_sweep('sb_t', 'jit', '{on}');
+SELECT value FROM scan_sweep('sb_t', 'cold', 'jit', '{on}');
 -- a superuser-only setting is refused for a role that may not set it
-SELECT value FROM scan_sweep('sb_t', 'log_min_duration_statement', '{0}');
+SELECT value FROM scan_sweep('sb_t', 'cold', 'log_min_duration_statement', '{0}');
 RESET ROLE;
 REVOKE ALL ON sb_t FROM regress_bd_monitor;
 DROP OWNED BY regress_bd_monitor;

@@ -48,3 +48,45 @@ WHERE NOT EXISTS (SELECT 1 FROM pg_description d
 ORDER BY 1;
 
 DROP VIEW scanbench_commentable;
+
+--
+-- The comments speak of columns and arguments by the names they have now.
+-- A word shaped like a column of the extension's vocabulary (a time *_s,
+-- a rate *_mb_s, a share *_pct) must be the name of one of its columns or
+-- arguments, and no comment uses a name 0.3 retired (t_read_s, t_cpu_s,
+-- read_pct, fstype, or the t_read and t_cpu they were written as).  The
+-- list must be empty.
+--
+WITH members AS (
+	SELECT classid, objid FROM pg_depend
+	WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+	  AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'scanbench')
+), names AS (
+	SELECT a.attname::text AS name
+	FROM members m JOIN pg_type t ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
+	JOIN pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0
+	UNION
+	SELECT a.attname::text
+	FROM members m JOIN pg_attribute a ON m.classid = 'pg_class'::regclass
+	  AND a.attrelid = m.objid AND a.attnum > 0
+	UNION
+	SELECT unnest(p.proargnames)
+	FROM members m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
+	UNION
+	-- keys of the jsonb scan_efficiency_node returns, which its comment lists
+	VALUES ('cached_pct'), ('node_s')
+), comments AS (
+	SELECT pg_describe_object(d.classoid, d.objoid, d.objsubid) AS object, d.description
+	FROM pg_description d
+	WHERE (d.classoid, d.objoid) IN (SELECT classid, objid FROM members)
+	   OR (d.classoid = 'pg_class'::regclass AND d.objoid IN
+		   (SELECT t.typrelid FROM members m JOIN pg_type t
+			  ON m.classid = 'pg_type'::regclass AND t.oid = m.objid))
+)
+SELECT c.object, w.word AS unknown_name
+FROM comments c,
+	 LATERAL (SELECT DISTINCT (regexp_matches(c.description,
+				'\m([a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:s|pct)|t_read|t_cpu|fstype)\M', 'g'))[1] AS word) w
+WHERE w.word NOT IN (SELECT name FROM names WHERE name IS NOT NULL)
+   OR w.word IN ('t_read_s', 't_cpu_s', 'read_pct', 'fstype', 't_read', 't_cpu')
+ORDER BY 1, 2;

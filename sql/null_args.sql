@@ -17,7 +17,7 @@ SELECT * FROM scan_rate(NULL);
 SELECT * FROM scan_rate('sb_t', query => NULL);
 SELECT * FROM scan_breakdown('sb_t', parallel_workers => NULL);
 SELECT * FROM scan_shapes('sb_t', runs => NULL);
-SELECT * FROM scan_sweep('sb_t', 'jit', NULL);
+SELECT * FROM scan_sweep('sb_t', 'cold', 'jit', NULL);
 SELECT * FROM scan_efficiency(NULL);
 SELECT * FROM scan_efficiency('sb_t', max_seconds => NULL);
 SELECT * FROM scan_efficiency('sb_t', record => NULL);

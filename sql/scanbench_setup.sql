@@ -10,7 +10,7 @@ ORDER BY p.proname, pg_get_function_arguments(p.oid);
 -- Result types only: 18 also records a table's or view's row type as a
 -- member of the extension.
 SELECT t.typname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum) AS columns
-FROM pg_type t JOIN pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0
+FROM pg_type t JOIN pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
 JOIN pg_class c ON c.oid = t.typrelid AND c.relkind = 'c'
 JOIN pg_depend d ON d.objid = t.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'scanbench'

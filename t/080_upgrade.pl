@@ -2,9 +2,11 @@
 # UPDATE gives exactly what a fresh CREATE EXTENSION of the current version
 # gives, from every old version that has an update path.  Compared: the
 # member objects, function definitions (arguments with defaults, result,
-# volatility, strictness, parallel safety, cost, language, symbol), result
-# types' columns and their types, every comment, ACLs and initial
-# privileges, and the configuration tables pg_dump would dump.  Nothing
+# volatility, strictness, parallel safety, cost, language, symbol, SET
+# clauses), result types' columns in order and their types, tables'
+# columns in order with NOT NULL, defaults, constraints and indexes,
+# sequences, views, schemas, every comment, ACLs and initial privileges,
+# and the configuration tables pg_dump would dump.  Nothing
 # here names an object, so it holds as the upgrade scripts grow.
 #
 # Users keep result rows in tables made OF a result type (the README's
@@ -36,6 +38,7 @@ my %snapshot = (
 			E'\\nreturns set: ' || p.proretset || ', cost ' || p.procost || ', rows ' || p.prorows ||
 			E'\\nvolatility ' || p.provolatile::text || ', parallel ' || p.proparallel::text ||
 			', strict ' || p.proisstrict || ', security definer ' || p.prosecdef ||
+			', config ' || coalesce(p.proconfig::text, 'none') ||
 			E'\\nsymbol ' || p.prosrc || ' in ' || coalesce(p.probin, '') ||
 			E'\\nACL ' || coalesce(p.proacl::text, 'default')
 		FROM ($members) m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
@@ -55,15 +58,41 @@ my %snapshot = (
 			ELSE '' END
 		FROM ($members) m JOIN pg_type t ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
 		ORDER BY 1},
+	# Relations: columns in order with their types, NOT NULL, defaults and
+	# column privileges; constraints, indexes and triggers of tables;
+	# sequences' parameters; views' definitions.
 	'relations' => qq{
 		SELECT c.oid::regclass || ' (' || c.relkind::text || ') ACL ' || coalesce(c.relacl::text, 'default') ||
-			coalesce(E'\\n' || (SELECT string_agg('  ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod),
+			coalesce(E'\\n' || (SELECT string_agg('  ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+									|| CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+									|| coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), '')
+									|| coalesce(' ACL ' || a.attacl::text, ''),
 									E'\\n' ORDER BY a.attnum)
 							   FROM pg_attribute a
+							   LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 							   WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '') ||
+			coalesce(E'\\n' || (SELECT string_agg('  constraint ' || k.conname || ' ' || pg_get_constraintdef(k.oid),
+									E'\\n' ORDER BY k.conname)
+							   FROM pg_constraint k WHERE k.conrelid = c.oid), '') ||
+			coalesce(E'\\n' || (SELECT string_agg('  ' || pg_get_indexdef(i.indexrelid), E'\\n'
+									ORDER BY pg_get_indexdef(i.indexrelid))
+							   FROM pg_index i WHERE i.indrelid = c.oid), '') ||
+			coalesce(E'\\n' || (SELECT string_agg('  ' || pg_get_triggerdef(g.oid), E'\\n' ORDER BY g.tgname)
+							   FROM pg_trigger g WHERE g.tgrelid = c.oid AND NOT g.tgisinternal), '') ||
+			coalesce((SELECT E'\\n  sequence ' || format_type(q.seqtypid, NULL) || ' start ' || q.seqstart ||
+						 ' increment ' || q.seqincrement || ' min ' || q.seqmin || ' max ' || q.seqmax ||
+						 ' cache ' || q.seqcache || ' cycle ' || q.seqcycle ||
+						 coalesce(' owned by ' || (SELECT pg_describe_object(o.refclassid, o.refobjid, o.refobjsubid)
+												   FROM pg_depend o WHERE o.classid = 'pg_class'::regclass
+												   AND o.objid = c.oid AND o.deptype = 'a'), '')
+					  FROM pg_sequence q WHERE q.seqrelid = c.oid), '') ||
 			CASE WHEN c.relkind IN ('v', 'm') THEN E'\\n' || pg_get_viewdef(c.oid) ELSE '' END
 		FROM ($members) m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
 		ORDER BY 1},
+	'schemas' => qq{
+		SELECT coalesce(string_agg(n.nspname || ' owner ' || n.nspowner::regrole || ' ACL ' || coalesce(n.nspacl::text, 'default'),
+								   E'\\n' ORDER BY n.nspname), 'none')
+		FROM ($members) m JOIN pg_namespace n ON m.classid = 'pg_namespace'::regclass AND n.oid = m.objid},
 	# Comments on the members and on their columns (a composite type's
 	# columns are those of its pg_class entry).
 	'comments' => qq{
@@ -87,6 +116,29 @@ my %snapshot = (
 		SELECT extversion || ' relocatable ' || extrelocatable || ' in ' || extnamespace::regnamespace
 		FROM pg_extension WHERE extname = 'scanbench'},
 );
+
+# The lines only one side has (each with its count), as "-" for the
+# update and "+" for the fresh install: the snapshots are long.
+sub line_diff
+{
+	my ($up, $fresh) = @_;
+	my %n;
+	$n{$_}-- for split /\n/, $up;
+	$n{$_}++ for split /\n/, $fresh;
+	my @d = map { ($n{$_} < 0 ? '-' : '+') . ' ' . $_ } grep { $n{$_} } sort keys %n;
+	if (!@d)
+	{
+		# The same lines in another order: show where the order parts.
+		my @u = split /\n/, $up;
+		my @f = split /\n/, $fresh;
+		my $i = 0;
+		$i++ while $i < @u && $u[$i] eq $f[$i];
+		my $to = $i + 3 < $#u ? $i + 3 : $#u;
+		@d = ("same lines, another order, from line " . ($i + 1) . ':',
+			  (map { "- $_" } @u[$i .. $to]), (map { "+ $_" } @f[$i .. $to]));
+	}
+	return join("\n", @d[0 .. ($#d < 40 ? $#d : 39)], @d > 40 ? ('... ' . (@d - 40) . ' more') : ());
+}
 
 sub snapshot
 {
@@ -183,7 +235,8 @@ for my $v (@old)
 	my $up = snapshot($db);
 	for my $kind (sort keys %snapshot)
 	{
-		is($up->{$kind}, $fresh->{$kind}, "$v updated and $current installed: same $kind");
+		ok($up->{$kind} eq $fresh->{$kind}, "$v updated and $current installed: same $kind")
+		  or diag(line_diff($up->{$kind}, $fresh->{$kind}));
 	}
 }
 

@@ -41,13 +41,12 @@ my $stage = File::Spec->rel2abs(PostgreSQL::Test::Utils::tempdir);
 my ($bindir, $pkglibdir, $sharedir) = map { pg_config($_) } qw(--bindir --pkglibdir --sharedir);
 
 # What the tree says should be installed: the library, the control file,
-# every install and upgrade script and the one built for this version, the
+# every install and upgrade script (this version's among them), the
 # loader, the fleet client, and the library's bitcode where the server was built with LLVM.
 open(my $fh, '<', 'scanbench.control') or die $!;
 my ($version) = join('', <$fh>) =~ /^default_version\s*=\s*'([^']+)'/m;
 close $fh;
 my @sql = map { s{.*/}{}r } glob('scanbench--*.sql');
-push @sql, "scanbench--$version.sql" unless grep { $_ eq "scanbench--$version.sql" } @sql;
 my @want = ("$pkglibdir/scanbench.so", "$sharedir/extension/scanbench.control",
 	(map { "$sharedir/extension/$_" } @sql), "$bindir/scanbench-load", "$bindir/scanbench-fleet");
 

@@ -1,0 +1,1761 @@
+/* scanbench--0.3.sql: the whole SQL surface of version 0.3 */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION scanbench" to load this file. \quit
+
+--
+-- This file is the current surface, by concern; a fresh CREATE EXTENSION
+-- runs it.  A database of an older version gets the same objects through
+-- the upgrade steps beside it (scanbench--0.1.sql, then
+-- scanbench--0.1--0.2.sql and scanbench--0.2--0.3.sql), which never
+-- change once released; t/080_upgrade.pl proves that both ways give the
+-- same catalog.
+--
+-- Result rows are named composite types, so that a history table can hold
+-- them as they are (CREATE TABLE h OF scan_efficiency_result, or a column
+-- of that type).  Rates are in MB/s with MB = 10^6 bytes, as lmdd prints;
+-- percentages are 0 to 100; times are wall-clock seconds.  One order of
+-- arguments: rel, then cache, then the rest.
+--
+-- Privileges stand next to each function: whatever reads server files,
+-- /proc or /sys, evicts caches or writes scratch files is REVOKEd from
+-- PUBLIC and is the superuser's unless granted (doc/safety.md).  The
+-- measuring functions are CALLED ON NULL INPUT: the library refuses a NULL
+-- by the argument's name (SQLSTATE 22004) before it opens anything.
+--
+
+--
+-- ==== Schema of the internal helpers ====
+--
+-- The public surface is what users call: the helpers of the check, the
+-- judge and the chart live in a schema of their own, scanbench_internal,
+-- so that \df in the extension's schema lists only the functions the
+-- documentation describes.  An extension with members in two schemas
+-- cannot be moved by ALTER EXTENSION SET SCHEMA, so scanbench is not
+-- relocatable (scanbench.control); its schema is chosen at CREATE
+-- EXTENSION ... SCHEMA and its scripts name it as @extschema@.
+--
+CREATE SCHEMA scanbench_internal;
+COMMENT ON SCHEMA scanbench_internal IS
+'helpers of scanbench''s check, judge and chart; not called by users';
+
+-- USAGE lets a role that was granted efficiency_check or the chart reach
+-- the helpers; each function's own EXECUTE grant still decides.
+GRANT USAGE ON SCHEMA scanbench_internal TO PUBLIC;
+
+--
+-- ==== Raw reads: the relation's files read straight from storage ====
+--
+-- raw_read reads the relation's segment files with one read() after
+-- another, as dd or lmdd would, with the caches cold, warm, bypassed
+-- (direct) or as they are; raw_read_segments gives a row per segment
+-- file; random_read reads random aligned blocks of them at queue depth 1
+-- and gives the rate and the latency percentiles.
+--
+CREATE TYPE raw_read_result AS (
+	relation			regclass,
+	segments			integer,
+	bytes				bigint,
+	reads				bigint,
+	block_size			integer,
+	cache				text,
+	cached_pct_before	float8,
+	read_s				float8,
+	read_mb_s			float8,
+	user_s				float8,
+	sys_s				float8
+);
+
+COMMENT ON TYPE raw_read_result IS 'one timed sequential read of all of a relation''s segment files (raw_read)';
+COMMENT ON COLUMN raw_read_result.relation IS 'the relation read';
+COMMENT ON COLUMN raw_read_result.segments IS 'segment files read (1 GB each at most, main fork), over all partitions or inheritance children';
+COMMENT ON COLUMN raw_read_result.bytes IS 'bytes read: the relation''s size when the call began';
+COMMENT ON COLUMN raw_read_result.reads IS 'read() calls made';
+COMMENT ON COLUMN raw_read_result.block_size IS 'bytes asked for by each read()';
+COMMENT ON COLUMN raw_read_result.cache IS 'cache state asked for: cold, warm, direct or asis';
+COMMENT ON COLUMN raw_read_result.cached_pct_before IS 'percent of the blocks in the page cache just before the timed read (mincore)';
+COMMENT ON COLUMN raw_read_result.read_s IS 'wall-clock seconds of the timed read';
+COMMENT ON COLUMN raw_read_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN raw_read_result.user_s IS 'user CPU seconds of this backend during the read';
+COMMENT ON COLUMN raw_read_result.sys_s IS 'system CPU seconds of this backend during the read';
+
+CREATE TYPE raw_read_segment_result AS (
+	relation			regclass,
+	segno				integer,
+	path				text,
+	bytes				bigint,
+	reads				bigint,
+	block_size			integer,
+	cache				text,
+	cached_pct_before	float8,
+	read_s				float8,
+	read_mb_s			float8,
+	user_s				float8,
+	sys_s				float8
+);
+
+COMMENT ON TYPE raw_read_segment_result IS 'the timed read of one segment file (raw_read_segments)';
+COMMENT ON COLUMN raw_read_segment_result.relation IS 'the relation the file belongs to: the one named, or one of its partitions or inheritance children';
+COMMENT ON COLUMN raw_read_segment_result.segno IS 'segment number: 0 for the first file, n for the file with suffix .n';
+COMMENT ON COLUMN raw_read_segment_result.path IS 'the file, relative to the data directory';
+COMMENT ON COLUMN raw_read_segment_result.bytes IS 'bytes read from this file';
+COMMENT ON COLUMN raw_read_segment_result.reads IS 'read() calls made on this file';
+COMMENT ON COLUMN raw_read_segment_result.block_size IS 'bytes asked for by each read()';
+COMMENT ON COLUMN raw_read_segment_result.cache IS 'cache state asked for: cold, warm, direct or asis';
+COMMENT ON COLUMN raw_read_segment_result.cached_pct_before IS 'percent of this file''s blocks in the page cache just before the timed read (mincore)';
+COMMENT ON COLUMN raw_read_segment_result.read_s IS 'wall-clock seconds of the read of this file';
+COMMENT ON COLUMN raw_read_segment_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN raw_read_segment_result.user_s IS 'user CPU seconds of this backend during the read of this file';
+COMMENT ON COLUMN raw_read_segment_result.sys_s IS 'system CPU seconds of this backend during the read of this file';
+
+CREATE TYPE random_read_result AS (
+	relation			regclass,
+	reads				bigint,
+	block_size			integer,
+	cache				text,
+	bytes				bigint,
+	cached_pct_before	float8,
+	read_s				float8,
+	iops				float8,
+	read_mb_s			float8,
+	latency_p50_us		float8,
+	latency_p95_us		float8,
+	latency_p99_us		float8,
+	min_offset			bigint,
+	max_offset			bigint,
+	repeats				boolean,
+	user_s				float8,
+	sys_s				float8
+);
+
+COMMENT ON TYPE random_read_result IS 'random_read: random reads of a relation''s own files at queue depth 1';
+COMMENT ON COLUMN random_read_result.relation IS 'the relation whose files were read';
+COMMENT ON COLUMN random_read_result.reads IS 'reads done';
+COMMENT ON COLUMN random_read_result.block_size IS 'bytes per read; offsets are multiples of it';
+COMMENT ON COLUMN random_read_result.cache IS 'cold, warm, direct or asis';
+COMMENT ON COLUMN random_read_result.bytes IS 'bytes read';
+COMMENT ON COLUMN random_read_result.cached_pct_before IS 'percent of the relation in the page cache before the reads (mincore)';
+COMMENT ON COLUMN random_read_result.read_s IS 'wall-clock seconds of all reads';
+COMMENT ON COLUMN random_read_result.iops IS 'reads per second';
+COMMENT ON COLUMN random_read_result.read_mb_s IS 'MB/s, MB = 10^6 bytes';
+COMMENT ON COLUMN random_read_result.latency_p50_us IS 'median latency of one read, microseconds';
+COMMENT ON COLUMN random_read_result.latency_p95_us IS '95th percentile latency, microseconds';
+COMMENT ON COLUMN random_read_result.latency_p99_us IS '99th percentile latency, microseconds';
+COMMENT ON COLUMN random_read_result.min_offset IS 'lowest byte offset read, within the member relation (segment files end to end)';
+COMMENT ON COLUMN random_read_result.max_offset IS 'highest byte offset read; a read covers max_offset to max_offset + block_size';
+COMMENT ON COLUMN random_read_result.repeats IS 'true if more reads were asked than the relation has blocks, so some blocks were read twice';
+COMMENT ON COLUMN random_read_result.user_s IS 'user CPU seconds of this backend';
+COMMENT ON COLUMN random_read_result.sys_s IS 'system CPU seconds of this backend';
+
+CREATE FUNCTION raw_read(rel regclass,
+						 cache text DEFAULT 'cold',
+						 block_size integer DEFAULT 8192)
+RETURNS raw_read_result
+AS 'MODULE_PATHNAME', 'raw_read'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION raw_read(regclass, text, integer) IS
+'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do; cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
+
+REVOKE ALL ON FUNCTION raw_read(regclass, text, integer) FROM PUBLIC;
+
+CREATE FUNCTION raw_read_segments(rel regclass,
+								  cache text DEFAULT 'cold',
+								  block_size integer DEFAULT 8192)
+RETURNS SETOF raw_read_segment_result
+AS 'MODULE_PATHNAME', 'raw_read_segments'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION raw_read_segments(regclass, text, integer) IS
+'raw_read, one row per segment file, each timed on its own';
+
+REVOKE ALL ON FUNCTION raw_read_segments(regclass, text, integer) FROM PUBLIC;
+
+CREATE FUNCTION random_read(rel regclass,
+							cache text DEFAULT 'cold',
+							reads integer DEFAULT 10000,
+							block_size integer DEFAULT 8192)
+RETURNS random_read_result
+AS 'MODULE_PATHNAME', 'random_read'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION random_read(regclass, text, integer, integer) IS
+'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, queue depth 1; cache: cold, warm, direct or asis';
+
+REVOKE ALL ON FUNCTION random_read(regclass, text, integer, integer) FROM PUBLIC;
+
+--
+-- ==== Scan rate, breakdown, shapes and sweep ====
+--
+-- scan_rate times an executor scan of the relation (count(1) unless a
+-- query is given); scan_breakdown says where its time goes (reading,
+-- CPU, waits, overlap) against a raw read of the same files; scan_shapes
+-- times the scan under a few query shapes; scan_sweep times it under each
+-- value of one setting.
+--
+CREATE TYPE scan_rate_result AS (
+	relation			regclass,
+	query				text,
+	rows				bigint,
+	pages				bigint,
+	bytes				bigint,
+	cache				text,
+	workers_planned		integer,
+	workers_launched	integer,
+	cached_pct_before	float8,
+	os_cached_pct_before float8,
+	buffers_cached_pct_before float8,
+	scan_s				float8,
+	scan_mb_s			float8,
+	rows_s				float8,
+	shared_hit			bigint,
+	shared_read			bigint,
+	io_read_s			float8,
+	user_s				float8,
+	sys_s				float8,
+	io_worker_user_s	float8,
+	io_worker_sys_s		float8,
+	settings			jsonb
+);
+
+COMMENT ON TYPE scan_rate_result IS 'one timed executor scan of SELECT <query> FROM rel (scan_rate)';
+COMMENT ON COLUMN scan_rate_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_rate_result.query IS 'the select list that ran: SELECT <query> FROM relation';
+COMMENT ON COLUMN scan_rate_result.rows IS 'tuples the sequential scans returned';
+COMMENT ON COLUMN scan_rate_result.pages IS 'blocks of the relation when the call began (BLCKSZ bytes each); the scan reads no others';
+COMMENT ON COLUMN scan_rate_result.bytes IS 'pages x BLCKSZ, in bytes';
+COMMENT ON COLUMN scan_rate_result.cache IS 'cache state asked for: cold, warm or asis';
+COMMENT ON COLUMN scan_rate_result.workers_planned IS 'parallel workers the plan asked for (0 without parallel_workers)';
+COMMENT ON COLUMN scan_rate_result.workers_launched IS 'parallel workers that really started';
+COMMENT ON COLUMN scan_rate_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache (either) just before the timed scan';
+COMMENT ON COLUMN scan_rate_result.os_cached_pct_before IS 'percent of the blocks in the page cache just before the timed scan (mincore)';
+COMMENT ON COLUMN scan_rate_result.buffers_cached_pct_before IS 'percent of the blocks in shared_buffers (local buffers for a temporary table) just before the timed scan';
+COMMENT ON COLUMN scan_rate_result.scan_s IS 'wall-clock seconds of the scan, ExecutorStart to ExecutorEnd (parse and plan excluded)';
+COMMENT ON COLUMN scan_rate_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_rate_result.rows_s IS 'rows / scan_s';
+COMMENT ON COLUMN scan_rate_result.shared_hit IS 'blocks found in shared_buffers (or local buffers) by the scan';
+COMMENT ON COLUMN scan_rate_result.shared_read IS 'blocks read into shared_buffers (or local buffers) by the scan';
+COMMENT ON COLUMN scan_rate_result.io_read_s IS 'seconds spent waiting for those reads, from track_io_timing (0 when it is off)';
+COMMENT ON COLUMN scan_rate_result.user_s IS 'user CPU seconds of this backend during the scan (parallel workers not included)';
+COMMENT ON COLUMN scan_rate_result.sys_s IS 'system CPU seconds of this backend during the scan (parallel workers not included)';
+COMMENT ON COLUMN scan_rate_result.io_worker_user_s IS 'user CPU seconds of the I/O worker processes over the timed scan (io_method = worker, PostgreSQL 18 and later; NULL otherwise); includes reads they did for other sessions meanwhile';
+COMMENT ON COLUMN scan_rate_result.io_worker_sys_s IS 'system CPU seconds of the I/O worker processes over the timed scan; NULL as io_worker_user_s';
+COMMENT ON COLUMN scan_rate_result.settings IS 'the server settings that shape reads (io_method, io_workers, io_combine_limit, effective_io_concurrency, track_io_timing, shared_buffers) as SHOW prints them, those this server has';
+
+CREATE TYPE scan_breakdown_result AS (
+	relation			regclass,
+	query				text,
+	cache				text,
+	workers_launched	integer,
+	rows				bigint,
+	pages				bigint,
+	bytes				bigint,
+	cached_pct_before	float8,
+	scan_s				float8,
+	scan_mb_s			float8,
+	read_s				float8,
+	read_mb_s			float8,
+	cpu_s				float8,
+	warm_mb_s			float8,
+	scan_pct			float8,
+	no_overlap_pct		float8,
+	perfect_overlap_pct	float8,
+	overlap_pct			float8,
+	user_s				float8,
+	sys_s				float8,
+	backend_user_s		float8,
+	backend_sys_s		float8,
+	parallel_user_s		float8,
+	parallel_sys_s		float8,
+	io_worker_user_s	float8,
+	io_worker_sys_s		float8,
+	io_read_s			float8,
+	storage_read_bytes	bigint,
+	page_cache_bytes	bigint,
+	shared_hit			bigint,
+	shared_read			bigint,
+	cpu_ns_per_row		float8,
+	cpu_ns_per_page		float8,
+	bottleneck			text,
+	cpu_pct				float8,
+	cpu_wait_pct		float8,
+	io_wait_pct			float8,
+	other_pct			float8,
+	settings			jsonb,
+	cpu_throttled_pct	float8,
+	cpu_quota_us		bigint,
+	cpu_period_us		bigint,
+	read_bps_limit		bigint,
+	write_bps_limit		bigint,
+	read_iops_limit		bigint,
+	write_iops_limit	bigint,
+	stream_reads		bigint,
+	stream_read_blocks	bigint,
+	stream_waits		bigint,
+	stream_distance		float8,
+	stream_distance_max	integer,
+	stream_check		text
+);
+
+COMMENT ON TYPE scan_breakdown_result IS 'one scan taken apart: its time against a raw read (read_s) and a warm scan (cpu_s) of the same blocks, CPU by process, read wait, bytes by source, and shares of wall time';
+COMMENT ON COLUMN scan_breakdown_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_breakdown_result.query IS 'the select list that ran: SELECT <query> FROM relation';
+COMMENT ON COLUMN scan_breakdown_result.cache IS 'cache state of the measured scan and of the raw read: cold, warm or asis';
+COMMENT ON COLUMN scan_breakdown_result.workers_launched IS 'parallel workers the measured scan really started';
+COMMENT ON COLUMN scan_breakdown_result.rows IS 'tuples the measured scan read';
+COMMENT ON COLUMN scan_breakdown_result.pages IS 'blocks of the relation (BLCKSZ each)';
+COMMENT ON COLUMN scan_breakdown_result.bytes IS 'pages times BLCKSZ, in bytes';
+COMMENT ON COLUMN scan_breakdown_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache just before the measured scan';
+COMMENT ON COLUMN scan_breakdown_result.scan_s IS 'wall seconds of the measured scan, ExecutorStart to ExecutorEnd';
+COMMENT ON COLUMN scan_breakdown_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_breakdown_result.read_s IS 'wall seconds of a raw sequential read of the same files in 8 kB reads, same cache state';
+COMMENT ON COLUMN scan_breakdown_result.read_mb_s IS 'bytes / read_s, in MB/s';
+COMMENT ON COLUMN scan_breakdown_result.cpu_s IS 'wall seconds of a warm scan of the same blocks with the same select list: the executor''s work without storage';
+COMMENT ON COLUMN scan_breakdown_result.warm_mb_s IS 'bytes / cpu_s, in MB/s';
+COMMENT ON COLUMN scan_breakdown_result.scan_pct IS 'measured scan rate as a percentage of read_mb_s';
+COMMENT ON COLUMN scan_breakdown_result.no_overlap_pct IS 'scan_pct predicted if reads and CPU never overlapped: 100 * read_s / (read_s + cpu_s)';
+COMMENT ON COLUMN scan_breakdown_result.perfect_overlap_pct IS 'scan_pct predicted if they overlapped perfectly: 100 * read_s / max(read_s, cpu_s)';
+COMMENT ON COLUMN scan_breakdown_result.overlap_pct IS 'where the measured scan falls between the two predictions, in percent: 0 no overlap, 100 perfect; NULL when it falls outside them (the scan and its references ran under different conditions: measure again when the machine is quieter) and for an empty relation';
+COMMENT ON COLUMN scan_breakdown_result.user_s IS 'user CPU seconds of the measured scan: this backend, its parallel workers and the I/O workers';
+COMMENT ON COLUMN scan_breakdown_result.sys_s IS 'system CPU seconds, summed as user_s';
+COMMENT ON COLUMN scan_breakdown_result.backend_user_s IS 'user CPU seconds of this backend alone (getrusage)';
+COMMENT ON COLUMN scan_breakdown_result.backend_sys_s IS 'system CPU seconds of this backend alone';
+COMMENT ON COLUMN scan_breakdown_result.parallel_user_s IS 'user CPU seconds of the parallel workers (0 when none ran): what the postmaster''s reaped children grew by, which also counts any other server process that exited meanwhile; NULL if /proc could not be read';
+COMMENT ON COLUMN scan_breakdown_result.parallel_sys_s IS 'system CPU seconds of the parallel workers, as parallel_user_s';
+COMMENT ON COLUMN scan_breakdown_result.io_worker_user_s IS 'user CPU seconds of the I/O workers (io_method = worker, 18 and later; NULL otherwise), including reads for other sessions meanwhile';
+COMMENT ON COLUMN scan_breakdown_result.io_worker_sys_s IS 'system CPU seconds of the I/O workers, as io_worker_user_s';
+COMMENT ON COLUMN scan_breakdown_result.io_read_s IS 'seconds this backend waited for reads: track_io_timing''s count, which pg_stat_io and EXPLAIN (ANALYZE, BUFFERS) show (EXPLAIN''s counting slows the scan, so on 18 it waits less)';
+COMMENT ON COLUMN scan_breakdown_result.storage_read_bytes IS 'bytes the kernel fetched from storage for the scan''s processes (/proc/PID/io read_bytes), read-ahead included';
+COMMENT ON COLUMN scan_breakdown_result.page_cache_bytes IS 'bytes their read calls returned beyond that, served from the page cache (rchar - read_bytes); NULL under io_method = io_uring, whose reads rchar does not count';
+COMMENT ON COLUMN scan_breakdown_result.shared_hit IS 'blocks found in shared_buffers (or local buffers)';
+COMMENT ON COLUMN scan_breakdown_result.shared_read IS 'blocks read into shared_buffers (or local buffers)';
+COMMENT ON COLUMN scan_breakdown_result.cpu_ns_per_row IS 'CPU nanoseconds (user_s + sys_s) per row';
+COMMENT ON COLUMN scan_breakdown_result.cpu_ns_per_page IS 'CPU nanoseconds (user_s + sys_s) per page';
+COMMENT ON COLUMN scan_breakdown_result.bottleneck IS 'cpu when cpu_pct + cpu_wait_pct is at least two thirds of the wall time, io when io_wait_pct is, mixed otherwise';
+COMMENT ON COLUMN scan_breakdown_result.cpu_pct IS 'percent of wall time on CPU (this backend, plus its parallel workers with wall time counted once per process)';
+COMMENT ON COLUMN scan_breakdown_result.cpu_wait_pct IS 'percent of wall time this backend was runnable but waiting for a CPU (/proc/self/schedstat; 0 where the kernel does not keep it): held by another process, or held back by the server''s CPU quota (cpu_throttled_pct)';
+COMMENT ON COLUMN scan_breakdown_result.io_wait_pct IS 'percent of wall time blocked waiting for reads: the read wait, less the time on or waiting for a CPU inside it';
+COMMENT ON COLUMN scan_breakdown_result.other_pct IS 'the rest, in percent of wall time: waiting for parallel workers to start or finish, locks; cpu_pct + cpu_wait_pct + io_wait_pct + other_pct = 100';
+COMMENT ON COLUMN scan_breakdown_result.settings IS 'the server settings that shape reads, as in scan_rate_result.settings';
+COMMENT ON COLUMN scan_breakdown_result.cpu_throttled_pct IS 'percent of wall time the server''s control group was held back by its CPU quota (cgroup cpu.stat), counted in cpu_wait_pct; NULL where it cannot be read';
+COMMENT ON COLUMN scan_breakdown_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN scan_breakdown_result.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_breakdown_result.stream_reads IS 'PostgreSQL 19 on: reads the scan''s read streams issued, as EXPLAIN (ANALYZE, IO) counts them (I/O: count), the parallel workers'' included; NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_read_blocks IS 'PostgreSQL 19 on: blocks those reads brought into shared buffers (I/O: count x size); NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_waits IS 'PostgreSQL 19 on: times the scan waited for one of its reads to finish (I/O: waits); NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_distance IS 'PostgreSQL 19 on: the read streams'' mean look-ahead, in buffers (Prefetch: avg); NULL before 19 or when nothing was read through a stream';
+COMMENT ON COLUMN scan_breakdown_result.stream_distance_max IS 'PostgreSQL 19 on: the longest look-ahead seen, in buffers (Prefetch: max); NULL before 19';
+COMMENT ON COLUMN scan_breakdown_result.stream_check IS 'PostgreSQL 19 on: agree when the scan''s own count of its reads matches the buffer manager''s (stream_read_blocks within 1 % of shared_read; stream waits and io_read_s both there or both not); otherwise which account disagrees and why; NULL before 19';
+
+CREATE TYPE scan_shape_result AS (
+	relation			regclass,
+	shape				text,
+	query				text,
+	cache				text,
+	runs				integer,
+	cached_pct_before	float8,
+	rows				bigint,
+	scan_s				float8,
+	scan_mb_s			float8,
+	rows_s				float8,
+	ns_per_row			float8,
+	read_mb_s			float8,
+	scan_pct			float8,
+	user_s				float8,
+	sys_s				float8
+);
+
+COMMENT ON TYPE scan_shape_result IS 'one statement shape of scan_shapes: its scan rate against the raw read rate of the same files measured in the same call';
+COMMENT ON COLUMN scan_shape_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_shape_result.shape IS 'count(1), count(*), count(last column), sum(number column) or "filter, no row passes"';
+COMMENT ON COLUMN scan_shape_result.query IS 'what ran between SELECT and FROM, and the WHERE clause if any';
+COMMENT ON COLUMN scan_shape_result.cache IS 'cache state asked for: cold, warm or asis';
+COMMENT ON COLUMN scan_shape_result.runs IS 'rounds; each scans every shape once, in alternating order';
+COMMENT ON COLUMN scan_shape_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache just before the scan, the most over the rounds';
+COMMENT ON COLUMN scan_shape_result.rows IS 'rows of the relation, as count(1) read them';
+COMMENT ON COLUMN scan_shape_result.scan_s IS 'wall seconds of the scan, ExecutorStart to ExecutorEnd, median over the rounds';
+COMMENT ON COLUMN scan_shape_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_shape_result.rows_s IS 'rows / scan_s';
+COMMENT ON COLUMN scan_shape_result.ns_per_row IS 'wall nanoseconds per row';
+COMMENT ON COLUMN scan_shape_result.read_mb_s IS 'raw read rate of the same files in 8 kB reads, same cache state, a read at the start of each round, median, in MB/s';
+COMMENT ON COLUMN scan_shape_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
+COMMENT ON COLUMN scan_shape_result.user_s IS 'user CPU seconds of this backend during the scan, median over the rounds';
+COMMENT ON COLUMN scan_shape_result.sys_s IS 'system CPU seconds of this backend during the scan, median over the rounds';
+
+CREATE TYPE scan_sweep_result AS (
+	relation			regclass,
+	setting				text,
+	value				text,
+	cache				text,
+	runs				integer,
+	workers_planned		integer,
+	workers_launched	integer,
+	cached_pct_before	float8,
+	scan_s				float8,
+	scan_mb_s			float8,
+	speedup				float8,
+	read_mb_s			float8,
+	scan_pct			float8,
+	settings			jsonb
+);
+
+COMMENT ON TYPE scan_sweep_result IS 'the count(1) scan under one value of the swept setting';
+COMMENT ON COLUMN scan_sweep_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_sweep_result.setting IS 'the setting swept, or parallel_workers (the scan''s own argument)';
+COMMENT ON COLUMN scan_sweep_result.value IS 'its value for this row, as given';
+COMMENT ON COLUMN scan_sweep_result.cache IS 'cache state of every scan and raw read: cold, warm or asis';
+COMMENT ON COLUMN scan_sweep_result.runs IS 'rounds; each scans every value once, in alternating order';
+COMMENT ON COLUMN scan_sweep_result.workers_planned IS 'parallel workers the plan asked for';
+COMMENT ON COLUMN scan_sweep_result.workers_launched IS 'parallel workers really started, the fewest over the rounds';
+COMMENT ON COLUMN scan_sweep_result.cached_pct_before IS 'percent of the blocks cached just before the scan, the most over the rounds';
+COMMENT ON COLUMN scan_sweep_result.scan_s IS 'wall seconds of the scan, median over the rounds';
+COMMENT ON COLUMN scan_sweep_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_sweep_result.speedup IS 'scan_s of the first value / scan_s of this one';
+COMMENT ON COLUMN scan_sweep_result.read_mb_s IS 'raw read rate of the same files in 8 kB reads, a read at the start of each round, median, in MB/s';
+COMMENT ON COLUMN scan_sweep_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
+COMMENT ON COLUMN scan_sweep_result.settings IS 'the settings that shape reads while this value was set, as in scan_rate_result.settings';
+
+CREATE FUNCTION scan_rate(rel regclass,
+						  cache text DEFAULT 'cold',
+						  query text DEFAULT 'count(1)',
+						  parallel_workers integer DEFAULT 0)
+RETURNS scan_rate_result
+AS 'MODULE_PATHNAME', 'scan_rate'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_rate(regclass, text, text, integer) IS
+'time SELECT <query> FROM rel through the executor as a sequential scan, read-only, ExecutorStart to ExecutorEnd; cache: cold, warm or asis; parallel_workers: 0 for none';
+
+REVOKE ALL ON FUNCTION scan_rate(regclass, text, text, integer) FROM PUBLIC;
+
+CREATE FUNCTION scan_breakdown(rel regclass,
+							   cache text DEFAULT 'cold',
+							   query text DEFAULT 'count(1)',
+							   parallel_workers integer DEFAULT 0)
+RETURNS scan_breakdown_result
+AS 'MODULE_PATHNAME', 'scan_breakdown'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_breakdown(regclass, text, text, integer) IS
+'one scan of SELECT <query> FROM rel decomposed: raw read (read_s) and warm scan (cpu_s) of the same blocks, overlap, CPU by process, read wait, bytes by source, bottleneck';
+
+REVOKE ALL ON FUNCTION scan_breakdown(regclass, text, text, integer) FROM PUBLIC;
+
+CREATE FUNCTION scan_shapes(rel regclass,
+							cache text DEFAULT 'warm',
+							runs integer DEFAULT 1)
+RETURNS SETOF scan_shape_result
+AS 'MODULE_PATHNAME', 'scan_shapes'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_shapes(regclass, text, integer) IS
+'the relation scanned as count(1), count(*), count(last column), sum(number column) and a filter no row passes, shapes interleaved over runs rounds, each against the raw read rate measured in the same call';
+
+REVOKE ALL ON FUNCTION scan_shapes(regclass, text, integer) FROM PUBLIC;
+
+-- cache has no default in scan_sweep: an argument with a default cannot
+-- come before setting and vals, which have none.
+CREATE FUNCTION scan_sweep(rel regclass,
+						   cache text,
+						   setting text,
+						   vals text[],
+						   runs integer DEFAULT 1)
+RETURNS SETOF scan_sweep_result
+AS 'MODULE_PATHNAME', 'scan_sweep'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_sweep(regclass, text, text, text[], integer) IS
+'count(1) scan once per value of a setting a session can change (or parallel_workers), values interleaved over runs rounds, against the raw read rate; cache: cold, warm or asis';
+
+REVOKE ALL ON FUNCTION scan_sweep(regclass, text, text, text[], integer) FROM PUBLIC;
+
+--
+-- ==== Scan efficiency: the scan rate as a share of the read rate ====
+--
+-- scan_efficiency reads and scans the same blocks, in interleaved pairs of
+-- sampled stretches (or whole passes), and gives the scan rate as a
+-- percentage of the raw read rate with its interval, the facts of the
+-- storage, the server and its control group, and a verdict of marks.
+-- Rates are bytes over the wall-clock time of each pass, the waits for a
+-- CPU included.
+--
+CREATE TYPE scan_efficiency_result AS (
+	relation			regclass,
+	bytes				bigint,
+	rows				bigint,
+	cache				text,
+	block_size			integer,
+	runs				integer,
+	read_mb_s			float8,
+	scan_mb_s			float8,
+	scan_pct			float8,
+	read_s				float8,
+	scan_s				float8,
+	read_cached_pct		float8,
+	scan_cached_pct		float8,
+	filesystem			text,
+	device				text,
+	measured_at			timestamptz,
+	method				text,
+	pairs				integer,
+	coverage_pct		float8,
+	scan_pct_lo			float8,
+	scan_pct_hi			float8,
+	scan_pct_p10		float8,
+	scan_pct_p90		float8,
+	elapsed_s			float8,
+	settings			jsonb,
+	write_mb_s			float8,
+	verdict				text[],
+	cpu_wait_s			float8,
+	cpu_throttled_s		float8,
+	cpu_quota_us		bigint,
+	cpu_period_us		bigint,
+	read_bps_limit		bigint,
+	write_bps_limit		bigint,
+	read_iops_limit		bigint,
+	write_iops_limit	bigint,
+	lock_wait_s			float8,
+	cached_pct_start	float8,
+	cached_pct_end		float8,
+	restored_pct		float8,
+	restore_s			float8,
+	data_checksums		boolean,
+	jit					boolean,
+	io_max_combine_limit integer,
+	io_workers			integer,
+	server_major		integer,
+	citus_nodes			integer,
+	citus_placements	integer
+);
+
+COMMENT ON TYPE scan_efficiency_result IS 'the executor''s count(1) scan rate as a percentage of the raw read rate of the same blocks (scan_efficiency); one row, ready for a history table';
+COMMENT ON COLUMN scan_efficiency_result.relation IS 'the relation measured';
+COMMENT ON COLUMN scan_efficiency_result.bytes IS 'bytes of the relation when the call began (blocks x BLCKSZ); both sides read only those blocks';
+COMMENT ON COLUMN scan_efficiency_result.rows IS 'rows the scans returned: over the sampled stretches (pairs) or in the last run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.cache IS 'cache state asked for: cold, warm or asis';
+COMMENT ON COLUMN scan_efficiency_result.block_size IS 'bytes asked for by each read() of the raw reads';
+COMMENT ON COLUMN scan_efficiency_result.runs IS 'whole-relation passes of each side asked for (method whole; not used by pairs)';
+COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
+COMMENT ON COLUMN scan_efficiency_result.scan_mb_s IS 'median executor scan rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass; each side''s median comes from its own pair, so scan_mb_s / read_mb_s is a ratio of medians and need not be scan_pct';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct IS 'median over pairs (or runs) of each one''s own 100 x scan rate / read rate, the same stretch read then scanned back to back, %; not scan_mb_s / read_mb_s (a ratio of medians) nor read_s / scan_s (all the time together)';
+COMMENT ON COLUMN scan_efficiency_result.read_s IS 'wall-clock seconds of raw reading: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.scan_s IS 'wall-clock seconds of scanning: summed over pairs, or the median run (whole)';
+COMMENT ON COLUMN scan_efficiency_result.read_cached_pct IS 'highest % of the blocks in the page cache just before a raw read';
+COMMENT ON COLUMN scan_efficiency_result.scan_cached_pct IS 'highest % of the blocks in either cache just before a scan';
+COMMENT ON COLUMN scan_efficiency_result.filesystem IS 'type of the filesystem holding the relation''s first file (ext4, xfs, ...), from /proc/self/mountinfo';
+COMMENT ON COLUMN scan_efficiency_result.device IS 'source of that mount (/dev/sda1, ...), from /proc/self/mountinfo';
+COMMENT ON COLUMN scan_efficiency_result.measured_at IS 'when the measurement ended';
+COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches: 8 MB, or long enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
+COMMENT ON COLUMN scan_efficiency_result.pairs IS 'number of pair ratios the figures rest on (runs, with method whole)';
+COMMENT ON COLUMN scan_efficiency_result.coverage_pct IS '% of the relation''s blocks read on each side';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct (order statistics), %; NULL with fewer than 6 pairs';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_hi IS 'upper end of the 95 % confidence interval of scan_pct (order statistics), %; NULL with fewer than 6 pairs';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_p10 IS '10th percentile of the pair ratios, %';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_p90 IS '90th percentile of the pair ratios, %';
+COMMENT ON COLUMN scan_efficiency_result.elapsed_s IS 'wall-clock seconds the whole call took, evictions and checks included';
+COMMENT ON COLUMN scan_efficiency_result.settings IS 'the server''s I/O settings during the call (io_method, io_combine_limit, effective_io_concurrency, ...)';
+COMMENT ON COLUMN scan_efficiency_result.write_mb_s IS 'with_write: sequential write then fdatasync in the relation''s tablespace, as lmdd sync=1, of as many bytes as the relation (fewer if free space is short), MB/s (10^6 bytes); NULL without with_write';
+COMMENT ON COLUMN scan_efficiency_result.verdict IS 'marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting; when nothing was measured, why: {empty} (no blocks) or {over_budget} (no pair within max_seconds)';
+COMMENT ON COLUMN scan_efficiency_result.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
+COMMENT ON COLUMN scan_efficiency_result.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the timed passes (cgroup cpu.stat); NULL where it cannot be read';
+COMMENT ON COLUMN scan_efficiency_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN scan_efficiency_result.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_efficiency_result.lock_wait_s IS 'seconds the call waited for its lock on the relation before measuring; the time budget (max_seconds) starts once the lock is held';
+COMMENT ON COLUMN scan_efficiency_result.cached_pct_start IS 'percent of the relation''s blocks in shared_buffers or the page cache when the call began, before anything was evicted';
+COMMENT ON COLUMN scan_efficiency_result.cached_pct_end IS 'percent of the relation''s blocks in shared_buffers or the page cache when the call ended (after the restore, with restore => true)';
+COMMENT ON COLUMN scan_efficiency_result.restored_pct IS 'restore => true: percent of the blocks cached when the call began that were cached again at its end; NULL without restore, or when nothing was cached';
+COMMENT ON COLUMN scan_efficiency_result.restore_s IS 'restore => true: wall seconds spent putting the blocks back; NULL without restore';
+COMMENT ON COLUMN scan_efficiency_result.data_checksums IS 'data checksums on: every page read into shared buffers is verified, at a CPU cost per page';
+COMMENT ON COLUMN scan_efficiency_result.jit IS 'the jit setting during the call';
+COMMENT ON COLUMN scan_efficiency_result.io_max_combine_limit IS 'io_max_combine_limit, the cap of io_combine_limit, in blocks (block_size each); NULL before PostgreSQL 18';
+COMMENT ON COLUMN scan_efficiency_result.io_workers IS 'I/O worker processes running during the call (io_method = worker); NULL where I/O workers are not used';
+COMMENT ON COLUMN scan_efficiency_result.server_major IS 'the server''s major version, such as 18';
+COMMENT ON COLUMN scan_efficiency_result.citus_nodes IS 'on a Citus distributed table: the nodes measured (the coordinator''s row for the whole cluster); NULL on one server';
+COMMENT ON COLUMN scan_efficiency_result.citus_placements IS 'on a Citus distributed table: the shard placements read; NULL on one server';
+
+CREATE FUNCTION scan_efficiency(rel regclass,
+								cache text DEFAULT 'cold',
+								block_size integer DEFAULT 8192,
+								runs integer DEFAULT 1,
+								sample float8 DEFAULT 1.0,
+								max_seconds float8 DEFAULT 60,
+								target_pct float8 DEFAULT 5,
+								method text DEFAULT 'pairs',
+								with_write boolean DEFAULT false,
+								record boolean DEFAULT false,
+								restore boolean DEFAULT false)
+RETURNS scan_efficiency_result
+AS 'MODULE_PATHNAME', 'scan_efficiency'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) IS
+'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent once the relation''s lock is held, or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes (runs applies to whole only). cache: cold, warm or asis; with_write => true adds a sequential write in the relation''s tablespace (write_mb_s); record => true adds the run to scan_history (refused at once on a standby or without the grants); restore => true puts back afterwards the blocks shared_buffers and the page cache held when the call began';
+
+REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) FROM PUBLIC;
+
+--
+-- ==== Storage: what lies under the data and what it delivers ====
+--
+-- storage_info: the filesystem and block devices under a relation's first
+-- file (or a tablespace's directory), a row per layer, with the server's
+-- control group limits; storage_profile: how the storage writes,
+-- rewrites, reads and seeks, in scratch files of the tablespace.
+--
+CREATE TYPE storage_info_result AS (
+	tablespace			text,
+	data_path			text,
+	level				integer,
+	kind				text,
+	name				text,
+	parent				text,
+	major_minor			text,
+	mount_point			text,
+	filesystem			text,
+	mount_options		text,
+	dm_name				text,
+	raid_level			text,
+	backing_file		text,
+	rotational			boolean,
+	scheduler			text,
+	read_ahead_kb		integer,
+	nr_requests			integer,
+	logical_block_size	integer,
+	physical_block_size	integer,
+	max_sectors_kb		integer,
+	size_bytes			bigint,
+	note				text,
+	settings			jsonb,
+	cpu_quota_us		bigint,
+	cpu_period_us		bigint,
+	read_bps_limit		bigint,
+	write_bps_limit		bigint,
+	read_iops_limit		bigint,
+	write_iops_limit	bigint
+);
+
+COMMENT ON TYPE storage_info_result IS 'one layer under a relation or tablespace: the filesystem (level 0), then each block device below it';
+COMMENT ON COLUMN storage_info_result.tablespace IS 'tablespace holding data_path';
+COMMENT ON COLUMN storage_info_result.data_path IS 'the file or directory looked up, relative to the data directory';
+COMMENT ON COLUMN storage_info_result.level IS '0 for the filesystem, then one more per layer down';
+COMMENT ON COLUMN storage_info_result.kind IS 'filesystem, partition, lvm, dm, crypt, multipath, md, loop or disk';
+COMMENT ON COLUMN storage_info_result.name IS 'mount source for a filesystem (/dev/sda1, tmpfs), kernel name for a device (sda1, dm-0, loop0)';
+COMMENT ON COLUMN storage_info_result.parent IS 'name of the layer above; NULL at level 0';
+COMMENT ON COLUMN storage_info_result.major_minor IS 'device number, major:minor';
+COMMENT ON COLUMN storage_info_result.mount_point IS 'filesystems: where it is mounted (absolute path)';
+COMMENT ON COLUMN storage_info_result.filesystem IS 'filesystems: type from /proc/self/mountinfo (ext2, ext4, xfs, btrfs, tmpfs, nfs, ...)';
+COMMENT ON COLUMN storage_info_result.mount_options IS 'filesystems: mount options, then the filesystem''s own';
+COMMENT ON COLUMN storage_info_result.dm_name IS 'device-mapper: the mapped name (vg-lv for LVM)';
+COMMENT ON COLUMN storage_info_result.raid_level IS 'md: the RAID level (raid0, raid1, raid10, ...)';
+COMMENT ON COLUMN storage_info_result.backing_file IS 'loop: the file behind the device; its filesystem follows one level down';
+COMMENT ON COLUMN storage_info_result.rotational IS 'devices: true for spinning disks (queue/rotational)';
+COMMENT ON COLUMN storage_info_result.scheduler IS 'devices: I/O scheduler in use (queue/scheduler)';
+COMMENT ON COLUMN storage_info_result.read_ahead_kb IS 'devices: read-ahead, kB';
+COMMENT ON COLUMN storage_info_result.nr_requests IS 'devices: request queue depth';
+COMMENT ON COLUMN storage_info_result.logical_block_size IS 'devices: logical block size, bytes';
+COMMENT ON COLUMN storage_info_result.physical_block_size IS 'devices: physical block size, bytes';
+COMMENT ON COLUMN storage_info_result.max_sectors_kb IS 'devices: largest request, kB';
+COMMENT ON COLUMN storage_info_result.size_bytes IS 'devices: size, bytes';
+COMMENT ON COLUMN storage_info_result.note IS 'why a value is missing, or where it comes from';
+COMMENT ON COLUMN storage_info_result.settings IS 'server settings that shape I/O (block_size, segment_size, shared_buffers, effective_io_concurrency, io_method, io_combine_limit, ...)';
+COMMENT ON COLUMN storage_info_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN storage_info_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN storage_info_result.read_bps_limit IS 'read throttle of the device under data_path for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN storage_info_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN storage_info_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN storage_info_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+
+CREATE TYPE storage_profile_result AS (
+	tablespace			text,
+	test				text,
+	block_size			integer,
+	bytes				bigint,
+	ops					bigint,
+	cached_pct_before	float8,
+	elapsed_s			float8,
+	mb_s				float8,
+	iops				float8,
+	latency_p50_us		float8,
+	latency_p95_us		float8,
+	latency_p99_us		float8,
+	user_s				float8,
+	sys_s				float8,
+	cpu_pct				float8
+);
+
+COMMENT ON TYPE storage_profile_result IS 'one storage_profile test: seq_write, rewrite, seq_read, random_read or random_write';
+COMMENT ON COLUMN storage_profile_result.tablespace IS 'tablespace whose temporary-file area held the scratch file';
+COMMENT ON COLUMN storage_profile_result.test IS 'seq_write (write, fdatasync), rewrite (read, change, write back, fdatasync), seq_read (cold), random_read (cold, queue depth 1), random_write (then fdatasync)';
+COMMENT ON COLUMN storage_profile_result.block_size IS 'bytes per read or write';
+COMMENT ON COLUMN storage_profile_result.bytes IS 'bytes transferred (rewrite: the file size, as bonnie++ counts it)';
+COMMENT ON COLUMN storage_profile_result.ops IS 'reads or writes of block_size (rewrite: read-write pairs)';
+COMMENT ON COLUMN storage_profile_result.cached_pct_before IS 'percent of the scratch file in the page cache before the test (mincore); NULL for seq_write';
+COMMENT ON COLUMN storage_profile_result.elapsed_s IS 'wall-clock seconds, fdatasync included for the writing tests';
+COMMENT ON COLUMN storage_profile_result.mb_s IS 'MB/s, MB = 10^6 bytes';
+COMMENT ON COLUMN storage_profile_result.iops IS 'random tests: operations per second';
+COMMENT ON COLUMN storage_profile_result.latency_p50_us IS 'random tests: median latency of one operation, microseconds';
+COMMENT ON COLUMN storage_profile_result.latency_p95_us IS 'random tests: 95th percentile latency, microseconds';
+COMMENT ON COLUMN storage_profile_result.latency_p99_us IS 'random tests: 99th percentile latency, microseconds';
+COMMENT ON COLUMN storage_profile_result.user_s IS 'user CPU seconds of this backend';
+COMMENT ON COLUMN storage_profile_result.sys_s IS 'system CPU seconds of this backend';
+COMMENT ON COLUMN storage_profile_result.cpu_pct IS '100 * (user_s + sys_s) / elapsed_s, as bonnie++ and iozone report CPU';
+
+CREATE FUNCTION storage_info(rel regclass)
+RETURNS SETOF storage_info_result
+AS 'MODULE_PATHNAME', 'storage_info_rel'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_info(regclass) IS
+'the filesystem and block devices under the relation''s first file, one row per layer';
+
+REVOKE ALL ON FUNCTION storage_info(regclass) FROM PUBLIC;
+
+CREATE FUNCTION storage_info_tablespace(tablespace name)
+RETURNS SETOF storage_info_result
+AS 'MODULE_PATHNAME', 'storage_info_tablespace'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_info_tablespace(name) IS
+'the filesystem and block devices under the tablespace''s directory, one row per layer';
+
+REVOKE ALL ON FUNCTION storage_info_tablespace(name) FROM PUBLIC;
+
+CREATE FUNCTION storage_profile(tablespace name DEFAULT 'pg_default',
+								size_mb integer DEFAULT 1024,
+								block_size integer DEFAULT 8192,
+								random_ops integer DEFAULT 10000)
+RETURNS SETOF storage_profile_result
+AS 'MODULE_PATHNAME', 'storage_profile'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION storage_profile(name, integer, integer, integer) IS
+'lmdd/bonnie++/iozone/pgiosim-style tests on a scratch file of size_mb MB (10^6 bytes) in the tablespace''s temporary-file area; block_size in bytes; random_ops reads and writes for the random tests';
+
+REVOKE ALL ON FUNCTION storage_profile(name, integer, integer, integer) FROM PUBLIC;
+
+--
+-- ==== History, checks and alarms ====
+--
+-- The history is the extension's own table: pg_dump keeps its rows
+-- (pg_extension_config_dump).  Its columns are plain types, never the
+-- result types, so an upgrade that changes scan_efficiency_result leaves
+-- the history alone.  The relation is kept by schema and name as well as
+-- OID: reloading a table (DROP and CREATE, as scanbench-load --drop does)
+-- gives it a new OID, and the runs before and after are the same table to
+-- the people reading them.
+--
+-- A fleet's runs in one history: scanbench-fleet measures many servers
+-- and keeps their runs in the scan_history of one central database, each
+-- with the server it was measured on.  NULL in these columns means a run
+-- of this server, recorded here by scan_history_record; the fleet writes
+-- its rows with COPY.  A server that could not be measured is a row too,
+-- with its reason and no figures; the relation's OID and schema are then
+-- NULL when the server could not be asked.  A role that records for a
+-- fleet needs INSERT on the table and USAGE on its sequence, granted by
+-- the DBA (see doc/fleet.md); nothing here grants them to anyone.
+--
+-- The history and its summaries are for monitoring (pg_monitor may read
+-- them); recording and checking measure, and stay with the superuser
+-- unless granted.
+--
+CREATE SEQUENCE scan_history_id_seq;
+
+CREATE TABLE scan_history (
+	id					bigint NOT NULL DEFAULT nextval('scan_history_id_seq') PRIMARY KEY,
+	measured_at			timestamptz NOT NULL,
+	relid				oid,
+	relschema			text,
+	relname				text NOT NULL,
+	cache				text NOT NULL,
+	bytes				bigint,
+	rows				bigint,
+	block_size			integer,
+	runs				integer,
+	read_mb_s			float8,
+	scan_mb_s			float8,
+	scan_pct			float8,
+	scan_pct_lo			float8,
+	scan_pct_hi			float8,
+	scan_pct_p10		float8,
+	scan_pct_p90		float8,
+	read_s				float8,
+	scan_s				float8,
+	read_cached_pct		float8,
+	scan_cached_pct		float8,
+	method				text,
+	pairs				integer,
+	coverage_pct		float8,
+	elapsed_s			float8,
+	verdict				text[],
+	write_mb_s			float8,
+	filesystem			text,
+	device				text,
+	scheduler			text,
+	read_ahead_kb		integer,
+	kernel				text,
+	server_version		text,
+	settings			jsonb,
+	recorded_by			text NOT NULL DEFAULT current_user,
+	-- the waits and the limits of the run
+	cpu_wait_s			float8,
+	cpu_throttled_s		float8,
+	cpu_quota_us		bigint,
+	cpu_period_us		bigint,
+	read_bps_limit		bigint,
+	write_bps_limit		bigint,
+	read_iops_limit		bigint,
+	write_iops_limit	bigint,
+	-- the limits efficiency_check judged the run with, kept so that
+	-- judging the run again later gives the verdict the check gave
+	limit_min_pct		float8,
+	limit_max_drop_pct	float8,
+	limit_warn_pct		float8,
+	limit_warn_drop_pct	float8,
+	limit_window_days	integer,
+	-- facts that move the CPU share
+	data_checksums		boolean,
+	jit					boolean,
+	io_max_combine_limit integer,
+	io_workers			integer,
+	server_major		integer,
+	-- the server measured, for a fleet's runs; NULL: this server
+	server				text,
+	system_identifier	bigint,
+	server_host			text,
+	server_port			integer,
+	server_role			text CONSTRAINT scan_history_server_role_check
+							CHECK (server_role IN ('primary', 'standby')),
+	tags				jsonb,
+	reason				text
+);
+ALTER SEQUENCE scan_history_id_seq OWNED BY scan_history.id;
+CREATE INDEX scan_history_relation_idx
+	ON scan_history (relschema, relname, cache, measured_at);
+CREATE INDEX scan_history_server_idx
+	ON scan_history (server, relschema, relname, cache, measured_at)
+	WHERE server IS NOT NULL;
+
+SELECT pg_catalog.pg_extension_config_dump('scan_history', '');
+SELECT pg_catalog.pg_extension_config_dump('scan_history_id_seq', '');
+
+COMMENT ON TABLE scan_history IS
+'one row per recorded scan_efficiency run (record => true, efficiency_check); kept by pg_dump';
+COMMENT ON COLUMN scan_history.id IS 'run number, increasing';
+COMMENT ON COLUMN scan_history.measured_at IS 'when the run was measured';
+COMMENT ON COLUMN scan_history.relid IS 'OID of the relation at the time (changes when the table is reloaded); NULL on a row of a server that could not be asked';
+COMMENT ON COLUMN scan_history.relschema IS 'schema of the relation at the time; NULL on a row of a server that could not be asked';
+COMMENT ON COLUMN scan_history.relname IS 'name of the relation at the time; runs are compared by schema and name';
+COMMENT ON COLUMN scan_history.cache IS 'cache mode: cold, warm or asis';
+COMMENT ON COLUMN scan_history.bytes IS 'size of the relation, bytes';
+COMMENT ON COLUMN scan_history.rows IS 'rows the scan counted';
+COMMENT ON COLUMN scan_history.block_size IS 'raw read size, bytes';
+COMMENT ON COLUMN scan_history.runs IS 'runs asked for';
+COMMENT ON COLUMN scan_history.read_mb_s IS 'raw read rate, MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_history.scan_mb_s IS 'executor count(1) scan rate, MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_history.scan_pct IS 'scan rate as a percentage of the read rate, %';
+COMMENT ON COLUMN scan_history.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct, %';
+COMMENT ON COLUMN scan_history.scan_pct_hi IS 'upper end of the 95 % confidence interval of scan_pct, %';
+COMMENT ON COLUMN scan_history.scan_pct_p10 IS '10th percentile of the pairs'' scan percentages, %';
+COMMENT ON COLUMN scan_history.scan_pct_p90 IS '90th percentile of the pairs'' scan percentages, %';
+COMMENT ON COLUMN scan_history.read_s IS 'raw read time, seconds';
+COMMENT ON COLUMN scan_history.scan_s IS 'scan time, seconds';
+COMMENT ON COLUMN scan_history.read_cached_pct IS 'share of the relation cached before the raw reads, %';
+COMMENT ON COLUMN scan_history.scan_cached_pct IS 'share of the relation cached before the scans, %';
+COMMENT ON COLUMN scan_history.method IS 'how the relation was measured (pairs of stretches or whole passes)';
+COMMENT ON COLUMN scan_history.pairs IS 'read/scan pairs measured';
+COMMENT ON COLUMN scan_history.coverage_pct IS 'share of the relation read, %';
+COMMENT ON COLUMN scan_history.elapsed_s IS 'time the measurement took, seconds';
+COMMENT ON COLUMN scan_history.verdict IS 'the run''s verdict marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting';
+COMMENT ON COLUMN scan_history.write_mb_s IS 'write rate of the storage, MB/s (10^6 bytes), when measured';
+COMMENT ON COLUMN scan_history.filesystem IS 'filesystem type under the relation''s first file';
+COMMENT ON COLUMN scan_history.device IS 'block device under the relation''s first file';
+COMMENT ON COLUMN scan_history.scheduler IS 'I/O schedulers of the block devices under that file, top down, joined by /';
+COMMENT ON COLUMN scan_history.read_ahead_kb IS 'read-ahead of the device the filesystem is on, kB';
+COMMENT ON COLUMN scan_history.kernel IS 'running kernel release';
+COMMENT ON COLUMN scan_history.server_version IS 'PostgreSQL server_version';
+COMMENT ON COLUMN scan_history.settings IS 'the server''s I/O settings, as SHOW prints them';
+COMMENT ON COLUMN scan_history.recorded_by IS 'role that recorded the run';
+COMMENT ON COLUMN scan_history.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the run''s timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
+COMMENT ON COLUMN scan_history.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the run''s timed passes (cgroup cpu.stat); NULL where it cannot be read';
+COMMENT ON COLUMN scan_history.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN scan_history.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN scan_history.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN scan_history.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN scan_history.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_history.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_history.limit_min_pct IS 'efficiency_check''s min_pct (%) the run was judged with; NULL when none was given or the run was recorded otherwise';
+COMMENT ON COLUMN scan_history.limit_max_drop_pct IS 'efficiency_check''s max_drop_pct (%) the run was judged with; NULL when the run was recorded otherwise (then it keeps no limits at all)';
+COMMENT ON COLUMN scan_history.limit_warn_pct IS 'efficiency_check''s warn_pct (%) the run was judged with; NULL for the default (10 % above min_pct, at most halfway to 100 %)';
+COMMENT ON COLUMN scan_history.limit_warn_drop_pct IS 'efficiency_check''s warn_drop_pct (%) the run was judged with; NULL when it had no warning before the alarm';
+COMMENT ON COLUMN scan_history.limit_window_days IS 'efficiency_check''s window_days (days) the run was judged with';
+COMMENT ON COLUMN scan_history.data_checksums IS 'data checksums were on (a CPU cost on every page read into shared buffers); NULL for a run recorded before 0.3';
+COMMENT ON COLUMN scan_history.jit IS 'the jit setting during the run';
+COMMENT ON COLUMN scan_history.io_max_combine_limit IS 'io_max_combine_limit, the cap of io_combine_limit, in blocks; NULL before PostgreSQL 18';
+COMMENT ON COLUMN scan_history.io_workers IS 'I/O worker processes running during the run (io_method = worker); NULL where none are used';
+COMMENT ON COLUMN scan_history.server_major IS 'the server''s major version, such as 18';
+COMMENT ON COLUMN scan_history.server IS 'the server measured, as scanbench-fleet names it (its name= tag, else host:port/dbname); NULL: this server';
+COMMENT ON COLUMN scan_history.system_identifier IS 'the measured server''s database system identifier (pg_control_system()), shared by a primary and its standbys; NULL: this server';
+COMMENT ON COLUMN scan_history.server_host IS 'host (or socket directory) the fleet reached the server at; NULL: this server';
+COMMENT ON COLUMN scan_history.server_port IS 'port the fleet reached the server at; NULL: this server';
+COMMENT ON COLUMN scan_history.server_role IS 'primary or standby (pg_is_in_recovery()) when measured; NULL: this server, or not known';
+COMMENT ON COLUMN scan_history.tags IS 'the server''s tags in the fleet''s servers file, as a JSON object of strings; servers with the same tags are compared with each other';
+COMMENT ON COLUMN scan_history.reason IS 'why the server or relation could not be measured (connection refused, lost mid-run, timeout, no scanbench, ...); NULL for a run that was measured';
+
+REVOKE ALL ON TABLE scan_history FROM PUBLIC;
+REVOKE ALL ON SEQUENCE scan_history_id_seq FROM PUBLIC;
+GRANT SELECT ON TABLE scan_history TO pg_monitor;
+
+--
+-- The helpers of the check and the judge (scanbench_internal).
+--
+CREATE FUNCTION scanbench_internal.scan_history_kernel() RETURNS text
+AS 'MODULE_PATHNAME', 'scan_history_kernel'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_kernel() IS
+'release of the running kernel (uname -r)';
+
+CREATE FUNCTION scanbench_internal.scan_history_outside_block() RETURNS void
+AS 'MODULE_PATHNAME', 'scan_history_outside_block'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_outside_block() IS
+'error when called inside a transaction block, where efficiency_check could not commit its run';
+
+-- The marks a run is compared under: NULL when it cannot be judged
+-- (unstable, cached, burst), else '' or the marks that make its figure a
+-- different quantity, in verdict order.
+CREATE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT CASE
+		WHEN coalesce(verdict, '{}') && ARRAY['unstable', 'cached', 'burst', 'empty', 'over_budget'] THEN NULL
+		ELSE array_to_string(ARRAY(
+			SELECT m FROM unnest(verdict) WITH ORDINALITY AS v(m, i)
+			WHERE m = ANY (ARRAY['host_cache', 'cpu_contended', 'cpu_limited',
+								 'io_limited', 'storage_not_limiting'])
+			ORDER BY i), ',')
+	END;
+END;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
+'NULL for a verdict that cannot be judged (unstable, cached, burst, empty, over_budget), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
+
+-- The one median of the history: the run a figure is compared with is the
+-- median of the earlier judged runs of the same server, relation, cache
+-- mode and marks in the window_days up to it; a row that was not measured
+-- is no run to compare with.  The judge, the trend, the metrics and the
+-- chart all show this one, so that they agree with the alarm.
+CREATE FUNCTION scanbench_internal.scan_history_median(run bigint, window_days integer DEFAULT 30,
+									OUT median_pct float8, OUT runs integer,
+									OUT since timestamptz)
+LANGUAGE sql STRICT STABLE
+BEGIN ATOMIC
+	SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1)::float8,
+		   count(h.*)::integer, min(h.measured_at)
+	FROM scan_history cur
+	LEFT JOIN scan_history h
+	  ON h.relschema = cur.relschema AND h.relname = cur.relname
+	 AND h.cache = cur.cache AND h.id <> cur.id
+	 AND h.server IS NOT DISTINCT FROM cur.server
+	 AND h.reason IS NULL
+	 AND h.measured_at <= cur.measured_at
+	 AND h.measured_at > cur.measured_at - make_interval(days => window_days)
+	 AND h.scan_pct IS NOT NULL
+	 AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks(cur.verdict), '')
+	WHERE cur.id = scan_history_median.run;
+END;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_median(bigint, integer) IS
+'the median a run is compared with: of the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
+
+CREATE FUNCTION scanbench_internal.scan_history_check_limits(min_pct float8, max_drop_pct float8,
+										  warn_pct float8, warn_drop_pct float8,
+										  window_days integer)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+BEGIN
+	IF min_pct IS NOT NULL AND NOT (min_pct > 0 AND min_pct < 1000) THEN
+		RAISE EXCEPTION 'min_pct must be above 0 and below 1000, not %', min_pct
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF warn_pct IS NOT NULL AND NOT (warn_pct > 0 AND warn_pct < 1000) THEN
+		RAISE EXCEPTION 'warn_pct must be above 0 and below 1000, not %', warn_pct
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF max_drop_pct IS NULL OR NOT (max_drop_pct > 0 AND max_drop_pct < 100) THEN
+		RAISE EXCEPTION 'max_drop_pct must be above 0 and below 100, not %', coalesce(max_drop_pct::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF warn_drop_pct IS NOT NULL AND NOT (warn_drop_pct > 0 AND warn_drop_pct <= max_drop_pct) THEN
+		RAISE EXCEPTION 'warn_drop_pct must be above 0 and at most max_drop_pct (%), not %', max_drop_pct, warn_drop_pct
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Give NULL for no warning before the alarm.';
+	END IF;
+	IF window_days IS NULL OR window_days < 1 OR window_days > 36600 THEN
+		RAISE EXCEPTION 'window_days must be from 1 to 36600, not %', coalesce(window_days::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_check_limits(float8, float8, float8, float8, integer) IS
+'argument checks shared by efficiency_check and scan_history_judge';
+
+--
+-- Recording a run.  Fields are read through jsonb so that a result row of
+-- any version of the type records: a column it lacks is NULL here.
+--
+CREATE FUNCTION scan_history_record(run scan_efficiency_result,
+									min_pct float8 DEFAULT NULL,
+									max_drop_pct float8 DEFAULT NULL,
+									warn_pct float8 DEFAULT NULL,
+									warn_drop_pct float8 DEFAULT NULL,
+									window_days integer DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache,
+		bytes, rows, block_size, runs, read_mb_s, scan_mb_s, scan_pct,
+		scan_pct_lo, scan_pct_hi, scan_pct_p10, scan_pct_p90, read_s, scan_s,
+		read_cached_pct, scan_cached_pct, method, pairs, coverage_pct,
+		elapsed_s, verdict, write_mb_s, filesystem, device, scheduler,
+		read_ahead_kb, kernel, server_version, settings,
+		cpu_wait_s, cpu_throttled_s, cpu_quota_us, cpu_period_us,
+		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit,
+		limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct,
+		limit_window_days, data_checksums, jit, io_max_combine_limit,
+		io_workers, server_major)
+	SELECT coalesce((j ->> 'measured_at')::timestamptz, now()), c.oid,
+		n.nspname, c.relname, j ->> 'cache',
+		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
+		(j ->> 'block_size')::integer, (j ->> 'runs')::integer,
+		(j ->> 'read_mb_s')::float8, (j ->> 'scan_mb_s')::float8,
+		(j ->> 'scan_pct')::float8, (j ->> 'scan_pct_lo')::float8,
+		(j ->> 'scan_pct_hi')::float8, (j ->> 'scan_pct_p10')::float8,
+		(j ->> 'scan_pct_p90')::float8, (j ->> 'read_s')::float8,
+		(j ->> 'scan_s')::float8, (j ->> 'read_cached_pct')::float8,
+		(j ->> 'scan_cached_pct')::float8, j ->> 'method',
+		(j ->> 'pairs')::integer, (j ->> 'coverage_pct')::float8,
+		(j ->> 'elapsed_s')::float8,
+		CASE jsonb_typeof(j -> 'verdict')
+			WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(j -> 'verdict'))
+			WHEN 'string' THEN string_to_array(j ->> 'verdict', ',') END,
+		(j ->> 'write_mb_s')::float8, j ->> 'filesystem', j ->> 'device',
+		st.scheduler, st.read_ahead_kb, scanbench_internal.scan_history_kernel(),
+		current_setting('server_version'),
+		coalesce(j -> 'settings',
+				 (SELECT jsonb_object_agg(s.name, current_setting(s.name))
+				  FROM pg_settings s
+				  WHERE s.name IN ('io_method', 'io_workers', 'io_combine_limit',
+								   'effective_io_concurrency', 'track_io_timing',
+								   'shared_buffers'))),
+		(j ->> 'cpu_wait_s')::float8, (j ->> 'cpu_throttled_s')::float8,
+		(j ->> 'cpu_quota_us')::bigint, (j ->> 'cpu_period_us')::bigint,
+		(j ->> 'read_bps_limit')::bigint, (j ->> 'write_bps_limit')::bigint,
+		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint,
+		scan_history_record.min_pct, scan_history_record.max_drop_pct,
+		scan_history_record.warn_pct, scan_history_record.warn_drop_pct,
+		scan_history_record.window_days,
+		(j ->> 'data_checksums')::boolean, (j ->> 'jit')::boolean,
+		(j ->> 'io_max_combine_limit')::integer, (j ->> 'io_workers')::integer,
+		coalesce((j ->> 'server_major')::integer,
+				 current_setting('server_version_num')::integer / 10000)
+	FROM to_jsonb(run) AS j,
+		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+		-- The device layers under the relation's first file: every
+		-- scheduler on the way down (a device-mapper volume's "none" over
+		-- its disk's "mq-deadline"), and the read-ahead of the device the
+		-- filesystem sits on, which is the one its reads use.
+		(SELECT string_agg(i.scheduler, '/' ORDER BY i.level)
+				FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,
+				(array_agg(i.read_ahead_kb ORDER BY i.level)
+				 FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb
+		 FROM storage_info((run).relation) AS i WHERE i.level > 0) AS st
+	WHERE c.oid = (run).relation
+	RETURNING id;
+END;
+
+COMMENT ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) IS
+'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings, and the limits it is judged with (efficiency_check gives them; scan_history_judge uses them when given none); returns the run number';
+
+REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) FROM PUBLIC;
+
+-- efficiency_check's measurement puts the caches back as they were: a
+-- nightly cold check must not leave the morning's queries reading from disk.
+CREATE FUNCTION scanbench_internal.scan_history_measure(rel regclass, cache text, runs integer,
+									 sample float8, max_seconds float8,
+									 target_pct float8, method text,
+									 min_pct float8 DEFAULT NULL,
+									 max_drop_pct float8 DEFAULT NULL,
+									 warn_pct float8 DEFAULT NULL,
+									 warn_drop_pct float8 DEFAULT NULL,
+									 window_days integer DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql VOLATILE
+SET client_min_messages = error
+BEGIN ATOMIC
+	SELECT scan_history_record(r, scan_history_measure.min_pct,
+							   scan_history_measure.max_drop_pct,
+							   scan_history_measure.warn_pct,
+							   scan_history_measure.warn_drop_pct,
+							   scan_history_measure.window_days)
+	FROM scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
+						 runs => scan_history_measure.runs,
+						 sample => scan_history_measure.sample,
+						 max_seconds => scan_history_measure.max_seconds,
+						 target_pct => scan_history_measure.target_pct,
+						 method => scan_history_measure.method,
+						 restore => true) AS r;
+END;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) IS
+'measure with scan_efficiency (restoring the caches afterwards) and record the run with the limits it is judged with; returns the run number';
+
+REVOKE ALL ON FUNCTION scanbench_internal.scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) FROM PUBLIC;
+
+--
+-- How a recorded run compares with the earlier ones: status 'regression'
+-- (efficiency_check raises), 'warning', 'ok', 'first' (nothing earlier
+-- to compare with) or 'not_judged' (unstable, cached or empty), with a
+-- message a person reads in a cron mail.
+--
+CREATE FUNCTION scan_history_judge(run bigint,
+								   min_pct float8 DEFAULT NULL,
+								   max_drop_pct float8 DEFAULT NULL,
+								   warn_pct float8 DEFAULT NULL,
+								   warn_drop_pct float8 DEFAULT NULL,
+								   window_days integer DEFAULT NULL,
+								   OUT status text, OUT message text,
+								   OUT detail text, OUT hint text,
+								   OUT median_pct float8, OUT drop_pct float8,
+								   OUT earlier_runs integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext_schema text;
+	cur record;
+	marks text;
+	label text;
+	subject text;
+	since timestamptz;
+	changes text;
+	fails text[] := '{}';
+	warns text[] := '{}';
+	warn_at float8;
+	lim text;
+BEGIN
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	PERFORM set_config('search_path',
+					   'pg_catalog, ' || quote_ident(ext_schema) || ', scanbench_internal, pg_temp', true);
+	IF run IS NULL THEN
+		RAISE EXCEPTION 'run must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a run number of scan_history (its id column).';
+	END IF;
+
+	SELECT * INTO cur FROM scan_history h WHERE h.id = run;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no run % in scan_history', run
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- A limit not given is the one the run was judged with when
+	-- efficiency_check recorded it (a run it recorded always keeps
+	-- max_drop_pct), so that judging it again gives the check's verdict;
+	-- a run recorded otherwise is judged with the usual defaults.
+	IF cur.limit_max_drop_pct IS NOT NULL THEN
+		min_pct := coalesce(min_pct, cur.limit_min_pct);
+		max_drop_pct := coalesce(max_drop_pct, cur.limit_max_drop_pct);
+		warn_pct := coalesce(warn_pct, cur.limit_warn_pct);
+		warn_drop_pct := coalesce(warn_drop_pct, cur.limit_warn_drop_pct);
+		window_days := coalesce(window_days, cur.limit_window_days, 30);
+	ELSE
+		max_drop_pct := coalesce(max_drop_pct, 20);
+		warn_drop_pct := coalesce(warn_drop_pct, 10);
+		window_days := coalesce(window_days, 30);
+	END IF;
+	PERFORM scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+									  warn_drop_pct, window_days);
+
+	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
+			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END;
+	subject := format('%s scan efficiency %s %%', label, round(cur.scan_pct::numeric, 1));
+	hint := format('The runs: SELECT * FROM %I.scan_history WHERE relschema = %L AND relname = %L ORDER BY measured_at DESC;',
+				   ext_schema, cur.relschema, cur.relname);
+	earlier_runs := 0;
+
+	marks := scan_history_marks(cur.verdict);
+	IF cur.scan_pct IS NULL OR marks IS NULL THEN
+		status := 'not_judged';
+		IF 'over_budget' = ANY (cur.verdict) THEN
+			message := format('%s scan efficiency was not judged: no pair was measured within the time budget (%s s)',
+							  label, round(cur.elapsed_s::numeric, 1));
+		ELSIF cur.scan_pct IS NULL THEN
+			message := format('%s scan efficiency was not judged: nothing was measured (an empty relation)', label);
+		ELSE
+			message := format('%s was not judged: %s', subject, array_to_string(ARRAY[
+				CASE WHEN 'unstable' = ANY (cur.verdict) THEN
+					format('the measurement was unstable (95 %% interval %s–%s %%)',
+						   round(cur.scan_pct_lo::numeric, 1), round(cur.scan_pct_hi::numeric, 1)) END,
+				CASE WHEN 'cached' = ANY (cur.verdict) THEN
+					format('part of the relation was already cached (%s %% before the reads, %s %% before the scans)',
+						   round(cur.read_cached_pct::numeric, 1), round(cur.scan_cached_pct::numeric, 1)) END,
+				CASE WHEN 'burst' = ANY (cur.verdict) THEN
+					'its passes ran faster than the server''s limits allow over time (a burst)' END],
+				'; '));
+		END IF;
+		detail := format('Run %s (verdict %s) is recorded and left out of later comparisons. '
+						 'An unstable run needs a quieter machine or more time (max_seconds); '
+						 'a cached one means another process holds the files in memory; '
+						 'a burst one needs method => ''whole'' or a larger relation; '
+						 'an over_budget one needs a larger max_seconds.',
+						 cur.id, coalesce(array_to_string(cur.verdict, ','), 'none'));
+		RETURN;
+	END IF;
+
+	SELECT m.runs, m.median_pct, m.since INTO earlier_runs, median_pct, since
+	FROM scan_history_median(cur.id, window_days) m;
+
+	IF earlier_runs = 0 THEN
+		status := 'first';
+		message := format('%s: first recorded run%s in %s days, nothing to compare with yet',
+						  subject,
+						  CASE WHEN marks <> '' THEN ' marked ' || marks ELSE '' END,
+						  window_days);
+		detail := format('Run %s is recorded; later runs are compared with it.', cur.id);
+		RETURN;
+	END IF;
+
+	median_pct := round(median_pct::numeric, 1);
+	drop_pct := CASE WHEN median_pct > 0
+				THEN round((100 * (median_pct - cur.scan_pct) / median_pct)::numeric, 1) END;
+
+	IF min_pct IS NOT NULL AND cur.scan_pct < min_pct THEN
+		fails := fails || format('is below its limit of %s %%', min_pct);
+	END IF;
+	IF drop_pct > max_drop_pct THEN
+		fails := fails || format('is %s %% below its %s-day median %s %%',
+								 round(drop_pct), window_days, round(median_pct::numeric, 1));
+	END IF;
+	-- By default a warning 10 % above the limit, but never so high that a
+	-- figure could not stay clear of it: at most halfway to 100 %.
+	warn_at := coalesce(warn_pct, least(min_pct * 1.1, (min_pct + 100) / 2));
+	IF cardinality(fails) = 0 THEN
+		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
+			warns := warns || format('is close to its limit of %s %%', min_pct);
+		END IF;
+		IF drop_pct > warn_drop_pct THEN
+			warns := warns || format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
+									 round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct);
+		END IF;
+	END IF;
+
+	-- What changed: each fact of this run against the value most of the
+	-- compared runs had (the latest of equally common ones).
+	WITH w AS (
+		SELECT h.* FROM scan_history h
+		WHERE h.relschema = cur.relschema AND h.relname = cur.relname
+		  AND h.cache = cur.cache AND h.id <> cur.id
+		  AND h.measured_at <= cur.measured_at
+		  AND h.measured_at > cur.measured_at - make_interval(days => window_days)
+		  AND h.scan_pct IS NOT NULL
+		  AND scan_history_marks(h.verdict) = marks
+	), facts AS (
+		SELECT f.ord, f.fact, f.val, w.measured_at
+		FROM w, LATERAL (VALUES
+			(1, 'filesystem', w.filesystem), (2, 'device', w.device),
+			(3, 'scheduler', w.scheduler), (4, 'read_ahead_kb', w.read_ahead_kb::text),
+			(5, 'kernel', w.kernel), (6, 'server version', w.server_version),
+			(7, 'block_size', w.block_size::text),
+			(9, 'cpu_quota_us', coalesce(w.cpu_quota_us::text, 'none')),
+			(9, 'cpu_period_us', coalesce(w.cpu_period_us::text, 'none')),
+			(9, 'read_bps_limit', coalesce(w.read_bps_limit::text, 'none')),
+			(9, 'write_bps_limit', coalesce(w.write_bps_limit::text, 'none')),
+			(9, 'read_iops_limit', coalesce(w.read_iops_limit::text, 'none')),
+			(9, 'write_iops_limit', coalesce(w.write_iops_limit::text, 'none'))) AS f(ord, fact, val)
+		UNION ALL
+		SELECT 10, s.key, s.value, w.measured_at FROM w, jsonb_each_text(w.settings) AS s
+	), usual AS (
+		SELECT DISTINCT ON (fact) ord, fact, val
+		FROM facts WHERE val IS NOT NULL
+		GROUP BY ord, fact, val
+		ORDER BY fact, count(*) DESC, max(measured_at) DESC
+	), now_facts AS (
+		SELECT f.fact, f.val FROM (VALUES
+			('filesystem', cur.filesystem), ('device', cur.device),
+			('scheduler', cur.scheduler), ('read_ahead_kb', cur.read_ahead_kb::text),
+			('kernel', cur.kernel), ('server version', cur.server_version),
+			('block_size', cur.block_size::text),
+			('cpu_quota_us', coalesce(cur.cpu_quota_us::text, 'none')),
+			('cpu_period_us', coalesce(cur.cpu_period_us::text, 'none')),
+			('read_bps_limit', coalesce(cur.read_bps_limit::text, 'none')),
+			('write_bps_limit', coalesce(cur.write_bps_limit::text, 'none')),
+			('read_iops_limit', coalesce(cur.read_iops_limit::text, 'none')),
+			('write_iops_limit', coalesce(cur.write_iops_limit::text, 'none'))) AS f(fact, val)
+		UNION ALL
+		SELECT s.key, s.value FROM jsonb_each_text(cur.settings) AS s
+	), size AS (
+		SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w.bytes) AS bytes FROM w
+	)
+	SELECT string_agg(c, '; ' ORDER BY o, c) INTO changes
+	FROM (
+		SELECT u.ord AS o, format('%s changed %s → %s', u.fact, u.val, n.val) AS c
+		FROM usual u JOIN now_facts n USING (fact)
+		WHERE n.val IS NOT NULL AND n.val <> u.val
+		UNION ALL
+		SELECT 8, format('size changed %s → %s', pg_size_pretty(s.bytes::bigint), pg_size_pretty(cur.bytes))
+		FROM size s
+		WHERE s.bytes > 0 AND abs(cur.bytes - s.bytes) > 0.1 * s.bytes
+	) AS changed;
+
+	lim := concat_ws(', ',
+					 CASE WHEN min_pct IS NOT NULL THEN format('alarm below %s %%', min_pct) END,
+					 format('alarm at a drop of %s %%', max_drop_pct),
+					 CASE WHEN warn_at IS NOT NULL THEN format('warning below %s %%', round(warn_at::numeric, 1)) END,
+					 CASE WHEN warn_drop_pct IS NOT NULL THEN format('warning at a drop of %s %%', warn_drop_pct) END);
+	detail := format('Run %s at %s, %s: read %s MB/s, scan %s MB/s%s, verdict %s. '
+					 'Median of %s earlier run%s since %s%s. Limits: %s.',
+					 cur.id, to_char(cur.measured_at, 'YYYY-MM-DD HH24:MI:SS TZ'), cur.cache,
+					 coalesce(round(cur.read_mb_s::numeric, 1)::text, '?'),
+					 coalesce(round(cur.scan_mb_s::numeric, 1)::text, '?'),
+					 CASE WHEN cur.scan_pct_lo IS NOT NULL AND cur.scan_pct_hi IS NOT NULL
+					 THEN format(', 95 %% interval %s–%s %%', round(cur.scan_pct_lo::numeric, 1),
+								 round(cur.scan_pct_hi::numeric, 1)) ELSE '' END,
+					 coalesce(array_to_string(cur.verdict, ','), 'none'), earlier_runs,
+					 CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+					 to_char(since, 'YYYY-MM-DD'),
+					 CASE WHEN marks <> '' THEN ', all marked ' || marks ELSE '' END,
+					 lim);
+
+	IF cardinality(fails) > 0 THEN
+		status := 'regression';
+		message := subject || ' ' || array_to_string(fails, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSIF cardinality(warns) > 0 THEN
+		status := 'warning';
+		message := subject || ' ' || array_to_string(warns, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSE
+		status := 'ok';
+		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s',
+						  subject, window_days, round(median_pct::numeric, 1), earlier_runs,
+						  CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+						  CASE WHEN changes IS NOT NULL THEN '; ' || changes ELSE '' END);
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) IS
+'compare a recorded run with the median of earlier judged runs of the same relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct';
+
+REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) TO pg_monitor;
+
+--
+-- The nightly check.  A procedure, because the run must stay in the
+-- history when the check then raises: it commits the recorded run before
+-- it judges it.  Checks of one relation take turns (an advisory lock
+-- taken before anything else, so nothing is held while waiting), so that
+-- one check's eviction does not land in the middle of another's timing.
+-- It keeps the limits it judges a run with in the run's row
+-- (scan_history_judge(run) judges it again the same way), and a NULL where
+-- a value is needed is refused by the argument's name before measuring.
+--
+CREATE PROCEDURE efficiency_check(rel regclass,
+								  cache text DEFAULT 'cold',
+								  min_pct float8 DEFAULT NULL,
+								  max_drop_pct float8 DEFAULT 20,
+								  warn_pct float8 DEFAULT NULL,
+								  warn_drop_pct float8 DEFAULT 10,
+								  window_days integer DEFAULT 30,
+								  max_seconds float8 DEFAULT 60,
+								  target_pct float8 DEFAULT NULL,
+								  sample float8 DEFAULT 1.0,
+								  method text DEFAULT 'pairs',
+								  runs integer DEFAULT 1)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+	run bigint;
+	j record;
+	missing text;
+BEGIN
+	missing := CASE WHEN rel IS NULL THEN 'rel' WHEN cache IS NULL THEN 'cache'
+				WHEN max_drop_pct IS NULL THEN 'max_drop_pct'
+				WHEN window_days IS NULL THEN 'window_days'
+				WHEN max_seconds IS NULL THEN 'max_seconds' WHEN sample IS NULL THEN 'sample'
+				WHEN method IS NULL THEN 'method' WHEN runs IS NULL THEN 'runs' END;
+	IF missing IS NOT NULL THEN
+		RAISE EXCEPTION '% must not be NULL', missing
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Leave the argument out for its default; min_pct, warn_pct, warn_drop_pct and target_pct take NULL (no limit, the default warning, no warning, half of max_drop_pct).';
+	END IF;
+	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+	PERFORM scanbench_internal.scan_history_outside_block();
+
+	PERFORM pg_catalog.pg_advisory_xact_lock(
+		(pg_catalog.hashtext('scanbench.efficiency_check')::bigint << 32) | rel::oid::bigint);
+	-- The precision the check needs: a drop of max_drop_pct is told from
+	-- noise when the interval is within half of it.
+	run := scanbench_internal.scan_history_measure(rel, cache, runs, sample, max_seconds,
+												   coalesce(target_pct, max_drop_pct / 2), method,
+												   min_pct, max_drop_pct, warn_pct,
+												   warn_drop_pct, window_days);
+	COMMIT;
+
+	SELECT * INTO j FROM @extschema@.scan_history_judge(run, min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+	IF j.status = 'regression' THEN
+		RAISE EXCEPTION USING ERRCODE = 'SB001', MESSAGE = j.message,
+			DETAIL = j.detail, HINT = j.hint;
+	ELSIF j.status IN ('warning', 'not_judged') THEN
+		RAISE WARNING USING MESSAGE = j.message, DETAIL = j.detail, HINT = j.hint;
+	ELSE
+		RAISE NOTICE USING MESSAGE = j.message;
+	END IF;
+END
+$$;
+
+COMMENT ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, float8, float8, float8, text, integer) IS
+'measure (max_seconds s, interval within target_pct %, by default half of max_drop_pct), record and judge a relation''s scan efficiency (CALL it outside a transaction block); ERROR with SQLSTATE SB001 when under min_pct (%) or more than max_drop_pct (%) below the median of window_days; WARNING near a limit or when the run cannot be judged';
+
+REVOKE ALL ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, float8, float8, float8, text, integer) FROM PUBLIC;
+
+CREATE FUNCTION scan_history_prune(older_than interval DEFAULT '400 days')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	gone bigint;
+BEGIN
+	IF older_than IS NULL OR older_than < interval '1 day' THEN
+		RAISE EXCEPTION 'older_than must be at least 1 day, not %', coalesce(older_than::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'To empty the history, TRUNCATE scan_history.';
+	END IF;
+	PERFORM set_config('search_path', 'pg_catalog, ' || quote_ident(n.nspname) || ', pg_temp', true)
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	DELETE FROM scan_history WHERE measured_at < now() - older_than;
+	GET DIAGNOSTICS gone = ROW_COUNT;
+	RETURN gone;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_prune(interval) IS
+'delete recorded runs older than older_than (at least 1 day); returns the number deleted';
+
+REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
+
+--
+-- Per relation and cache mode.  The median is scan_history_median's, as
+-- the alarm's; min and max are over runs that could be judged;
+-- change_pct is the latest judged run against that median.
+--
+CREATE VIEW scan_trend AS
+SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
+	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
+	   round((100 * t.latest_judged_pct / nullif(m.median_pct, 0) - 100)::numeric, 1)::float8 AS change_pct,
+	   t.latest_read_mb_s, t.latest_scan_mb_s
+FROM (SELECT format('%I.%I', h.relschema, h.relname) AS relation,
+			 h.cache,
+			 count(*) AS runs,
+			 count(*) FILTER (WHERE h.judged) AS judged_runs,
+			 min(h.measured_at) AS first_at,
+			 max(h.measured_at) AS latest_at,
+			 (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
+			 -- array_agg of arrays makes a two-dimensional array: the latest
+			 -- verdict is taken as text and split again.
+			 string_to_array((array_agg(array_to_string(h.verdict, ',')
+									ORDER BY h.measured_at DESC, h.id DESC))[1], ',') AS latest_verdict,
+			 min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
+			 max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
+			 (array_agg(h.id ORDER BY h.measured_at DESC, h.id DESC)
+			  FILTER (WHERE h.judged))[1] AS latest_judged_id,
+			 (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
+			  FILTER (WHERE h.judged))[1] AS latest_judged_pct,
+			 (array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
+			 (array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
+	  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
+						 AND sh.scan_pct IS NOT NULL AS judged
+			FROM scan_history sh) AS h
+	  GROUP BY h.relschema, h.relname, h.cache) AS t
+LEFT JOIN LATERAL scanbench_internal.scan_history_median(t.latest_judged_id) AS m ON true;
+
+COMMENT ON VIEW scan_trend IS
+'scan efficiency per relation and cache mode over the recorded runs';
+COMMENT ON COLUMN scan_trend.relation IS 'schema-qualified name';
+COMMENT ON COLUMN scan_trend.cache IS 'cache mode';
+COMMENT ON COLUMN scan_trend.runs IS 'recorded runs';
+COMMENT ON COLUMN scan_trend.judged_runs IS 'runs that could be judged (not unstable, not cached)';
+COMMENT ON COLUMN scan_trend.first_at IS 'first recorded run';
+COMMENT ON COLUMN scan_trend.latest_at IS 'latest recorded run';
+COMMENT ON COLUMN scan_trend.latest_pct IS 'scan efficiency of the latest run, %';
+COMMENT ON COLUMN scan_trend.latest_verdict IS 'verdict marks of the latest run';
+COMMENT ON COLUMN scan_trend.median_pct IS 'the median the latest judged run is compared with (scan_history_median: earlier judged runs of the same marks in 30 days), %';
+COMMENT ON COLUMN scan_trend.min_pct IS 'lowest scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.max_pct IS 'highest scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.change_pct IS 'latest judged run against median_pct, % (negative: lower)';
+COMMENT ON COLUMN scan_trend.latest_read_mb_s IS 'raw read rate of the latest run, MB/s';
+COMMENT ON COLUMN scan_trend.latest_scan_mb_s IS 'scan rate of the latest run, MB/s';
+
+GRANT SELECT ON scan_trend TO pg_monitor;
+
+--
+-- ==== Metrics and chart ====
+--
+-- The latest run of each relation and cache mode in the Prometheus text
+-- exposition format (version 0.0.4), for node_exporter's textfile
+-- collector: psql -At -c 'SELECT scanbench_metrics()' > scanbench.prom
+-- Every family is a gauge; rates are in bytes per second, as Prometheus
+-- names units; a figure not measured (NULL) has no sample.
+--
+CREATE FUNCTION scanbench_metrics() RETURNS text
+LANGUAGE sql STABLE
+BEGIN ATOMIC
+	WITH latest AS (
+		SELECT DISTINCT ON (h.relschema, h.relname, h.cache) h.*
+		FROM scan_history h
+		ORDER BY h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
+	), counted AS (
+		SELECT h.relschema, h.relname, h.cache, count(*) AS recorded
+		FROM scan_history h GROUP BY h.relschema, h.relname, h.cache
+	), labelled AS (
+		SELECT l.*, c.recorded,
+			format('relation="%s",cache="%s"',
+				   replace(replace(replace(l.relschema || '.' || l.relname,
+										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n'),
+				   replace(replace(replace(l.cache,
+										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n')) AS labels,
+			(SELECT m.median_pct FROM scanbench_internal.scan_history_median(l.id) m) AS median_pct
+		FROM latest l JOIN counted c USING (relschema, relname, cache)
+	), families (ord, name, help) AS (VALUES
+		(1, 'scanbench_scan_efficiency_percent',
+		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),
+		(2, 'scanbench_scan_efficiency_lower_percent',
+		 'Lower end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(3, 'scanbench_scan_efficiency_upper_percent',
+		 'Upper end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(4, 'scanbench_scan_efficiency_median_percent',
+		 'The median the latest run is compared with: earlier judged runs with its marks in the 30 days up to it.'),
+		(5, 'scanbench_read_bytes_per_second',
+		 'Raw read rate of the relation''s files in the latest run.'),
+		(6, 'scanbench_scan_bytes_per_second',
+		 'Executor count(1) scan rate of the relation in the latest run.'),
+		(7, 'scanbench_run_judged',
+		 '1 when the latest run could be judged, 0 when it was unstable, cached or a burst.'),
+		(8, 'scanbench_verdict_info',
+		 'Verdict of the latest run, as a label.'),
+		(9, 'scanbench_last_run_timestamp_seconds',
+		 'When the latest run was measured, seconds since the Unix epoch.'),
+		(10, 'scanbench_recorded_runs',
+		 'Runs of the relation and cache mode in the history.'),
+		(11, 'scanbench_cpu_limit_cores',
+		 'CPUs the server''s control group may use in the latest run (its quota over its period); absent when it has no quota.'),
+		(12, 'scanbench_read_limit_bytes_per_second',
+		 'Read throttle of the data''s device for the server''s control group in the latest run; absent when none.'),
+		(13, 'scanbench_read_limit_iops',
+		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.')
+	), samples (ord, labels, value) AS (
+		SELECT v.ord, CASE WHEN v.ord = 8 THEN l.labels || format(',verdict="%s"',
+					replace(replace(replace(coalesce(array_to_string(l.verdict, ','), ''),
+						E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n'))
+				ELSE l.labels END, v.value
+		FROM labelled l, LATERAL (VALUES
+			(1, l.scan_pct::text), (2, l.scan_pct_lo::text), (3, l.scan_pct_hi::text),
+			(4, round(l.median_pct::numeric, 1)::text),
+			(5, round((l.read_mb_s * 1e6)::numeric)::text),
+			(6, round((l.scan_mb_s * 1e6)::numeric)::text),
+			(7, CASE WHEN l.scan_pct IS NULL THEN NULL
+				WHEN scanbench_internal.scan_history_marks(l.verdict) IS NULL THEN '0' ELSE '1' END),
+			(8, '1'),
+			(9, extract(epoch FROM l.measured_at)::text),
+			(10, l.recorded::text),
+			(11, round(l.cpu_quota_us::numeric / nullif(l.cpu_period_us, 0), 3)::text),
+			(12, l.read_bps_limit::text),
+			(13, l.read_iops_limit::text)) AS v(ord, value)
+		WHERE v.value IS NOT NULL
+	)
+	SELECT string_agg(line, E'\n' ORDER BY ord, sub, line)
+	FROM (
+		SELECT f.ord, 0 AS sub,
+			   format(E'# HELP %s %s\n# TYPE %s gauge', f.name, f.help, f.name) AS line
+		FROM families f
+		UNION ALL
+		SELECT s.ord, 1, format('%s{%s} %s', f.name, s.labels, s.value)
+		FROM samples s JOIN families f USING (ord)
+	) AS lines;
+END;
+
+COMMENT ON FUNCTION scanbench_metrics() IS
+'the latest run of each relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %)';
+
+REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
+
+--
+-- The history as a picture a DBA pastes into a ticket: scan efficiency
+-- over time per relation, its 95 % interval as a band, the alarm limits as
+-- dashed lines, read and scan MB/s on a second panel, and a line wherever
+-- the storage facts, kernel or server version changed between two runs.
+-- Drawn by src/chart.c from the runs one query reads.  Not STRICT: NULL
+-- rel draws every relation, NULL cache every cache mode.
+--
+CREATE FUNCTION scan_history_svg(rel regclass DEFAULT NULL,
+								 cache text DEFAULT 'cold',
+								 days integer DEFAULT 90,
+								 min_pct float8 DEFAULT NULL,
+								 max_drop_pct float8 DEFAULT 20)
+RETURNS text
+AS 'MODULE_PATHNAME', 'scan_history_svg'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION scan_history_svg(regclass, text, integer, float8, float8) IS
+'SVG chart of the recorded runs of the last days (all relations when rel is NULL, all cache modes when cache is NULL): scan % with its interval and alarm limits, read and scan MB/s, changes of storage, kernel or server version';
+
+REVOKE ALL ON FUNCTION scan_history_svg(regclass, text, integer, float8, float8) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scan_history_svg(regclass, text, integer, float8, float8) TO pg_monitor;
+
+--
+-- ==== Citus ====
+--
+-- On a coordinator, scan_efficiency() of a Citus table measures its shard
+-- placements where they live; the functions below give a row per
+-- placement and per node, and do one step of the measurement on a node
+-- (the coordinator calls scan_efficiency_node on every node by its name
+-- there, so it stays in the public schema).  They need Citus only when
+-- called on a Citus table.
+--
+CREATE TYPE scan_efficiency_shard_result AS (
+	relation			regclass,
+	level				text,
+	node				text,
+	shardid				bigint,
+	shard				text,
+	bytes				bigint,
+	rows				bigint,
+	read_mb_s			float8,
+	scan_mb_s			float8,
+	scan_pct			float8,
+	scan_pct_lo			float8,
+	scan_pct_hi			float8,
+	read_s				float8,
+	scan_s				float8,
+	read_cached_pct		float8,
+	scan_cached_pct		float8,
+	pairs				integer,
+	slowest_shard		text,
+	measured_at			timestamptz,
+	verdict				text[]
+);
+
+COMMENT ON TYPE scan_efficiency_shard_result IS 'scan_efficiency_shards() row: one per shard placement (level shard) and one per node (level node)';
+COMMENT ON COLUMN scan_efficiency_shard_result.relation IS 'the Citus table measured';
+COMMENT ON COLUMN scan_efficiency_shard_result.level IS '''shard'': one placement; ''node'': the sums of a node''s placements';
+COMMENT ON COLUMN scan_efficiency_shard_result.node IS 'host:port of the node holding the placement, from pg_dist_node';
+COMMENT ON COLUMN scan_efficiency_shard_result.shardid IS 'the shard''s id in pg_dist_shard; NULL on node rows';
+COMMENT ON COLUMN scan_efficiency_shard_result.shard IS 'the placement''s table on its node; NULL on node rows';
+COMMENT ON COLUMN scan_efficiency_shard_result.bytes IS 'bytes of the main fork read, in bytes';
+COMMENT ON COLUMN scan_efficiency_shard_result.rows IS 'rows counted by count(1) on the node, in rows';
+COMMENT ON COLUMN scan_efficiency_shard_result.read_mb_s IS 'raw read rate on the node, median over pairs, in MB/s (10^6 bytes); node rows: its placements one after another';
+COMMENT ON COLUMN scan_efficiency_shard_result.scan_mb_s IS 'count(1) scan rate on the node, median over pairs, in MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_efficiency_shard_result.scan_pct IS '100 * scan rate / raw read rate, median of the pairs'' ratios, in percent';
+COMMENT ON COLUMN scan_efficiency_shard_result.scan_pct_lo IS 'lower bound of the 95 % confidence interval of scan_pct (order statistics; needs 6 pairs), in percent';
+COMMENT ON COLUMN scan_efficiency_shard_result.scan_pct_hi IS 'upper bound of the 95 % confidence interval of scan_pct, in percent';
+COMMENT ON COLUMN scan_efficiency_shard_result.read_s IS 'raw read time, median over pairs, in seconds';
+COMMENT ON COLUMN scan_efficiency_shard_result.scan_s IS 'count(1) time, median over pairs, in seconds';
+COMMENT ON COLUMN scan_efficiency_shard_result.read_cached_pct IS 'highest share of the bytes in the page cache before a timed read, in percent';
+COMMENT ON COLUMN scan_efficiency_shard_result.scan_cached_pct IS 'highest share of the blocks in either cache before a timed scan, in percent';
+COMMENT ON COLUMN scan_efficiency_shard_result.pairs IS 'number of read/scan pairs measured';
+COMMENT ON COLUMN scan_efficiency_shard_result.slowest_shard IS 'node rows: the placement with the lowest scan_mb_s; NULL on shard rows';
+COMMENT ON COLUMN scan_efficiency_shard_result.measured_at IS 'when the measurement ended';
+COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any of unstable, cached, storage_not_limiting';
+
+CREATE FUNCTION scan_efficiency_shards(rel regclass,
+									   cache text DEFAULT 'cold',
+									   block_size integer DEFAULT 8192,
+									   runs integer DEFAULT 1)
+RETURNS SETOF scan_efficiency_shard_result
+AS 'MODULE_PATHNAME', 'scan_efficiency_shards'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_efficiency_shards(regclass, text, integer, integer) IS
+'Citus table: raw read and count(1) of each shard placement on its node, nodes at the same time, a node''s placements one after another; a row per placement and per node';
+
+REVOKE ALL ON FUNCTION scan_efficiency_shards(regclass, text, integer, integer) FROM PUBLIC;
+
+CREATE FUNCTION scan_efficiency_node(step text, cache text, block_size integer,
+									 shardids bigint[], shards text[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'scan_efficiency_node'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) IS
+'run by scan_efficiency and scan_efficiency_shards on each Citus node: one step (read, scan or prepare) over the named local placements, as jsonb (bytes, rows, seconds, cached_pct in percent, node_s in seconds)';
+
+REVOKE ALL ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) FROM PUBLIC;
+
+--
+-- ==== Advice: what would make a scan faster here ====
+--
+-- scan_advice measures each change a session can try against the current
+-- setting, in interleaved pairs of scans, and predicts the rest (server
+-- and host settings) from the scan's breakdown, with the model stated.
+--
+CREATE TYPE scan_advice_result AS (
+	relation			regclass,
+	setting				text,
+	value				text,
+	current				text,
+	gain				float8,
+	gain_lo				float8,
+	gain_hi				float8,
+	measured			boolean,
+	pairs				integer,
+	basis				text,
+	cost				text,
+	command				text
+);
+
+COMMENT ON TYPE scan_advice_result IS 'one candidate change of scan_advice: measured here, or predicted from the scan''s breakdown';
+COMMENT ON COLUMN scan_advice_result.relation IS 'the relation scanned';
+COMMENT ON COLUMN scan_advice_result.setting IS 'what to change: a server setting, data_checksums, read-ahead, scheduler, or a control group file (cpu.max, io.max rbps, and their cgroup v1 names)';
+COMMENT ON COLUMN scan_advice_result.value IS 'the value proposed';
+COMMENT ON COLUMN scan_advice_result.current IS 'the value now, as SHOW prints it (for max_parallel_workers_per_gather: the workers the planner gives this scan now)';
+COMMENT ON COLUMN scan_advice_result.gain IS 'scan rate with the change divided by the rate without it (1.30: 30 % faster); measured: the median of the pair ratios; predicted: the most the model allows; NULL when nothing predicts it';
+COMMENT ON COLUMN scan_advice_result.gain_lo IS 'measured: lower end of the 95 % interval of the median ratio (NULL below six pairs); predicted: NULL, nothing promises a gain';
+COMMENT ON COLUMN scan_advice_result.gain_hi IS 'measured: upper end of that interval; predicted: the model''s bound, as gain';
+COMMENT ON COLUMN scan_advice_result.measured IS 'true: measured in this call against the current setting; false: predicted, never measured (basis says from what)';
+COMMENT ON COLUMN scan_advice_result.pairs IS 'pairs of scans measured (current, proposed, alternating in order); 0 when predicted';
+COMMENT ON COLUMN scan_advice_result.basis IS 'how the gain was found: the pairs, or the model and the figures it was given (storage-limited: at most min(storage, warm scan) / scan)';
+COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET), CPU (more processes), reload, restart, root (the host or its control groups)';
+COMMENT ON COLUMN scan_advice_result.command IS 'the exact command that makes the change';
+
+CREATE FUNCTION scan_advice(rel regclass,
+							cache text DEFAULT 'cold',
+							max_seconds float8 DEFAULT 60,
+							query text DEFAULT 'count(1)')
+RETURNS SETOF scan_advice_result
+AS 'MODULE_PATHNAME', 'scan_advice'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION scan_advice(regclass, text, float8, text) IS
+'candidate changes that could make the scan faster here, best first: session settings measured in interleaved pairs against the current ones, server and host settings predicted from the scan''s breakdown, each with its gain, cost and command, within max_seconds';
+
+REVOKE ALL ON FUNCTION scan_advice(regclass, text, float8, text) FROM PUBLIC;
