@@ -242,7 +242,7 @@ report()
 		cpu_ns_per_row, bottleneck, cpu_pct, cpu_wait_pct, io_wait_pct, other_pct
 		FROM scan_breakdown('lineitem')" | sed 's/^/    /'
 	table "SELECT shape, query, scan_s, scan_mb_s, ns_per_row, scan_pct FROM scan_shapes('lineitem', runs => 3)" | sed 's/^/    /'
-	local sweep="SELECT setting, value, workers_launched, scan_s, scan_mb_s, speedup, scan_pct FROM scan_sweep('lineitem', "
+	local sweep="SELECT setting, value, workers_launched, scan_s, scan_mb_s, speedup, scan_pct FROM scan_sweep('lineitem', 'cold', "
 	table "$sweep 'parallel_workers', '{0,1,2}', runs => 3)" | sed 's/^/    /'
 	if [ "$SB_PGMAJOR" -ge 18 ]; then
 		table "$sweep 'io_combine_limit', '{8kB,32kB,128kB}', runs => 3)" | sed 's/^/    /'

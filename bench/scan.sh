@@ -38,17 +38,6 @@ mapfile -t files < <(q "SELECT '$dir/data/' || path FROM raw_read_segments('line
 bytes=$(q "SELECT pg_relation_size('lineitem')")
 echo "lineitem: SF $scale, $bytes bytes in ${#files[@]} file(s); $pairs pairs each, alternating"
 
-now() { date +%s.%N; }
-rate() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }
-# Medians of each side, their ratio, and the median of the pairs' own ratios.
-summary()
-{
-	local ml mr pr
-	read -r ml mr pr <<<"$(sb_pair_medians "$2" "$3")"
-	NAME=$1 WANT=$4 awk -v l="$ml" -v r="$mr" -v p="$pr" \
-		'BEGIN { printf "%-46s %10.3f %10.3f   ratio %.3f   pairs %.3f   (%s)\n",
-				 ENVIRON["NAME"], l, r, l / r, p, ENVIRON["WANT"] }'
-}
 
 # dd's side of the cold comparison: the same eviction raw_read does
 # (write back, then POSIX_FADV_DONTNEED, which dd's iflag=nocache issues).
@@ -59,10 +48,10 @@ dd_cold()
 		sync -d "$f"
 		dd if="$f" iflag=nocache count=0 status=none
 	done
-	t0=$(now)
+	t0=$(sb_now)
 	for f in "${files[@]}"; do dd if="$f" of=/dev/null bs=8k status=none; done
-	t1=$(now)
-	rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
+	t1=$(sb_now)
+	sb_mb_s "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
 }
 
 fio_direct()
@@ -75,7 +64,7 @@ fio_direct()
 		total_bytes=$((total_bytes + b))
 		total_ms=$((total_ms + ms))
 	done
-	rate "$total_bytes" "$(awk -v ms="$total_ms" 'BEGIN { print ms / 1000 }')"
+	sb_mb_s "$total_bytes" "$(awk -v ms="$total_ms" 'BEGIN { print ms / 1000 }')"
 }
 
 psql_timing()
@@ -112,6 +101,6 @@ done
 
 echo
 printf '%-46s %10s %10s\n' "median of $pairs" scanbench reference
-summary 'raw_read cold 8 kB vs dd bs=8k (MB/s)' "$A_sb" "$A_dd" 'want >= 0.95'
-summary 'raw_read direct 1 MB vs fio direct 1M (MB/s)' "$B_sb" "$B_fio" 'want >= 0.95'
-summary 'scan_rate warm vs psql \timing (s)' "$C_sb" "$C_psql" 'want 0.97-1.03'
+sb_pair_summary 'raw_read cold 8 kB vs dd bs=8k (MB/s)' "$A_sb" "$A_dd" 'want >= 0.95'
+sb_pair_summary 'raw_read direct 1 MB vs fio direct 1M (MB/s)' "$B_sb" "$B_fio" 'want >= 0.95'
+sb_pair_summary 'scan_rate warm vs psql \timing (s)' "$C_sb" "$C_psql" 'want 0.97-1.03'

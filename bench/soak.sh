@@ -92,7 +92,7 @@ calls=(
 	"SELECT * FROM scan_efficiency('@T', 'warm', runs => 2, method => 'whole', max_seconds => 3)"
 	"SELECT * FROM scan_breakdown('@T')"
 	"SELECT * FROM scan_shapes('@T')"
-	"SELECT * FROM scan_sweep('@T', 'effective_io_concurrency', ARRAY['1', '16'], 'asis')"
+	"SELECT * FROM scan_sweep('@T', 'asis', 'effective_io_concurrency', ARRAY['1', '16'])"
 	"SELECT * FROM storage_info('@T'::regclass)"
 	"SELECT * FROM storage_info_tablespace('pg_default')"
 	"SELECT * FROM storage_profile('pg_default', 8, 8192, 200)"

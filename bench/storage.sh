@@ -55,16 +55,6 @@ ref="$dir/reference.tmp"
 sb_on_exit "rm -f '$ref'"
 echo "scratch: $bytes bytes in $bs-byte blocks on $(q "SELECT filesystem || ' (' || name || ')' FROM storage_info_tablespace('pg_default') WHERE level = 0"); $random_ops random reads; $pairs pairs, alternating"
 
-now() { date +%s.%N; }
-rate() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / s / 1e6 }'; }
-summary()
-{
-	local ml mr pr
-	read -r ml mr pr <<<"$(sb_pair_medians "$2" "$3")"
-	NAME=$1 WANT=$4 awk -v l="$ml" -v r="$mr" -v p="$pr" \
-		'BEGIN { printf "%-44s %10.1f %10.1f   ratio %.3f   pairs %.3f   (%s)\n",
-				 ENVIRON["NAME"], l, r, l / r, p, ENVIRON["WANT"] }'
-}
 
 # scanbench's side: one storage_profile call, three of its rows.
 sb_side()
@@ -86,22 +76,22 @@ ref_side()
 {
 	local t0 t1 w rw r iops out
 	rm -f "$ref"
-	t0=$(now)
+	t0=$(sb_now)
 	dd if=/dev/zero of="$ref" bs=$bs count=$count conv=fdatasync status=none || sb_die "dd failed"
-	t1=$(now)
-	w=$(rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+	t1=$(sb_now)
+	w=$(sb_mb_s "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 	evict
-	t0=$(now)
+	t0=$(sb_now)
 	dd if="$ref" of="$ref" bs=$bs conv=notrunc,fdatasync status=none || sb_die "dd failed"
-	t1=$(now)
-	rw=$(rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+	t1=$(sb_now)
+	rw=$(sb_mb_s "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 	evict
-	t0=$(now)
+	t0=$(sb_now)
 	dd if="$ref" of=/dev/null bs=$bs status=none
-	t1=$(now)
-	r=$(rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+	t1=$(sb_now)
+	r=$(sb_mb_s "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 	# fio drops the file from the page cache first (--invalidate=1) and
 	# turns read-ahead off for random jobs, as storage_profile does.
@@ -135,7 +125,7 @@ done
 
 echo
 printf '%-44s %10s %10s\n' '' 'scanbench' 'tool'
-summary 'seq_write vs dd conv=fdatasync (MB/s)' "$A_sb" "$A_ref" 'want >= 0.95'
-summary 'rewrite vs dd of=same conv=notrunc (MB/s)' "$B_sb" "$B_ref" 'for reference'
-summary 'seq_read cold vs dd after eviction (MB/s)' "$C_sb" "$C_ref" 'want >= 0.95'
-summary 'random_read cold vs fio randread qd1 (IOPS)' "$D_sb" "$D_ref" 'want >= 0.95'
+sb_pair_summary 'seq_write vs dd conv=fdatasync (MB/s)' "$A_sb" "$A_ref" 'want >= 0.95' 1
+sb_pair_summary 'rewrite vs dd of=same conv=notrunc (MB/s)' "$B_sb" "$B_ref" 'for reference' 1
+sb_pair_summary 'seq_read cold vs dd after eviction (MB/s)' "$C_sb" "$C_ref" 'want >= 0.95' 1
+sb_pair_summary 'random_read cold vs fio randread qd1 (IOPS)' "$D_sb" "$D_ref" 'want >= 0.95' 1

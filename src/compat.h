@@ -2,7 +2,8 @@
  *
  * compat.h
  *	  Every difference between the PostgreSQL majors scanbench builds
- *	  against (14 to 19), in one place.  The rest of the code uses only the
+ *	  against (15 to 19, tested; the branches for 14 are kept, untested),
+ *	  in one place.  The rest of the code uses only the
  *	  sb_* names below, spelled as the newest server spells them.
  *
  * The parts that need the server's internal headers (the buffer manager's,
@@ -295,10 +296,73 @@ sb_find_guc(const char *name)
 /*
  * Read streams (17 on) need nothing here: scanbench's scans read through
  * the table access method's own stream.  19 adds read_stream_pause() and
- * read_stream_resume(), and per-stream I/O statistics
- * (read_stream_enable_stats()), none of which scanbench calls; its read
- * figures come from BufferUsage and the clock as on 17 and 18.
+ * read_stream_resume(), which scanbench does not call, and counts each
+ * scan's reads for EXPLAIN (ANALYZE, IO): with INSTRUMENT_IO a seq scan
+ * begins its heap scan with SO_SCAN_INSTRUMENT, and its stream adds to
+ * the scan descriptor's rs_instrument->io (IOStats); a parallel worker's
+ * counts reach the leader's node in sinstrument when the workers finish
+ * (ExecSeqScanRetrieveInstrumentation).  sb_seqscan_io_stats() adds the
+ * leader's and the workers' counts, as EXPLAIN sums them, once the plan
+ * has run and before ExecutorEnd ends the scan; before 19 there are none
+ * and it adds nothing.
  */
+/*
+ * scanbench begins a seq scan itself, to bound it (scan.c), as SeqNext()
+ * would with table_beginscan_strat(); on 19 that passes no flags of the
+ * caller's, so the scan that counts its reads is begun with
+ * SO_SCAN_INSTRUMENT through table_beginscan_common(), which
+ * table_beginscan_strat() calls.
+ */
+#if PG_VERSION_NUM >= 190000
+#define sb_beginscan_strat(rel, snapshot, count_io) \
+	table_beginscan_common(rel, snapshot, 0, NULL, NULL, \
+						   SO_TYPE_SEQSCAN | SO_ALLOW_PAGEMODE | SO_ALLOW_STRAT, \
+						   (count_io) ? SO_SCAN_INSTRUMENT : SO_NONE)
+#else
+#define sb_beginscan_strat(rel, snapshot, count_io) \
+	table_beginscan_strat(rel, snapshot, 0, NULL, true, false)
+#endif
+
+#ifdef EXECNODES_H
+#if PG_VERSION_NUM >= 190000
+#include "access/relscan.h"
+#include "executor/instrument_node.h"
+
+#define SB_HAVE_SCAN_IO			true
+#define SB_INSTRUMENT_SCAN_IO	INSTRUMENT_IO
+typedef IOStats SbIOStats;
+
+static inline void
+sb_seqscan_io_stats(SeqScanState *node, SbIOStats *sum)
+{
+	TableScanDesc scan = node->ss.ss_currentScanDesc;
+	int			i;
+
+	if (scan != NULL && scan->rs_instrument != NULL)
+		AccumulateIOStats(sum, &scan->rs_instrument->io);
+	if (node->sinstrument != NULL)
+		for (i = 0; i < node->sinstrument->num_workers; i++)
+			AccumulateIOStats(sum, &node->sinstrument->sinstrument[i].stats.io);
+}
+#else
+#define SB_HAVE_SCAN_IO			false
+#define SB_INSTRUMENT_SCAN_IO	0
+typedef struct SbIOStats
+{
+	uint64		prefetch_count;
+	uint64		distance_sum;
+	int16		distance_max;
+	uint64		wait_count;
+	uint64		io_count;
+	uint64		io_nblocks;
+} SbIOStats;
+
+static inline void
+sb_seqscan_io_stats(SeqScanState *node, SbIOStats *sum)
+{
+}
+#endif
+#endif							/* EXECNODES_H */
 
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000

@@ -152,3 +152,15 @@ sb_arg_cstring(SbArgs *args, const char *name, const char *dflt)
 		return dflt ? pstrdup(dflt) : NULL;
 	return TextDatumGetCString(args->fcinfo->args[i].value);
 }
+
+/*
+ * An array argument, detoasted; NULL when the definition has none of that
+ * name.
+ */
+ArrayType *
+sb_arg_array(SbArgs *args, const char *name)
+{
+	int			i = arg_present(args, name);
+
+	return i < 0 ? NULL : DatumGetArrayTypeP(args->fcinfo->args[i].value);
+}

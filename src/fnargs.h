@@ -9,6 +9,7 @@
 #define SCANBENCH_FNARGS_H
 
 #include "fmgr.h"
+#include "utils/array.h"
 
 /* fcinfo's argument values, by the names of the caller's definition. */
 typedef struct SbArgs
@@ -25,5 +26,6 @@ extern int32 sb_arg_int32(SbArgs *args, const char *name, int32 dflt);
 extern double sb_arg_float8(SbArgs *args, const char *name, double dflt);
 extern bool sb_arg_bool(SbArgs *args, const char *name, bool dflt);
 extern char *sb_arg_cstring(SbArgs *args, const char *name, const char *dflt);
+extern ArrayType *sb_arg_array(SbArgs *args, const char *name);
 
 #endif							/* SCANBENCH_FNARGS_H */

@@ -15,7 +15,8 @@
  * (pg_prewarm's 'read' mode; posix_fadvise(WILLNEED) would only start the
  * reads, and the result could not say what was restored), and drops from
  * the page cache the blocks the measurement left there that were not there
- * before (POSIX_FADV_DONTNEED, which never drops a dirty page).
+ * before (POSIX_FADV_DONTNEED, which never drops a dirty page: the drops are
+ * made again, a few times, until none is left).
  *
  * Blocks the measurement left in shared_buffers that were not there before
  * are evicted first, as a cold measurement evicts (cache.c: dirty ones are
@@ -45,6 +46,13 @@
 
 /* The largest pread of a run of blocks put back into the page cache. */
 #define SB_RESTORE_CHUNK	(1024 * 1024)
+
+/*
+ * Drops made again while blocks not cached at the start stay cached, after
+ * pauses that double from the first: at most 10 + 20 + 40 + 80 ms.
+ */
+#define SB_RESTORE_DROP_ROUNDS		4
+#define SB_RESTORE_DROP_PAUSE_US	10000L
 
 static inline bool
 block_bit(uint8 *const *bits, int leaf, BlockNumber blk)
@@ -82,22 +90,30 @@ restore_buffers(SbLeaf *leaf, uint8 *const *buf_bits, int l)
 	return n;
 }
 
+/* Whether a block was in either cache at the start. */
+static inline bool
+wanted(SbCacheSnapshot *snap, int l, BlockNumber blk)
+{
+	return block_bit(snap->os_bits, l, blk) || block_bit(snap->buf_bits, l, blk);
+}
+
 /*
- * One segment file's page cache: read back the runs of blocks that were
- * there and are not in a buffer now (those were just read through it), and
- * drop the runs that were not there.
+ * One segment file's page cache: with drop false, read back the runs of
+ * blocks that were there and are not in a buffer now (those were just read
+ * through it); with drop true, drop the runs that were not there.  Returns
+ * the blocks read or the blocks dropped.
  */
-static void
+static uint64
 restore_segment(SbSegment *seg, SbCacheSnapshot *snap, int l, char *chunk,
-				SbRestoreResult *result)
+				bool drop)
 {
 	BlockNumber nblocks = seg->bytes / BLCKSZ;
 	BlockNumber b;
-	int			pass;
+	uint64		n = 0;
 	int			fd;
 
 	if (nblocks == 0)
-		return;
+		return 0;
 	fd = sb_open_segment(seg, false, false);
 
 	/*
@@ -105,50 +121,83 @@ restore_segment(SbSegment *seg, SbCacheSnapshot *snap, int l, char *chunk,
 	 * that were not cached, some after the run beyond was dropped.
 	 */
 	(void) posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-	/* The reads first, then the drops, so that no read undoes a drop. */
-	for (pass = 0; pass < 2; pass++)
+	for (b = 0; b < nblocks;)
 	{
-		for (b = 0; b < nblocks;)
+		BlockNumber lb = seg->first_block + b;
+		bool		want = wanted(snap, l, lb);
+		BlockNumber run = 1;
+		off_t		off = seg->offset + (off_t) b * BLCKSZ;
+
+		/*
+		 * The run of blocks that want the same, at most one chunk long for a
+		 * read.  A drop takes the whole run at once: the page cache holds
+		 * large folios (2 MB ones after a long read-ahead), and a drop of
+		 * part of one drops nothing.
+		 */
+		while (b + run < nblocks &&
+			   (drop || run < SB_RESTORE_CHUNK / BLCKSZ) &&
+			   wanted(snap, l, lb + run) == want)
+			run++;
+
+		CHECK_FOR_INTERRUPTS();
+		if (want && !drop)
 		{
-			BlockNumber lb = seg->first_block + b;
-			bool		want = block_bit(snap->os_bits, l, lb) ||
-				block_bit(snap->buf_bits, l, lb);
-			BlockNumber run = 1;
-			off_t		off = seg->offset + (off_t) b * BLCKSZ;
+			ssize_t		got = pread(fd, chunk, (size_t) run * BLCKSZ, off);
 
-			/* The run of blocks that want the same, at most one chunk long. */
-			while (b + run < nblocks && run < SB_RESTORE_CHUNK / BLCKSZ &&
-				   (block_bit(snap->os_bits, l, lb + run) ||
-					block_bit(snap->buf_bits, l, lb + run)) == want)
-				run++;
-
-			CHECK_FOR_INTERRUPTS();
-			if (want && pass == 0)
-			{
-				ssize_t		got = pread(fd, chunk, (size_t) run * BLCKSZ, off);
-
-				if (got < 0)
-					ereport(ERROR,
-							(errcode_for_file_access(),
-							 errmsg("could not read file \"%s\": %m", seg->path)));
-				result->blocks_read += got / BLCKSZ;
-			}
-			else if (!want && pass == 1)
-			{
-				int			rc = posix_fadvise(fd, off, (off_t) run * BLCKSZ,
-											   POSIX_FADV_DONTNEED);
-
-				if (rc != 0)
-					ereport(ERROR,
-							(errcode_for_file_access(),
-							 errmsg("could not evict \"%s\" from the page cache: %s",
-									seg->path, strerror(rc))));
-				result->blocks_dropped += run;
-			}
-			b += run;
+			if (got < 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not read file \"%s\": %m", seg->path)));
+			n += got / BLCKSZ;
 		}
+		else if (!want && drop)
+		{
+			int			rc = posix_fadvise(fd, off, (off_t) run * BLCKSZ,
+										   POSIX_FADV_DONTNEED);
+
+			if (rc != 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not evict \"%s\" from the page cache: %s",
+								seg->path, strerror(rc))));
+			n += run;
+		}
+		b += run;
 	}
 	CloseTransientFile(fd);
+	return n;
+}
+
+/*
+ * Blocks wholly in the page cache now (os_after) that were in no cache at
+ * the start.
+ */
+static uint64
+count_extra(SbTarget *target, SbCacheSnapshot *snap, uint8 *const *os_after)
+{
+	uint64		n = 0;
+	int			l;
+
+	for (l = 0; l < target->nleaves; l++)
+	{
+		BlockNumber blk;
+
+		for (blk = 0; blk < target->leaves[l].nblocks; blk++)
+			if (block_bit(os_after, l, blk) && !wanted(snap, l, blk))
+				n++;
+	}
+	return n;
+}
+
+static void
+free_bits(SbTarget *target, uint8 **bits)
+{
+	int			l;
+
+	for (l = 0; l < target->nleaves; l++)
+		if (bits[l])
+			pfree(bits[l]);
+	memset(bits, 0, sizeof(uint8 *) * Max(target->nleaves, 1));
 }
 
 void
@@ -164,7 +213,8 @@ sb_cache_restore(SbTarget *target, SbCacheSnapshot *snap,
 	uint64		kept = 0,
 				before_any = 0;
 	int			l,
-				i;
+				i,
+				round;
 
 	Assert(snap->nleaves == target->nleaves);
 	memset(result, 0, sizeof(SbRestoreResult));
@@ -177,21 +227,48 @@ sb_cache_restore(SbTarget *target, SbCacheSnapshot *snap,
 
 		result->blocks_read += restore_buffers(leaf, snap->buf_bits, l);
 		for (i = 0; i < leaf->nsegments; i++)
-			restore_segment(&leaf->segments[i], snap, l, chunk, result);
+			result->blocks_read += restore_segment(&leaf->segments[i], snap, l,
+												   chunk, false);
+	}
+	/* The reads first, then the drops, so that no read undoes a drop. */
+	for (l = 0; l < target->nleaves; l++)
+		for (i = 0; i < target->leaves[l].nsegments; i++)
+			result->blocks_dropped += restore_segment(&target->leaves[l].segments[i],
+													  snap, l, chunk, true);
+
+	/*
+	 * A drop skips dirty pages (the eviction above just wrote them; the
+	 * drop starts their writeback) and pages under writeback.  Look again,
+	 * and drop again after a pause, until no block is cached that was not,
+	 * a few times at most.  The first look is the one the result needs
+	 * anyway: with nothing left over, this costs nothing more.
+	 */
+	for (round = 0;; round++)
+	{
+		sb_residency_map(target, &after, os_after, buf_after);
+		if (round == SB_RESTORE_DROP_ROUNDS ||
+			count_extra(target, snap, os_after) == 0)
+			break;
+		free_bits(target, os_after);
+		free_bits(target, buf_after);
+		pg_usleep(SB_RESTORE_DROP_PAUSE_US << round);
+		for (l = 0; l < target->nleaves; l++)
+			for (i = 0; i < target->leaves[l].nsegments; i++)
+				(void) restore_segment(&target->leaves[l].segments[i], snap, l,
+									   chunk, true);
 	}
 	INSTR_TIME_SET_CURRENT(end);
 	INSTR_TIME_SUBTRACT(end, start);
 	result->seconds = INSTR_TIME_GET_DOUBLE(end);
 
 	/* How close the end is to the start, block by block. */
-	sb_residency_map(target, &after, os_after, buf_after);
 	for (l = 0; l < target->nleaves; l++)
 	{
 		BlockNumber blk;
 
 		for (blk = 0; blk < target->leaves[l].nblocks; blk++)
 		{
-			if (!block_bit(snap->os_bits, l, blk) && !block_bit(snap->buf_bits, l, blk))
+			if (!wanted(snap, l, blk))
 				continue;
 			before_any++;
 			if (block_bit(os_after, l, blk) || block_bit(buf_after, l, blk))

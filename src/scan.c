@@ -250,6 +250,23 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 	return plan;
 }
 
+/* A seq scan node's own count of its reads, added to the run's. */
+static void
+add_scan_io(SeqScanState *node, SbScanIO *io)
+{
+	SbIOStats	s;
+
+	memset(&s, 0, sizeof(s));
+	sb_seqscan_io_stats(node, &s);
+	io->ok = true;
+	io->buffers += s.prefetch_count;
+	io->distance_sum += s.distance_sum;
+	io->distance_max = Max(io->distance_max, s.distance_max);
+	io->waits += s.wait_count;
+	io->ios += s.io_count;
+	io->io_blocks += s.io_nblocks;
+}
+
 /*
  * Sum the scan nodes' row counts, where instrumented (the workers' are
  * added to the leader's at shutdown), and the workers started.
@@ -264,6 +281,8 @@ collect_plan_stats(PlanState *ps, void *context)
 	if (IsA(ps, SeqScanState) && ps->instrument)
 		result->rows += (uint64) (ps->instrument->ntuples +
 								  ps->instrument->tuplecount);
+	if (IsA(ps, SeqScanState) && (ps->state->es_instrument & SB_INSTRUMENT_SCAN_IO))
+		add_scan_io((SeqScanState *) ps, &result->io);
 	if (IsA(ps, GatherState))
 	{
 		result->workers_planned += ((Gather *) ps->plan)->num_workers;
@@ -311,6 +330,7 @@ struct SbScanPlan
 	bool		instrument;		/* rows from instrumentation, not pgstat */
 	bool		limited;		/* scans bounded to the blocks fixed at start */
 	bool		to_snapshot_end;	/* whole scans: to the end the snapshot sees */
+	bool		count_io;		/* the scan nodes count their reads (19 on) */
 	int			nleaves;
 	Oid		   *leaf_relids;	/* sorted, for the lookup below */
 	SbLeaf	  **leaves_by_relid;
@@ -427,8 +447,9 @@ limit_scans(PlanState *ps, void *context)
 			elog(ERROR, "cannot limit a scan of \"%s\": not a heap",
 				 RelationGetRelationName(rel));
 		/* What SeqNext() would do, syncscan aside (it is off anyway). */
-		ss->ss_currentScanDesc = table_beginscan_strat(rel, ps->state->es_snapshot,
-													   0, NULL, true, false);
+		ss->ss_currentScanDesc =
+			sb_beginscan_strat(rel, ps->state->es_snapshot,
+							   (ps->state->es_instrument & SB_INSTRUMENT_SCAN_IO) != 0);
 		if (nblocks != InvalidBlockNumber)
 			heap_setscanlimits(ss->ss_currentScanDesc, nblocks > 0 ? first : 0,
 							   nblocks);
@@ -460,7 +481,8 @@ sb_scan_run(SbScanPlan *p, SbSegment *stretch, SbScanResult *result)
 	PushActiveSnapshot(GetTransactionSnapshot());
 	qd = CreateQueryDesc(p->plan, p->sql, GetActiveSnapshot(), InvalidSnapshot,
 						 None_Receiver, NULL, NULL,
-						 p->instrument ? INSTRUMENT_ROWS : 0);
+						 (p->instrument ? INSTRUMENT_ROWS : 0) |
+						 (p->count_io ? SB_INSTRUMENT_SCAN_IO : 0));
 
 	/*
 	 * The statement runs as in a read-only transaction: whatever a function
@@ -543,6 +565,23 @@ sb_scan_prepared(SbScanPlan *p, SbCacheMode cache, SbScanResult *result)
 	sb_scan_run(p, NULL, result);
 }
 
+/*
+ * One statement over the whole relation, planned, its caches prepared and
+ * timed: its rows are count(1)'s.
+ */
+static void
+scan_whole(SbTarget *target, const char *query, const char *where,
+		   int workers, SbCacheMode cache, bool count_io, SbScanResult *result)
+{
+	int			nestlevel = sb_scan_settings_begin(workers);
+	SbScanPlan *p = sb_scan_plan(target, NULL, query, where, workers);
+
+	p->to_snapshot_end = true;
+	p->count_io = count_io;
+	sb_scan_prepared(p, cache, result);
+	sb_scan_settings_end(nestlevel);
+}
+
 /* Plan, prepare the caches and time one run: scan_rate's measurement. */
 void
 sb_scan(SbTarget *target, const char *query, int workers,
@@ -560,11 +599,18 @@ void
 sb_scan_where(SbTarget *target, const char *query, const char *where,
 			  int workers, SbCacheMode cache, SbScanResult *result)
 {
-	int			nestlevel = sb_scan_settings_begin(workers);
-	SbScanPlan *p = sb_scan_plan(target, NULL, query, where, workers);
+	scan_whole(target, query, where, workers, cache, false, result);
+}
 
-	/* One statement over the whole relation: its rows are count(1)'s. */
-	p->to_snapshot_end = true;
-	sb_scan_prepared(p, cache, result);
-	sb_scan_settings_end(nestlevel);
+/*
+ * sb_scan, with the scan nodes counting their reads as EXPLAIN (ANALYZE,
+ * IO) has them count (19 on; before, result->io.ok stays false).  Only
+ * where the counts are reported: the instrumentation wraps every node's
+ * every row in a call of its own.
+ */
+void
+sb_scan_counting_io(SbTarget *target, const char *query, int workers,
+					SbCacheMode cache, SbScanResult *result)
+{
+	scan_whole(target, query, NULL, workers, cache, SB_HAVE_SCAN_IO, result);
 }

@@ -15,6 +15,23 @@
 #include "procstat.h"
 #include "relfiles.h"
 
+/*
+ * The executor's own count of a scan's reads, as EXPLAIN (ANALYZE, IO)
+ * shows it: the seq scans' read streams, the leader's and its workers'
+ * together.  Counted from 19 on, when asked for (sb_scan_counting_io);
+ * otherwise ok is false and the counts zero.
+ */
+typedef struct SbScanIO
+{
+	bool		ok;
+	uint64		buffers;		/* buffers the streams returned */
+	uint64		distance_sum;	/* look-ahead distance at each of them */
+	int			distance_max;	/* the longest look-ahead seen */
+	uint64		waits;			/* times the scan waited for a read */
+	uint64		ios;			/* reads issued */
+	uint64		io_blocks;		/* blocks those reads brought in */
+} SbScanIO;
+
 /* One executor run of "SELECT <query> FROM <relation>". */
 typedef struct SbScanResult
 {
@@ -29,6 +46,7 @@ typedef struct SbScanResult
 	double		buffers_cached_pct_before;
 	SbTiming	timing;			/* this backend, from getrusage */
 	SbProcDelta procs;			/* every process's share, from /proc */
+	SbScanIO	io;				/* the executor's count of the reads */
 } SbScanResult;
 
 /*
@@ -42,6 +60,9 @@ extern void sb_scan(SbTarget *target, const char *query, int workers,
 extern void sb_scan_where(SbTarget *target, const char *query,
 						  const char *where, int workers, SbCacheMode cache,
 						  SbScanResult *result);
+extern void sb_scan_counting_io(SbTarget *target, const char *query,
+								int workers, SbCacheMode cache,
+								SbScanResult *result);
 extern bool sb_scan_sets(const char *name);
 
 extern int	sb_scan_settings_begin(int workers);

@@ -116,6 +116,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	bool		quota = l && l->cpu_quota_us > 0;
 	bool		read_limit = l && l->read_bps > 0;
 	bool		say = in->what != NULL;
+	bool		at_read_limit;
 	bool		above;
 
 	memset(v, 0, sizeof(SbVerdict));
@@ -151,8 +152,16 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 					 errhint("Another process may hold the relation's files mapped or locked in memory (a backup or cache-warming tool, for instance).")));
 	}
 
+	/*
+	 * Where the read throttle set the buffered rate, the O_DIRECT reads
+	 * beside it ran under the same throttle, one 1 MB request at a time,
+	 * and trail it by the throttle's dispatch, not by a cache below: the
+	 * figure is the throttle's (io_limited), whatever lies under it.
+	 */
+	at_read_limit = read_limit && !isnan(in->read_mb_s) &&
+		in->read_mb_s >= SB_LIMIT_RATIO * l->read_bps / SB_MB;
 	if (in->cache == SB_CACHE_COLD && !isnan(in->host_ratio) &&
-		in->host_ratio > SB_HOST_CACHE_RATIO)
+		in->host_ratio > SB_HOST_CACHE_RATIO && !at_read_limit)
 	{
 		add(v, "host_cache");
 		if (say)
@@ -213,8 +222,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 					 errdetail("The figure is right for this server, and smaller than the machine's CPUs would give.")));
 	}
 
-	if (read_limit && !isnan(in->read_mb_s) &&
-		in->read_mb_s >= SB_LIMIT_RATIO * l->read_bps / SB_MB)
+	if (at_read_limit)
 	{
 		add(v, "io_limited");
 		if (say)

@@ -54,10 +54,13 @@ SKIP:
 	# The buffer passes are what a cold scan_rate adds to a cold raw_read,
 	# which does the same page cache work per file; the executor's share
 	# is small with one row a leaf.  Looked up leaf by leaf, the passes
-	# cost NBuffers × leaves and take longer than the rest.  Median of
-	# three alternating rounds.
-	my @ratio;
-	for my $round (1 .. 3)
+	# cost NBuffers × leaves and take longer than the rest.  Both calls
+	# write out and drop thousands of files, whose fdatasync waits for the
+	# filesystem's journal: another run on the machine (CI runs two majors
+	# at once) moves either call by seconds, never down.  The fastest of
+	# five alternating rounds a side is what each costs.
+	my (@raw, @cold);
+	for my $round (1 .. 5)
 	{
 		my %t;
 		for my $what (
@@ -69,14 +72,16 @@ SKIP:
 			$node->safe_psql('postgres', $sql);
 			$t{$name} = time - $start;
 		}
-		push @ratio, $t{cold} / $t{raw};
+		push @raw, $t{raw};
+		push @cold, $t{cold};
 		note sprintf("round %d: cold raw_read %.3f s, cold scan_rate %.3f s",
 			$round, $t{raw}, $t{cold});
 	}
-	my $median = (sort { $a <=> $b } @ratio)[1];
-	cmp_ok($median, '<', 2.2,
-		sprintf('cold scan_rate of %d leaves costs about a cold raw_read (ratio %.2f)',
-			$nparts, $median));
+	my ($raw_s) = sort { $a <=> $b } @raw;
+	my ($cold_s) = sort { $a <=> $b } @cold;
+	cmp_ok($cold_s / $raw_s, '<', 2.2,
+		sprintf('cold scan_rate of %d leaves costs about a cold raw_read (fastest of five: %.3f s against %.3f s, ratio %.2f)',
+			$nparts, $cold_s, $raw_s, $cold_s / $raw_s));
 }
 
 $node->stop;

@@ -169,13 +169,13 @@ is_deeply(\@shapes,
 
 # --- scan_sweep: the workers really launched; what cannot be set. ---
 my $out = $node->safe_psql('postgres',
-	"SELECT value, workers_planned, workers_launched FROM scan_sweep('small', 'parallel_workers', '{0,1,2}', 'warm')");
+	"SELECT value, workers_planned, workers_launched FROM scan_sweep('small', 'warm', 'parallel_workers', '{0,1,2}')");
 is($out, "0|0|0\n1|1|1\n2|2|2", 'sweep over parallel_workers 0..2 reports the workers launched');
 # With only one worker allowed, the second asked for is not launched.
 $node->safe_psql('postgres', 'ALTER SYSTEM SET max_parallel_workers = 1');
 $node->reload;
 $out = $node->safe_psql('postgres',
-	"SELECT value, workers_planned, workers_launched FROM scan_sweep('small', 'parallel_workers', '{2}', 'warm')");
+	"SELECT value, workers_planned, workers_launched FROM scan_sweep('small', 'warm', 'parallel_workers', '{2}')");
 is($out, '2|2|1', 'planned 2 with max_parallel_workers = 1: 1 launched, and reported');
 $node->safe_psql('postgres', 'ALTER SYSTEM RESET max_parallel_workers');
 $node->reload;
@@ -188,13 +188,13 @@ for my $t (
 {
 	my ($name, $val, $want) = @$t;
 	my ($ret, $o, $err) = $node->psql('postgres',
-		"SELECT * FROM scan_sweep('small', '$name', '{$val}')");
+		"SELECT * FROM scan_sweep('small', 'cold', '$name', '{$val}')");
 	isnt($ret, 0, "sweep of $name is refused");
 	like($err, $want, '... with a clear message');
 }
 # Refused before anything is measured: a cold sweep refused evicts nothing.
 $node->safe_psql('postgres', 'SELECT count(*) FROM small');
-$node->psql('postgres', "SELECT * FROM scan_sweep('small', 'shared_buffers', '{256MB}', 'cold')");
+$node->psql('postgres', "SELECT * FROM scan_sweep('small', 'cold', 'shared_buffers', '{256MB}')");
 my $kept = $node->safe_psql('postgres',
 	"SELECT buffers_cached_pct_before FROM scan_rate('small', 'asis')");
 cmp_ok($kept, '>', 95, "nothing was evicted before the refusal ($kept % still in shared_buffers)");
@@ -220,6 +220,49 @@ if ($v18)
 	# io_read_s is rounded to the millisecond.
 	cmp_ok(abs($mine - $server), '<=', 0.0006 + 0.01 * $server,
 		"io_read_s ($mine s) is the backend's read time in pg_stat_io ($server s)");
+}
+
+# --- 19: the scan's own count of its reads, cross-checked. ---
+# The read streams count the blocks they read (EXPLAIN (ANALYZE, IO));
+# the buffer manager counts the statement's.  A plain count(1) reads
+# every block through the scan's stream, so the two agree; a select list
+# that detoasts values read out of line reads TOAST blocks outside that
+# stream, and the check must say the accounts disagree.  Before 19 every
+# one of the columns is NULL.
+{
+	my @cols = qw(stream_reads stream_read_blocks stream_waits stream_distance
+		stream_distance_max stream_check);
+	my $b = row("SELECT pages, shared_read, io_read_s, " . join(', ', @cols)
+		. " FROM scan_breakdown('big', 'cold')");
+	note(join(', ', map { "$_ " . ($b->{$_} // 'NULL') } ('pages', 'shared_read', 'io_read_s', @cols)));
+	if ($v19)
+	{
+		cmp_ok($b->{stream_reads}, '>', 0, 'stream: a cold scan of big issued reads through its stream');
+		is($b->{stream_read_blocks}, $b->{shared_read},
+			"stream: they read the blocks the buffer manager counts ($b->{shared_read})");
+		cmp_ok($b->{stream_read_blocks}, '>=', $b->{pages} * 0.9, 'stream: ... nearly all the pages of a cold scan');
+		ok(defined $b->{stream_waits} && defined $b->{stream_distance_max}, 'stream: waits and look-ahead are given');
+		is($b->{stream_check}, 'agree', 'stream: the two accounts of count(1) agree');
+
+		$node->safe_psql('postgres', q{
+			CREATE TABLE toasty (id int, doc text);
+			ALTER TABLE toasty ALTER doc SET STORAGE EXTERNAL;
+			INSERT INTO toasty SELECT g, repeat(md5(g::text), 200) FROM generate_series(1, 2000) g;
+			VACUUM (FREEZE, ANALYZE) toasty;
+		});
+		# The TOAST blocks the insert left in shared buffers are read again.
+		$node->restart;
+		my $t = row("SELECT shared_read, stream_read_blocks, stream_check
+			FROM scan_breakdown('toasty', 'cold', 'sum(length(doc))')");
+		note("toasty: shared_read $t->{shared_read}, stream_read_blocks $t->{stream_read_blocks}, $t->{stream_check}");
+		cmp_ok($t->{shared_read}, '>', $t->{stream_read_blocks}, 'stream: detoasting reads blocks outside the scan\'s stream');
+		like($t->{stream_check}, qr/^disagree: the buffers read \d+ blocks, the scan's read streams \d+: the rest were read outside the scan/,
+			'stream: ... and the check says the accounts disagree, and why');
+	}
+	else
+	{
+		ok(!(grep { defined $b->{$_} } @cols), "stream: before 19 the scan's own I/O counts are NULL");
+	}
 }
 
 # --- 18 with io_method = sync: no I/O workers, NULL. ---

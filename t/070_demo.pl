@@ -11,6 +11,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
 use File::Spec;
+use JSON::PP;
+use Time::HiRes;
 
 my $demo = File::Spec->rel2abs('tools/demo.sh');
 my $mark = 'made by scanbench tools/demo.sh; the next demo run replaces it';
@@ -89,6 +91,51 @@ is($rc, 1, 'a demo table whose comment the user replaced: refused');
 is($rc, 0, '--replace: the user\'s table is replaced') or diag($err);
 like($err, qr/replacing table lineitem \(--replace\)/, 'and it says so');
 is($node->safe_psql('postgres', "SELECT count(*) > 50000 FROM lineitem"), 't', 'lineitem now has the demo rows');
+
+# scan_advice on the demo's table returns its rows within its budget, cold
+# and warm, in a session without parallel workers as the README's figures
+# are taken: every row says how its gain was found (measured in pairs, or
+# the model it was predicted from) and the command that makes the change.
+# Warm, the scan is CPU-limited and a worker is a candidate to measure.
+for my $cache ('cold', 'warm')
+{
+	my $budget = 3;
+	my ($stdout, $stderr) = ('', '');
+	my $t0 = [ Time::HiRes::gettimeofday() ];
+	$node->psql('postgres',
+		"SET max_parallel_workers_per_gather = 0; "
+		  . "SELECT coalesce(json_agg(a), '[]') FROM scan_advice('lineitem', '$cache', max_seconds => $budget) a",
+		stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
+	my $secs = Time::HiRes::tv_interval($t0);
+	my @rows = @{ JSON::PP::decode_json($stdout) };
+	note("$cache, ${secs} s:\n$stderr\n" . join("\n", map {
+		"$_->{setting} $_->{current} -> $_->{value}: gain " . ($_->{gain} // 'NULL')
+		  . ($_->{measured} ? " measured, $_->{pairs} pairs" : ' predicted')
+		  . "; $_->{basis}; $_->{command}" } @rows));
+	# The budget covers the whole call; the slack is psql's start and the
+	# last scan, which may end a little past the deadline on a busy host.
+	cmp_ok($secs, '<=', $budget + 2, "scan_advice $cache: returned within its budget of $budget s");
+	like($stderr, qr/NOTICE:  the scan is (CPU|storage)-limited: \d+ MB\/s/,
+		"scan_advice $cache: says what limits the scan");
+	ok(@rows > 0, "scan_advice $cache: has advice for a CPU-limited scan") if $stderr =~ /CPU-limited/;
+	for my $r (@rows)
+	{
+		my $name = "scan_advice $cache: $r->{setting}";
+		ok(length($r->{command} // '') && length($r->{value} // '') && length($r->{basis} // ''),
+			"$name: has a value, a basis and a command");
+		like($r->{cost}, qr/^(none|CPU|memory|reload|restart|root)$/, "$name: cost $r->{cost}");
+		if ($r->{measured})
+		{
+			ok($r->{pairs} > 0 && defined $r->{gain} && $r->{basis} =~ /^measured: $r->{pairs} interleaved pairs/,
+				"$name: measured in $r->{pairs} pairs, and its basis says so");
+		}
+		else
+		{
+			ok($r->{pairs} == 0 && $r->{basis} =~ /^(predicted|not predicted|not measured)/,
+				"$name: predicted, and its basis says from what");
+		}
+	}
+}
 
 # --pg of another major than the cluster's: refused before anything runs.
 my $other = $major == 15 ? 18 : 15;

@@ -30,7 +30,9 @@
 #include "utils/typcache.h"
 
 #include "args.h"
+#include "breakdown.h"
 #include "cache.h"
+#include "cgroup.h"
 #include "citus.h"
 #include "fnargs.h"
 #include "procstat.h"
@@ -115,40 +117,10 @@ scan_rate(PG_FUNCTION_ARGS)
 /* ---- scan_breakdown ---- */
 
 /*
- * scan_breakdown(): where one scan's time goes.
- *
- * A cold scan needs the storage's time for the bytes (t_read: a raw read of
- * the same files, as raw_read does it) and the executor's time for the
- * tuples (t_cpu: a warm scan of the same blocks with the same select
- * list).  Without overlap it takes t_read + t_cpu; with perfect overlap
- * (read-ahead, asynchronous I/O) max(t_read, t_cpu).  All three are
- * measured in the same call, on the same blocks, so that where the real
- * scan falls between the two bounds says how much of the gap to the raw
- * read rate is executor CPU and how much is reads not overlapped.
- *
- * The measured scan is also taken apart from the inside: CPU of this
- * backend (getrusage), of its parallel workers and of the I/O workers
- * (/proc, procstat.c); read wait (track_io_timing); bytes the kernel
- * fetched from storage against bytes read calls returned (/proc/PID/io).
- *
- * Its wall time is split into shares that add up: on CPU (this backend's
- * user + system time), runnable but waiting for a CPU another process
- * held (/proc/self/schedstat), waiting for reads (the part of the read
- * wait the backend spent blocked: read wait includes the system time of
- * copying from the page cache, which is on CPU, and time preempted), and
- * the rest (waiting for parallel workers to start or finish, locks).
- * With parallel workers the time split is the processes' together: wall
- * time once for the leader and once for each worker.  The I/O workers'
- * CPU is not in the shares: for the scan they are storage, and their time
- * shows as the backend's read wait.
- *
-
+ * scan_breakdown(): where one scan's time goes, from a raw read, the scan
+ * and a warm scan of the same blocks (the engine: breakdown.c, which says
+ * how the time is split).
  */
-/*
- * A share of wall time this large names the bottleneck: on CPU or waiting
- * for one, or waiting for reads.
- */
-#define SB_BOTTLENECK_SHARE		(2.0 / 3.0)
 
 /*
  * Under io_uring the kernel does the reads without going through read(2),
@@ -162,38 +134,43 @@ rchar_counts_reads(void)
 	return method == NULL || strcmp(method, "io_uring") != 0;
 }
 
+/*
+ * The scan's own count of its reads (19 on, NULL before), beside its read
+ * wait, and whether the two accounts agree (breakdown.c).
+ */
+static void
+stream_columns(SbRow *row, SbBreakdown *b)
+{
+	SbScanIO   *io = &b->scan.io;
+
+	if (!io->ok)
+	{
+		sb_row_null(row, "stream_reads");
+		sb_row_null(row, "stream_read_blocks");
+		sb_row_null(row, "stream_waits");
+		sb_row_null(row, "stream_distance");
+		sb_row_null(row, "stream_distance_max");
+		sb_row_null(row, "stream_check");
+		return;
+	}
+	sb_row_datum(row, "stream_reads", Int64GetDatum(io->ios));
+	sb_row_datum(row, "stream_read_blocks", Int64GetDatum(io->io_blocks));
+	sb_row_datum(row, "stream_waits", Int64GetDatum(io->waits));
+	sb_row_float(row, "stream_distance",
+				 sb_rate((double) io->distance_sum, (double) io->buffers), 1);
+	sb_row_datum(row, "stream_distance_max", Int32GetDatum(io->distance_max));
+	sb_row_text(row, "stream_check", b->stream_check);
+}
+
 Datum
 scan_breakdown(PG_FUNCTION_ARGS)
 {
 	SbScanArgs	a;
 	TupleDesc	tupdesc;
 	SbTarget   *target;
-	SbReadResult rr;
-	SbScanResult sr;
-	SbScanResult warm;
-	SbProcDelta *p = &sr.procs;
-	bool		have_parallel;
-	bool		have_io_workers;
-	double		user_s,
-				sys_s,
-				cpu_s,
-				par_user = 0,
-				par_sys = 0,
-				iow_user = 0,
-				iow_sys = 0;
-	double		wall,
-				t_read,
-				t_cpu,
-				budget,
-				busy,
-				queued,
-				blocked,
-				io_wait;
-	bool		bytes_ok;
-	uint64		storage_bytes = 0,
-				rchar = 0;
-	const char *bottleneck;
-	double		overlap;
+	SbBreakdown b;
+	SbScanResult *sr = &b.scan;
+	SbCgroupLimits limits;
 	SbRow		row;
 
 	scan_args(fcinfo, "scan_breakdown", &a);
@@ -201,159 +178,81 @@ scan_breakdown(PG_FUNCTION_ARGS)
 	sb_row_init(&row, tupdesc);
 
 	target = sb_target_open(a.relid, SB_TARGET_SCAN);
-
-	/* t_read, the scan itself, then t_cpu: all on the same blocks. */
-	sb_raw_read(target, BLCKSZ, a.cache, &rr, NULL);
-	sb_scan(target, a.query, a.workers, a.cache, &sr);
-	sb_scan(target, a.query, a.workers, SB_CACHE_WARM, &warm);
-
-	wall = sr.timing.seconds;
-	t_read = rr.timing.seconds;
-	t_cpu = warm.timing.seconds;
-
-	/*
-	 * Parallel workers' figures are the postmaster's reaped children: taken
-	 * only when workers ran, so that a session ending elsewhere is not
-	 * counted for a scan that had none.
-	 */
-	have_parallel = sr.workers_launched > 0 && p->parallel.cpu_ok;
-	if (have_parallel)
-	{
-		par_user = p->parallel.user_s;
-		par_sys = p->parallel.sys_s;
-	}
-	have_io_workers = p->io_workers.cpu_ok;
-	if (have_io_workers)
-	{
-		iow_user = p->io_workers.user_s;
-		iow_sys = p->io_workers.sys_s;
-	}
-	user_s = sr.timing.user_s + par_user + iow_user;
-	sys_s = sr.timing.sys_s + par_sys + iow_sys;
-	cpu_s = user_s + sys_s;
-
-	bytes_ok = p->self.io_ok &&
-		(sr.workers_launched == 0 || p->parallel.io_ok) &&
-		(!have_io_workers || p->io_workers.io_ok);
-	if (bytes_ok)
-	{
-		storage_bytes = p->self.read_bytes +
-			(sr.workers_launched > 0 ? p->parallel.read_bytes : 0) +
-			(have_io_workers ? p->io_workers.read_bytes : 0);
-		rchar = p->self.rchar +
-			(sr.workers_launched > 0 ? p->parallel.rchar : 0) +
-			(have_io_workers ? p->io_workers.rchar : 0);
-	}
-
-	/*
-	 * Shares of the scan processes' time; see the top of the file.  With
-	 * parallel workers the read wait is theirs and the leader's together
-	 * (their buffer usage is added to the leader's), so the budget is wall
-	 * time for each process, though workers start a little late.
-	 */
-	budget = wall * (1 + (have_parallel ? sr.workers_launched : 0));
-	busy = Min(sr.timing.user_s + sr.timing.sys_s + par_user + par_sys, budget);
-	queued = Min(sr.timing.cpu_wait_s, budget - busy);
-	blocked = budget - busy - queued;
-	io_wait = Min(Max(sr.io_read_s, 0), blocked);
-	if (budget <= 0)
-		bottleneck = NULL;
-	else if (busy + queued >= SB_BOTTLENECK_SHARE * budget)
-		bottleneck = "cpu";
-	else if (io_wait >= SB_BOTTLENECK_SHARE * budget)
-		bottleneck = "io";
-	else
-		bottleneck = "mixed";
-
-	/*
-	 * An empty relation has no figures: its three "times" are the cost of
-	 * starting a statement, and their ratios mean nothing.
-	 */
+	sb_breakdown(target, a.query, a.workers, a.cache, true, &b);
 	if (target->nblocks == 0)
-	{
 		ereport(NOTICE,
 				(errmsg("\"%s\" is empty: there is nothing to take apart",
 						get_rel_name(a.relid))));
-		wall = t_read = t_cpu = NAN;
-		budget = 0;
-		bottleneck = NULL;
-	}
-
-	/*
-	 * The overlap is where the scan falls between the two predictions; a
-	 * scan faster than perfect overlap or slower than none ran under other
-	 * conditions than its two references (a neighbour's load, the host's
-	 * cache), and a share outside 0..100 would be no share at all: NULL,
-	 * as the column's comment says.
-	 */
-	overlap = sb_overlap_pct(t_read, t_cpu, wall);
-	if (!isnan(overlap) && (overlap < 0 || overlap > 100))
-		overlap = NAN;
 
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(a.relid));
 	sb_row_text(&row, "query", a.query);
 	sb_row_text(&row, "cache", sb_cache_name(a.cache));
-	sb_row_datum(&row, "workers_launched", Int32GetDatum(sr.workers_launched));
-	sb_row_datum(&row, "rows", Int64GetDatum(sr.rows));
+	sb_row_datum(&row, "workers_launched", Int32GetDatum(sr->workers_launched));
+	sb_row_datum(&row, "rows", Int64GetDatum(sr->rows));
 	sb_row_datum(&row, "pages", Int64GetDatum(target->nblocks));
 	sb_row_datum(&row, "bytes", Int64GetDatum(target->bytes));
-	sb_row_float(&row, "cached_pct_before", sr.cached_pct_before, 1);
+	sb_row_float(&row, "cached_pct_before", sr->cached_pct_before, 1);
 	/* The three times and what they predict. */
-	sb_row_float(&row, "scan_s", wall, 3);
-	sb_row_float(&row, "scan_mb_s", sb_rate(target->bytes / SB_MB, wall), 1);
-	sb_row_float(&row, "read_s", t_read, 3);
-	sb_row_float(&row, "read_mb_s", sb_rate(target->bytes / SB_MB, t_read), 1);
-	sb_row_float(&row, "cpu_s", t_cpu, 3);
-	sb_row_float(&row, "warm_mb_s", sb_rate(target->bytes / SB_MB, t_cpu), 1);
-	sb_row_float(&row, "scan_pct", sb_rate(100.0 * t_read, wall), 1);
-	sb_row_float(&row, "no_overlap_pct", sb_no_overlap_pct(t_read, t_cpu), 1);
+	sb_row_float(&row, "scan_s", b.wall, 3);
+	sb_row_float(&row, "scan_mb_s", b.scan_mb_s, 1);
+	sb_row_float(&row, "read_s", b.t_read, 3);
+	sb_row_float(&row, "read_mb_s", b.read_mb_s, 1);
+	sb_row_float(&row, "cpu_s", b.t_cpu, 3);
+	sb_row_float(&row, "warm_mb_s", b.warm_mb_s, 1);
+	sb_row_float(&row, "scan_pct", sb_rate(100.0 * b.t_read, b.wall), 1);
+	sb_row_float(&row, "no_overlap_pct", sb_no_overlap_pct(b.t_read, b.t_cpu), 1);
 	sb_row_float(&row, "perfect_overlap_pct",
-				 sb_perfect_overlap_pct(t_read, t_cpu), 1);
-	sb_row_float(&row, "overlap_pct", overlap, 1);
+				 sb_perfect_overlap_pct(b.t_read, b.t_cpu), 1);
+	/* Outside 0..100 NULL, as the column's comment says. */
+	sb_row_float(&row, "overlap_pct", b.overlap_pct, 1);
 	/* CPU: all, then each kind of process. */
-	sb_row_float(&row, "user_s", user_s, 3);
-	sb_row_float(&row, "sys_s", sys_s, 3);
-	sb_row_float(&row, "backend_user_s", sr.timing.user_s, 3);
-	sb_row_float(&row, "backend_sys_s", sr.timing.sys_s, 3);
-	if (sr.workers_launched == 0 || have_parallel)
+	sb_row_float(&row, "user_s", b.user_s, 3);
+	sb_row_float(&row, "sys_s", b.sys_s, 3);
+	sb_row_float(&row, "backend_user_s", sr->timing.user_s, 3);
+	sb_row_float(&row, "backend_sys_s", sr->timing.sys_s, 3);
+	if (sr->workers_launched == 0 || b.have_parallel)
 	{
-		sb_row_float(&row, "parallel_user_s", par_user, 3);
-		sb_row_float(&row, "parallel_sys_s", par_sys, 3);
+		sb_row_float(&row, "parallel_user_s", b.parallel_user_s, 3);
+		sb_row_float(&row, "parallel_sys_s", b.parallel_sys_s, 3);
 	}
 	else
 	{
 		sb_row_null(&row, "parallel_user_s");
 		sb_row_null(&row, "parallel_sys_s");
 	}
-	sb_row_io_workers(&row, p);
+	sb_row_io_workers(&row, &sr->procs);
 	/* Reads. */
-	sb_row_float(&row, "io_read_s", sr.io_read_s, 3);
+	sb_row_float(&row, "io_read_s", sr->io_read_s, 3);
 	sb_row_null(&row, "storage_read_bytes");
 	sb_row_null(&row, "page_cache_bytes");
-	if (bytes_ok)
+	if (b.bytes_ok)
 	{
-		sb_row_datum(&row, "storage_read_bytes", Int64GetDatum(storage_bytes));
+		sb_row_datum(&row, "storage_read_bytes", Int64GetDatum(b.storage_bytes));
 		if (rchar_counts_reads())
 			sb_row_datum(&row, "page_cache_bytes",
-						 Int64GetDatum(rchar > storage_bytes ?
-									   rchar - storage_bytes : 0));
+						 Int64GetDatum(b.rchar > b.storage_bytes ?
+									   b.rchar - b.storage_bytes : 0));
 	}
-	sb_row_datum(&row, "shared_hit", Int64GetDatum(sr.shared_hit));
-	sb_row_datum(&row, "shared_read", Int64GetDatum(sr.shared_read));
-	sb_row_float(&row, "cpu_ns_per_row", sb_rate(1e9 * cpu_s, (double) sr.rows), 1);
+	sb_row_datum(&row, "shared_hit", Int64GetDatum(sr->shared_hit));
+	sb_row_datum(&row, "shared_read", Int64GetDatum(sr->shared_read));
+	stream_columns(&row, &b);
+	sb_row_float(&row, "cpu_ns_per_row", sb_rate(1e9 * b.cpu_s, (double) sr->rows), 1);
 	sb_row_float(&row, "cpu_ns_per_page",
-				 sb_rate(1e9 * cpu_s, (double) target->nblocks), 0);
+				 sb_rate(1e9 * b.cpu_s, (double) target->nblocks), 0);
 	/* Where the wall time went. */
-	sb_row_text(&row, "bottleneck", bottleneck);
-	sb_row_float(&row, "cpu_pct", sb_share_pct(busy, budget), 1);
-	sb_row_float(&row, "cpu_wait_pct", sb_share_pct(queued, budget), 1);
+	sb_row_text(&row, "bottleneck", b.bottleneck);
+	sb_row_float(&row, "cpu_pct", sb_share_pct(b.busy, b.budget), 1);
+	sb_row_float(&row, "cpu_wait_pct", sb_share_pct(b.queued, b.budget), 1);
 	/* Of that wait, the group held back by its own CPU quota (clock.c). */
 	sb_row_float(&row, "cpu_throttled_pct",
-				 isnan(sr.timing.throttled_s) ? NAN :
-				 sb_share_pct(Min(sr.timing.throttled_s, queued), budget), 1);
-	sb_row_float(&row, "io_wait_pct", sb_share_pct(io_wait, budget), 1);
+				 isnan(sr->timing.throttled_s) ? NAN :
+				 sb_share_pct(Min(sr->timing.throttled_s, b.queued), b.budget), 1);
+	sb_row_float(&row, "io_wait_pct", sb_share_pct(b.io_wait, b.budget), 1);
 	sb_row_float(&row, "other_pct",
-				 sb_share_pct(budget - busy - queued - io_wait, budget), 1);
+				 sb_share_pct(b.budget - b.busy - b.queued - b.io_wait, b.budget), 1);
+	/* The server's own limits, which the rates above include, not leave out. */
+	sb_cgroup_limits(sb_target_first_path(target), &limits);
+	sb_row_limits(&row, &limits);
 	sb_row_datum(&row, "settings", sb_io_settings());
 	sb_target_close(target);
 
@@ -755,15 +654,24 @@ scan_sweep(PG_FUNCTION_ARGS)
 	double		med_read;
 	double		first_s = 0;
 	SbTarget   *target;
+	SbArgs		args;
 	int			i,
 				round;
 
+	/*
+	 * By name: 0.3 has (rel, cache, setting, vals, runs), cache second as
+	 * in every other function; 0.2 had (rel, setting, vals, cache, runs).
+	 * Every definition names all five.
+	 */
 	sb_args_refuse_nulls(fcinfo);
 	relid = PG_GETARG_OID(0);
-	setting = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	vals = PG_GETARG_ARRAYTYPE_P(2);
-	cache = sb_parse_cache(PG_GETARG_TEXT_PP(3), false);
-	runs = PG_GETARG_INT32(4);
+	sb_args_init(&args, fcinfo);
+	setting = sb_arg_cstring(&args, "setting", NULL);
+	vals = sb_arg_array(&args, "vals");
+	if (setting == NULL || vals == NULL)
+		elog(ERROR, "scan_sweep's definition lacks setting or vals");
+	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
+	runs = sb_arg_int32(&args, "runs", 1);
 
 	/* Everything checked before anything is opened or measured. */
 	sb_check_runs(runs);
