@@ -1,7 +1,8 @@
 # tools/docs-check.pl: the tree's README and doc/ pass it, and each thing it
 # guards makes it fail: a README over 20,000 bytes, a relative link to a
 # file or a heading that does not exist, a page of doc/ the README does not
-# link.  No server needed.
+# link, a column named in backquotes that the install script does not
+# have.  No server needed.
 use strict;
 use warnings;
 use Test::More;
@@ -63,5 +64,18 @@ like($out, qr/no heading #no-such-heading in \.\.\/README\.md/, '... naming the 
 ($rc, $out) = run_check(tree('doc/b.md' => "# B\n"));
 isnt($rc, 0, 'a page of doc/ the README does not link fails');
 like($out, qr/^not ok - doc\/b\.md is linked from README\.md$/m, '... naming the page');
+
+# With the install script of the control file's version, a column named in
+# backquotes must be one of its names.
+my %sql_tree = (
+	'scanbench.control' => "default_version = '9.9'\n",
+	'scanbench--9.9.sql' => "-- not a name: old_s\nCREATE TYPE r AS (read_s float8, scan_pct float8);\nCOMMENT ON TYPE r IS 'gone_s';\n");
+($rc, $out) = run_check(tree(%sql_tree, 'doc/a.md' => "# A\n\n## The part: two\n\n`read_s` and `scan_pct` are columns.\n"));
+is($rc, 0, 'columns the install script defines pass') or diag($out);
+
+($rc, $out) = run_check(tree(%sql_tree, 'doc/a.md' => "# A\n\n## The part: two\n\n`read_s`, `old_s` and `gone_s`.\n"));
+isnt($rc, 0, 'a column named only in a comment or a string of the script fails');
+like($out, qr/^#   line 5: `old_s` is no column, argument or field$/m, '... naming the line and the column');
+like($out, qr/^#   line 5: `gone_s` is no column/m, '... each of them');
 
 done_testing();

@@ -132,6 +132,8 @@ for my $h (sort glob('src/*.h'))
 	(my $c = $h) =~ s/\.h$/.c/;
 	my $hc = code_of(slurp($h));
 	my @decl = $hc =~ /^extern\s[^;(]*?\b(\w+)\s*\(/mg;
+	# a prototype written without extern declares a function as well
+	push @decl, $hc =~ /^(?!extern\b|static\b|typedef\b|#)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*;/mg;
 	if (!-f $c)
 	{
 		check(!@decl, "$h declares no function (no $c)", map { "declares $_()" } @decl);

@@ -7,7 +7,8 @@
 # minutes; the rest lives a link away), when a relative link in README.md or
 # doc/*.md names a file that does not exist or a #heading the file does not
 # have, and when a page of doc/ is not linked from README.md (a page nobody
-# can reach from the front is a page nobody reads).
+# can reach from the front is a page nobody reads), and when a page names
+# in backquotes a column the SQL surface does not have (see below).
 #
 # Prints an ok/not ok line per check and ends with "N passed, N failed".
 use strict;
@@ -135,6 +136,44 @@ for my $p (@pages[1 .. $#pages])
 {
 	my $rel = File::Spec->abs2rel($p, $top);
 	check($linked{$p}, "$rel is linked from README.md", "add it to the README's list of pages");
+}
+
+# Column names in backquotes.  A word shaped like the SQL surface's column
+# vocabulary (a time *_s, a rate *_mb_s, a share *_pct) must be a name the
+# current install script (scanbench--VERSION.sql, VERSION from
+# scanbench.control) uses outside its comments and strings, or a field a
+# client program names in a string (scanbench-fleet's report columns), so a
+# page cannot keep naming a column after it is renamed.
+my $control = slurp("$top/scanbench.control");
+my ($version) = defined $control ? $control =~ /^default_version\s*=\s*'([^']+)'/m : ();
+if (defined $version)
+{
+	my $sql = slurp("$top/scanbench--$version.sql") // '';
+	$sql =~ s/--[^\n]*//g;
+	$sql =~ s/'(?:[^']|'')*'//g;
+	my %names = map { $_ => 1 } $sql =~ /\b([a-z_][a-z0-9_]*)\b/g;
+	for my $c (glob("$top/bin/*/*.c"))
+	{
+		my $code = slurp($c) // '';
+		$names{$_} = 1 for $code =~ /"([a-z_][a-z0-9_]*)"/g;
+	}
+	for my $p (@pages)
+	{
+		my $text = slurp($p) // '';
+		my $rel = File::Spec->abs2rel($p, $top);
+		my (@bad, %seen);
+		my $n = 0;
+		for my $line (split /\n/, $text)
+		{
+			$n++;
+			while ($line =~ /`([a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:s|pct))`/g)
+			{
+				push @bad, "line $n: `$1` is no column, argument or field"
+				  unless $names{$1} || $seen{$1}++;
+			}
+		}
+		check(!@bad, "$rel: every column it names in backquotes exists in scanbench--$version.sql", @bad);
+	}
 }
 
 print "$pass passed, $fail failed\n";

@@ -1,0 +1,93 @@
+# tools/check-layout.sh: this tree passes it, and each rule it guards makes
+# it fail on a small tree that breaks it: a header in src/entry/, a file
+# including a header from there, an entry file defining a function that is
+# not SQL-callable, an entry file calling another's function, the engine
+# calling an entry file, a header declaring a function its .c does not
+# define.  No server needed.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use File::Path qw(make_path);
+use File::Copy qw(copy);
+
+my $check = 'tools/check-layout.sh';
+
+sub run_check
+{
+	my $script = shift;
+	my $out = `bash $script 2>&1`;
+	return ($? >> 8, $out);
+}
+
+sub put
+{
+	my ($file, $text) = @_;
+	open(my $fh, '>', $file) or die "$file: $!";
+	print $fh $text;
+	close $fh;
+}
+
+my ($rc, $out) = run_check($check);
+is($rc, 0, 'the C files of this tree pass') or diag($out);
+like($out, qr/^\d+ passed, 0 failed$/m, 'it ends with the count');
+
+# A small tree that passes: an engine module, two entry files, the magic
+# block; then one fault at a time.
+sub tree
+{
+	my %files = (
+		'scanbench.c' => "#include \"postgres.h\"\n#include \"fmgr.h\"\n\nPG_MODULE_MAGIC;\n",
+		'src/clock.h' => "#ifndef CLOCK_H\n#define CLOCK_H\nextern double sb_now(void);\n#endif\n",
+		'src/clock.c' => "#include \"clock.h\"\n\n/* the time */\ndouble\nsb_now(void)\n{\n\treturn 0;\n}\n",
+		'src/entry/a.c' => "#include \"clock.h\"\n\nstatic int\nhelper(void)\n{\n\treturn 1;\n}\n\nPG_FUNCTION_INFO_V1(fa);\n\nDatum\nfa(PG_FUNCTION_ARGS)\n{\n\treturn helper() + sb_now();\n}\n",
+		'src/entry/b.c' => "#include \"clock.h\"\n\nPG_FUNCTION_INFO_V1(fb);\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n\treturn sb_now();\n}\n",
+		@_);
+	my $dir = tempdir(CLEANUP => 1);
+	make_path("$dir/tools", "$dir/src/entry");
+	copy($check, "$dir/tools/check-layout.sh") or die "copy: $!";
+	for my $f (keys %files)
+	{
+		put("$dir/$f", $files{$f}) if defined $files{$f};
+	}
+	return "$dir/tools/check-layout.sh";
+}
+
+($rc, $out) = run_check(tree());
+is($rc, 0, 'a small tree that keeps the rules passes') or diag($out);
+
+($rc, $out) = run_check(tree('src/entry/a.h' => "extern Datum fa(PG_FUNCTION_ARGS);\n"));
+isnt($rc, 0, 'a header in src/entry/ fails');
+like($out, qr/^not ok - src\/entry\/ holds no header$/m, '... naming the rule');
+
+($rc, $out) = run_check(tree('src/entry/b.c' => "#include \"entry/a.h\"\n\nPG_FUNCTION_INFO_V1(fb);\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n\treturn 0;\n}\n"));
+isnt($rc, 0, 'an entry file including an entry header fails');
+like($out, qr/^#   src\/entry\/b\.c includes "entry\/a\.h"$/m, '... naming the file and the header');
+
+($rc, $out) = run_check(tree('src/entry/b.c' => "PG_FUNCTION_INFO_V1(fb);\n\nint\nshared_helper(void)\n{\n\treturn 0;\n}\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n\treturn 0;\n}\n"));
+isnt($rc, 0, 'an entry file exporting a function that is not SQL-callable fails');
+like($out, qr/^#   src\/entry\/b\.c defines shared_helper\(\), not an SQL function$/m, '... naming it');
+
+($rc, $out) = run_check(tree('src/entry/b.c' => "PG_FUNCTION_INFO_V1(fb);\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n\treturn fa(fcinfo);\n}\n"));
+isnt($rc, 0, 'an entry file calling another entry file fails');
+like($out, qr/^#   src\/entry\/b\.c calls fa\(\) of src\/entry\/a\.c$/m, '... naming the call');
+
+($rc, $out) = run_check(tree('src/clock.c' => "#include \"clock.h\"\n\ndouble\nsb_now(void)\n{\n\treturn fb(NULL);\n}\n"));
+isnt($rc, 0, 'the engine calling an entry file fails');
+like($out, qr/^#   src\/clock\.c calls fb\(\) of src\/entry\/b\.c$/m, '... naming the call');
+
+($rc, $out) = run_check(tree('src/clock.h' => "extern double sb_now(void);\nextern double sb_elapsed(double t0);\n"));
+isnt($rc, 0, "a header declaring another file's function fails");
+like($out, qr/^#   declares sb_elapsed\(\), not defined in src\/clock\.c$/m, '... naming the function');
+
+($rc, $out) = run_check(tree('src/clock.h' => "extern double sb_now(void);\ndouble\t\tsb_since(double t0);\n"));
+isnt($rc, 0, 'a prototype without extern of a function its .c does not define fails');
+like($out, qr/^#   declares sb_since\(\), not defined in src\/clock\.c$/m, '... naming the function');
+
+($rc, $out) = run_check(tree('src/stray.h' => "extern int sb_stray(void);\n"));
+isnt($rc, 0, 'a header without a .c of its own that declares a function fails');
+
+($rc, $out) = run_check(tree('scanbench.c' => "PG_MODULE_MAGIC;\n\nvoid\n_PG_init(void)\n{\n}\n"));
+isnt($rc, 0, 'a function in scanbench.c fails');
+
+done_testing();
