@@ -166,6 +166,7 @@ extern void signals_watch(int slot, PGconn *conn);
 extern char *xstrdup(const char *s);
 extern char *xprintf(const char *fmt,...) PRINTF_LIKE(1, 2);
 extern void *xmalloc(size_t n);
+extern void *xreserve(void *buf, size_t len, size_t need, size_t *cap, size_t size);
 extern const char *row_value(const Row *row, const char *column);
 extern void row_set(Row *row, const char *column, const char *value);
 

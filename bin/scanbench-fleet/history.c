@@ -156,16 +156,7 @@ copy_field(char **buf, size_t *len, size_t *cap, const char *v)
 {
 	size_t		need = v ? strlen(v) * 2 + 4 : 4;
 
-	if (*len + need >= *cap)
-	{
-		size_t		ncap = (*cap + need) * 2;
-		char	   *more = xmalloc(ncap);
-
-		memcpy(more, *buf, *len);
-		free(*buf);
-		*buf = more;
-		*cap = ncap;
-	}
+	*buf = xreserve(*buf, *len, need, cap, 1);
 	if (v == NULL)
 	{
 		memcpy(*buf + *len, "\\N", 2);
@@ -272,15 +263,7 @@ history_copy(PGconn *conn, const Options *opt, Row *rows, int nrows, long *bytes
 		for (int c = 0; c < history_ncolumns; c++)
 		{
 			copy_field(&buf, &len, &cap, rows[i].values[c]);
-			if (len + 2 >= cap)
-			{
-				char	   *more = xmalloc(cap * 2);
-
-				memcpy(more, buf, len);
-				free(buf);
-				buf = more;
-				cap *= 2;
-			}
+			buf = xreserve(buf, len, 2, &cap, 1);
 			buf[len++] = c + 1 < history_ncolumns ? '\t' : '\n';
 		}
 	}

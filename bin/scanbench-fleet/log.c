@@ -22,6 +22,29 @@ xmalloc(size_t n)
 	return p;
 }
 
+/*
+ * Room for need more items of size bytes after the first len of a buffer
+ * that holds *cap of them, and one more besides (a string's terminator):
+ * the buffer itself, or a copy at least twice as large with the old one
+ * freed.  What the copy holds beyond len is zero, as xmalloc's memory is.
+ */
+void *
+xreserve(void *buf, size_t len, size_t need, size_t *cap, size_t size)
+{
+	size_t		ncap = *cap;
+	void	   *more;
+
+	if (len + need < ncap)
+		return buf;
+	while (len + need >= ncap)
+		ncap *= 2;
+	more = xmalloc(ncap * size);
+	memcpy(more, buf, len * size);
+	free(buf);
+	*cap = ncap;
+	return more;
+}
+
 char *
 xstrdup(const char *s)
 {

@@ -146,8 +146,8 @@ read_servers(const char *path, int *nservers, char **error)
 	FILE	   *f = fopen(path, "r");
 	char		line[8192];
 	int			lineno = 0;
-	int			n = 0,
-				cap = 16;
+	int			n = 0;
+	size_t		cap = 16;
 	Server	   *servers;
 
 	*error = NULL;
@@ -156,7 +156,7 @@ read_servers(const char *path, int *nservers, char **error)
 		*error = xprintf("could not open servers file \"%s\": %s", path, strerror(errno));
 		return NULL;
 	}
-	servers = xmalloc(sizeof(Server) * (size_t) cap);
+	servers = xmalloc(sizeof(Server) * cap);
 	while (fgets(line, sizeof(line), f))
 	{
 		char	   *p = line;
@@ -172,15 +172,7 @@ read_servers(const char *path, int *nservers, char **error)
 			p++;
 		if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
 			continue;
-		if (n == cap)
-		{
-			Server	   *more = xmalloc(sizeof(Server) * (size_t) cap * 2);
-
-			memcpy(more, servers, sizeof(Server) * (size_t) cap);
-			free(servers);
-			servers = more;
-			cap *= 2;
-		}
+		servers = xreserve(servers, (size_t) n, 1, &cap, sizeof(Server));
 		memset(&servers[n], 0, sizeof(Server));
 		servers[n].line = lineno;
 		if ((why = parse_line(p, &servers[n])) != NULL)
@@ -216,15 +208,7 @@ json_string(char **out, size_t *len, size_t *cap, const char *s)
 		char		buf[8];
 		const char *piece = buf;
 
-		if (*len + 8 >= *cap)
-		{
-			char	   *more = xmalloc(*cap * 2);
-
-			memcpy(more, *out, *len);
-			free(*out);
-			*out = more;
-			*cap *= 2;
-		}
+		*out = xreserve(*out, *len, 8, cap, 1);
 		if (*c == '\0')
 			break;
 		if (*c == '"' || *c == '\\')
@@ -265,15 +249,7 @@ tags_json(const Server *s)
 		out[len++] = '"';
 		json_string(&out, &len, &cap, s->tags[i].value);
 		out[len++] = '"';
-		if (len + 8 >= cap)
-		{
-			char	   *more = xmalloc(cap * 2);
-
-			memcpy(more, out, len);
-			free(out);
-			out = more;
-			cap *= 2;
-		}
+		out = xreserve(out, len, 8, &cap, 1);
 	}
 	out[len++] = '}';
 	out[len] = '\0';
