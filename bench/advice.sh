@@ -70,7 +70,7 @@ lab=""
 if sb_lab_check; then
 	# One lab at a time on this machine (another would share its CPUs).
 	sb_lab_lock || sb_die "could not take the lab lock on $(sb_lab_lock_dir)"
-	[ "$SB_LAB_LOCK_WAITED" -gt 0 ] && echo "waited $SB_LAB_LOCK_WAITED s for another lab on this machine"
+	[ "$SB_LAB_LOCK_WAITED" -gt 0 ] && echo "waited $SB_LAB_LOCK_WAITED s for the lab lock (another lab, or a package root being made, on this machine)"
 	lab=sb-advice-$$
 	sb_lab_create "$lab" || sb_die "could not make the group $lab"
 	sb_on_exit "sb_lab_remove '$lab'"

@@ -72,7 +72,7 @@ done
 sb_lab_check || { echo "bench/truth.sh: skipped: $SB_LAB_WHY"; exit 0; }
 # One lab at a time on this machine (another would share its CPUs and disk).
 sb_lab_lock || sb_die "could not take the lab lock on $(sb_lab_lock_dir)"
-[ "$SB_LAB_LOCK_WAITED" -gt 0 ] && echo "waited $SB_LAB_LOCK_WAITED s for another lab on this machine"
+[ "$SB_LAB_LOCK_WAITED" -gt 0 ] && echo "waited $SB_LAB_LOCK_WAITED s for the lab lock (another lab, or a package root being made, on this machine)"
 
 group=scanbench-truth-$$
 loadfile=$(mktemp /tmp/scanbench-truth-load.XXXXXX)

@@ -41,7 +41,8 @@ sub lab_why
 # The machine's lab lock (tools/lab.sh lock-dir), held until the test
 # ends: a known answer needs the CPUs and the disk, and another run's lab
 # (CI runs two majors at once) would take the second CPU and share the
-# disk while this one measures.
+# disk while this one measures.  tools/test.sh holds it shared while it
+# makes the package roots, which write hundreds of MB to that disk.
 sub lab_lock
 {
 	return if $lock;
@@ -51,7 +52,7 @@ sub lab_lock
 	my $t0 = time;
 	flock($lock, LOCK_EX) or die "could not lock $dir: $!";
 	$lock_dir = $dir;
-	Test::More::note(sprintf("waited %.0f s for another run's lab (the lock on %s)", time - $t0, $dir));
+	Test::More::note(sprintf("waited %.0f s for the lab lock on %s (another run's lab, or a package root being made)", time - $t0, $dir));
 }
 
 # The directory the lab lock is held on, once a lab is made.
