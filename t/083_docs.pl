@@ -6,8 +6,9 @@
 use strict;
 use warnings;
 use Test::More;
-use File::Temp qw(tempdir);
-use File::Path qw(make_path);
+use FindBin;
+use lib $FindBin::RealBin;
+use SbTree;
 
 my $check = 'tools/docs-check.pl';
 
@@ -16,14 +17,6 @@ sub run_check
 	my $top = shift;
 	my $out = `perl $check $top 2>&1`;
 	return ($? >> 8, $out);
-}
-
-sub put
-{
-	my ($file, $text) = @_;
-	open(my $fh, '>', $file) or die "$file: $!";
-	print $fh $text;
-	close $fh;
 }
 
 my ($rc, $out) = run_check('.');
@@ -37,13 +30,7 @@ sub tree
 		'README.md' => "# t\n\nSee [a](doc/a.md), [its part](doc/a.md#the-part-two) and [x](https://example.org/none).\n",
 		'doc/a.md' => "# A\n\n## The part: two\n\nBack to [the README](../README.md#t).\n\n```sh\n# not a heading\n[not](a-link.md)\n```\n",
 		@_);
-	my $dir = tempdir(CLEANUP => 1);
-	make_path("$dir/doc");
-	for my $f (keys %files)
-	{
-		put("$dir/$f", $files{$f}) if defined $files{$f};
-	}
-	return $dir;
+	return write_tree(%files);
 }
 
 ($rc, $out) = run_check(tree());

@@ -7,7 +7,9 @@
 use strict;
 use warnings;
 use Test::More;
-use File::Temp qw(tempdir);
+use FindBin;
+use lib $FindBin::RealBin;
+use SbTree;
 use File::Path qw(make_path);
 use File::Copy qw(copy);
 
@@ -18,14 +20,6 @@ sub run_check
 	my $script = shift;
 	my $out = `bash $script 2>&1`;
 	return ($? >> 8, $out);
-}
-
-sub put
-{
-	my ($file, $text) = @_;
-	open(my $fh, '>', $file) or die "$file: $!";
-	print $fh $text;
-	close $fh;
 }
 
 my ($rc, $out) = run_check($check);
@@ -43,13 +37,9 @@ sub tree
 		'src/entry/a.c' => "#include \"clock.h\"\n\nstatic int\nhelper(void)\n{\n\treturn 1;\n}\n\nPG_FUNCTION_INFO_V1(fa);\n\nDatum\nfa(PG_FUNCTION_ARGS)\n{\n\treturn helper() + sb_now();\n}\n",
 		'src/entry/b.c' => "#include \"clock.h\"\n\nPG_FUNCTION_INFO_V1(fb);\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n\treturn sb_now();\n}\n",
 		@_);
-	my $dir = tempdir(CLEANUP => 1);
-	make_path("$dir/tools", "$dir/src/entry");
+	my $dir = write_tree(%files);
+	make_path("$dir/tools");
 	copy($check, "$dir/tools/check-layout.sh") or die "copy: $!";
-	for my $f (keys %files)
-	{
-		put("$dir/$f", $files{$f}) if defined $files{$f};
-	}
 	return "$dir/tools/check-layout.sh";
 }
 
