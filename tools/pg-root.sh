@@ -46,7 +46,10 @@ DESCRIPTION
     (success, failure, a signal to this script, a server or a loop mount
     a test left behind), the kernel stops every process left in it and
     drops every mount, none of which was ever visible outside. Runs that
-    use one root take turns (a lock in the cache directory).
+    use one root take turns (a lock in the cache directory). While it
+    makes a root or installs into one, it holds the machine's lab lock
+    (tools/lab.sh lock-dir) shared: a lab measuring a throttled disk waits
+    for it, and it waits for a lab that is measuring.
 
     Needs root, unshare and chroot (util-linux, coreutils); installs
     mmdebstrap on the first run.
@@ -106,6 +109,26 @@ if ! flock -n 9; then
 	sb_log "waiting for another run in $root"
 	flock 9
 fi
+
+# Making the root or installing into it writes hundreds of MB to the disk
+# a lab measures (t/SbLab.pm, bench/truth.sh): while it does, it holds the
+# lab lock shared (file descriptor 7), and a lab, which takes it
+# exclusively, waits.  Taken after the root's own lock, as a test run in
+# the root takes it, so that neither waits for the other in turn; let go
+# before the command runs.
+building=""
+build_lock()
+{
+	local dir
+	[ -n "$building" ] && return 0
+	building=1
+	dir=$("$SB_TOP/tools/lab.sh" lock-dir 2>/dev/null) || return 0
+	exec 7<"$dir" || return 0
+	if ! flock -s -n 7; then
+		sb_log "waiting for a lab to finish measuring before writing to its disk"
+		flock -s 7
+	fi
+}
 
 # The machine's own archive, as pg-build.sh finds it.
 archive=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
@@ -178,6 +201,7 @@ apt_conf='Acquire::Check-Valid-Until "false";
 APT::Install-Recommends "false";
 DPkg::Lock::Timeout "600";'
 if [ ! -f "$root/.scanbench-root" ]; then
+	build_lock
 	if ! command -v mmdebstrap >/dev/null; then
 		sb_log "installing mmdebstrap"
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap >/dev/null 2>&1 ||
@@ -216,6 +240,7 @@ fi
 stamp=$root/.scanbench-$major
 index_age=$(find "$root/var/lib/apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -1)
 if [ ! -f "$stamp" ] || [ -z "$index_age" ]; then
+	build_lock
 	t0=$SECONDS
 	pkgs=$(in_root bash -c "apt-get update -q >/dev/null 2>&1 || exit 1; . /src/scanbench/tools/common.sh; sb_test_packages $major")
 	[ -n "$pkgs" ] || { sb_log "could not read the $suite package index"; exit 1; }
@@ -242,6 +267,7 @@ if [ ! -f "$stamp" ] || [ -z "$index_age" ]; then
 fi
 
 rm -rf "${root:?}"/tmp/* "${root:?}"/tmp/.[!.]* 2>/dev/null
+[ -n "$building" ] && exec 7<&-
 in_root "$@"
 rc=$?
 # A signal that ended the command is ours too.

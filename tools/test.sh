@@ -94,8 +94,8 @@ OPTIONS
         Run the TAP files that use the lab (t/SbLab.pm: a throttled disk,
         a capped CPU) before the others. One lab measures at a time on a
         machine, and a run beside another that has reached its lab tests
-        waits for them, as it waits for the package roots being made in
-        the background (they write to the disk the lab measures).
+        waits for them, as it waits for a package root being made
+        (tools/pg-root.sh writes hundreds of MB to the disk it measures).
 
     -h, --help
         Print this help.
@@ -202,16 +202,9 @@ if [ ${#majors[@]} -gt 1 ]; then
 		for suite in "${!suite_majors[@]}"; do
 			prep_log="$tmpbase/scanbench-root-prep-$suite.log"
 			sb_log "preparing the $suite root for PostgreSQL${suite_majors[$suite]} in the background ($prep_log)"
-			# Building a root writes hundreds of MB to the disk a lab
-			# measures: it holds the lab lock shared, and a lab (which
-			# takes it exclusively) waits until every root is made.
 			( trap 'kill $child 2>/dev/null; exit 143' TERM INT
-			  if lock_dir=$("$SB_TOP/tools/lab.sh" lock-dir 2>/dev/null) &&
-				  exec 7<"$lock_dir"; then
-				flock -s 7
-			  fi
 			  for m in ${suite_majors[$suite]}; do
-				"$SB_TOP/tools/pg-root.sh" "$m" true 7<&- &
+				"$SB_TOP/tools/pg-root.sh" "$m" true &
 				child=$!
 				wait $child || echo "preparing PostgreSQL $m failed"
 			  done ) </dev/null >"$prep_log" 2>&1 &
