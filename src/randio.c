@@ -145,7 +145,12 @@ sb_random_io(SbRandomFile *files, int nfiles, int block_size, uint64 ops,
 							(long long) offset)));
 		}
 		INSTR_TIME_SUBTRACT(t1, t0);
-		lat_us[i] = INSTR_TIME_GET_MICROSEC(t1);
+		/*
+		 * In fractions of a microsecond: INSTR_TIME_GET_MICROSEC truncates,
+		 * and a write to tmpfs or a read from the page cache takes less
+		 * than one, which would show as a latency of 0.
+		 */
+		lat_us[i] = INSTR_TIME_GET_DOUBLE(t1) * 1e6;
 		r->bytes += block_size;
 		r->min_offset = Min(r->min_offset, files[lo].base + offset);
 		r->max_offset = Max(r->max_offset, files[lo].base + offset);

@@ -7,13 +7,12 @@
 #     at its cap names io_max_combine_limit, a restart, as the limit.
 #   - A CPU-bound warm scan with a second CPU free: a parallel worker is
 #     measured to help, and its gain agrees within 15 % with scan_rate run
-#     with and without the worker in alternating pairs (or lies inside
-#     the interval of their median, where the machine's drift makes that
-#     wide).
+#     with and without the worker in alternating pairs just before and
+#     after it (the median of five rounds).
 #   - Half a CPU: the quota, not the worker count, is named as the limit,
 #     with the command that lifts it, and its estimated gain is 0.65 to
 #     1.15 of the gain scan_rate shows with and without the quota (or
-#     inside that gain's interval).
+#     inside that gain's interval); a second try where they disagree.
 #   - In every cell, a candidate that needs a restart, a reload or root is
 #     predicted, never measured, and says so.
 # Skips where control groups cannot be written (tools/test.sh hands the
@@ -88,18 +87,6 @@ sub reference
 		pairs => join(' ', map { sprintf('%.2f', $_) } @_) };
 }
 
-# Whether a gain agrees with the reference: within $pct % of its median,
-# or, where the machine made the reference itself that uncertain, inside
-# its interval.
-sub agrees
-{
-	my ($gain, $ref, $pct) = @_;
-	my $d = 100 * ($gain - $ref->{median}) / $ref->{median};
-	my $ok = abs($d) <= $pct || ($gain >= $ref->{lo} && $gain <= $ref->{hi});
-	return ($ok, sprintf("scan_rate's %.2f [%.2f, %.2f] (%+.1f %%)",
-		$ref->{median}, $ref->{lo}, $ref->{hi}, $d));
-}
-
 # What every cell must show of the candidates it cannot try.
 sub never_measured
 {
@@ -154,49 +141,61 @@ chomp $cpus;
 SKIP:
 {
 	skip "one CPU: no worker can run beside the scan", 5 if $cpus < 2;
-	# The advice, then the same comparison by hand with scan_rate: pairs,
-	# the order alternating, and the median of the pairs' ratios, as the
-	# advice measures.  The machine's speed drifts from minute to minute
-	# (warm scans alone here went from 393 to 564 MB/s in seven runs), and
-	# a ratio of two medians would carry the drift; a pair's two scans
-	# share it.  Whether the second CPU is free is the host's doing, and
-	# other work can take it for one of the two and not the other: a
-	# second try, both reported.
-	my (@cpu, $par, $ref, $agree, $how);
-	for my $try (1 .. 2)
+	# The advice against the same comparison made by hand with scan_rate:
+	# pairs in one session, the order alternating, and the median of the
+	# pairs' ratios, as the advice measures.  What a second CPU gives
+	# moves on this VM within seconds: in one run, the gain scan_rate saw
+	# was 1.58 and 1.60 in the blocks just before and after an advice
+	# call that measured 1.31, and gains of about 1.3 and about 1.6
+	# alternated from minute to minute (2026-12-02).  So the reference is
+	# taken close around each advice: five rounds, each an advice call
+	# with the blocks of five pairs measured just before and just after
+	# it, and the median of the five rounds' differences must be within
+	# 15 %; every round is reported.
+	my $ref_block = sub {
+		my ($value) = @_;
+		my $without = "SELECT scan_mb_s FROM scan_rate('n', 'warm');";
+		my $with = "SELECT scan_mb_s FROM scan_rate('n', 'warm', 'count(1)', $value);";
+		my @rates = split /\n/, $node->safe_psql('postgres',
+			join("\n", map { $_ % 2 ? ($without, $with) : ($with, $without) } 1 .. 5));
+		return map {
+			my ($r1, $r2) = @rates[2 * $_ - 2, 2 * $_ - 1];
+			$_ % 2 ? $r2 / $r1 : $r1 / $r2
+		} 1 .. 5;
+	};
+	my (@cpu, $par, @rounds, @before);
+	for my $k (1 .. 5)
 	{
-		@cpu = advice("'n', 'warm', max_seconds => 25");
+		@cpu = advice("'n', 'warm', max_seconds => 10");
 		($par) = grep { $_->{setting} eq 'max_parallel_workers_per_gather' } @cpu;
 		last unless $par && $par->{measured};
-		my @ratios;
-		for my $i (1 .. 9)
-		{
-			my $without = "SELECT scan_mb_s FROM scan_rate('n', 'warm')";
-			my $with = "SELECT scan_mb_s FROM scan_rate('n', 'warm', 'count(1)', $par->{value})";
-			my ($first, $second) = $i % 2 ? ($without, $with) : ($with, $without);
-			my ($r1, $r2) = map { $node->safe_psql('postgres', $_) } $first, $second;
-			push @ratios, $i % 2 ? $r2 / $r1 : $r1 / $r2;
-		}
-		$ref = reference(@ratios);
-		note("pair ratios: $ref->{pairs}");
-		($agree, $how) = agrees($par->{gain}, $ref, 15);
-		last if $agree;
-		note("try $try: the measured gain $par->{gain} against $how");
+		my @after = $ref_block->($par->{value});
+		my $ref = reference(@before, @after);
+		my $d = 100 * ($par->{gain} - $ref->{median}) / $ref->{median};
+		push @rounds, { gain => $par->{gain}, ref => $ref->{median}, d => $d };
+		note(sprintf("round %d: the advice %.2f in %d pairs, scan_rate %.2f (%s): %+.1f %%",
+			$k, $par->{gain}, $par->{pairs}, $ref->{median}, $ref->{pairs}, $d));
+		@before = @after;
 	}
 	ok($par, 'CPU-bound with a CPU free: parallel workers are a candidate')
 		or skip 'no parallel row', 5;
 	is($par->{current}, '0', '... from none');
-	ok($par->{measured} && $par->{pairs} > 0, "... measured, in $par->{pairs} pairs")
+	ok($par->{measured} && $par->{pairs} > 0 && @rounds == 5,
+		"... measured in every round, in $par->{pairs} pairs the last time")
 		or skip 'not measured', 3;
 	is($par->{command}, "SET max_parallel_workers_per_gather = $par->{value}", '... with the command');
-	ok($agree, "... the measured gain $par->{gain} agrees with $how, within 15 % or inside the interval");
-	my $real = $ref->{median};
+	my $d = median(map { $_->{d} } @rounds);
+	cmp_ok(abs($d), '<=', 15,
+		sprintf("... the measured gain agrees with scan_rate's within 15 %%: the median of %s is %+.1f %%",
+			join(', ', map { sprintf('%.2f against %.2f', $_->{gain}, $_->{ref}) } @rounds), $d));
+	my $real = median(map { $_->{ref} } @rounds);
+	my $gain = median(map { $_->{gain} } @rounds);
 	# Whether the second CPU is free is the host's doing (other work on
 	# it takes the worker's CPU): where the reference runs say a worker
 	# helps, the advice must say so too.
 	if ($real >= 1.15)
 	{
-		cmp_ok($par->{gain}, '>', 1.0, "... and they help, as scan_rate says ($real): gain $par->{gain}");
+		cmp_ok($gain, '>', 1.0, "... and they help, as scan_rate says ($real): gain $gain");
 	}
 	else
 	{
@@ -205,23 +204,18 @@ SKIP:
 	never_measured('CPU-bound', @cpu);
 }
 
-$lab->weight(1);
-
 # ---- half a CPU ----
-$lab->limit(0, 0.5);
-my @q = advice("'n', 'warm', max_seconds => 20");
-my ($quota) = grep { $_->{setting} =~ /^(cpu\.max|cpu\.cfs_quota_us)$/ } @q;
-ok($quota, 'half a CPU: the quota is a candidate');
-ok(!(grep { $_->{setting} eq 'max_parallel_workers_per_gather' } @q),
-	'... and the worker count is not');
-if ($quota)
+# The group keeps its weight: a quota caps it, and other work on the
+# machine (another major's build, in CI) must not take its half of a CPU
+# from the advice in one moment and from scan_rate in another.  A second
+# try where the estimate and the gain disagree, both reported.
+my (@q, $quota, $qref, $qok, $qhow);
+for my $try (1 .. 2)
 {
-	like($quota->{basis}, qr/quota of 0\.50 CPU is the limit, not the worker count/,
-		'... it says the quota is the limit');
-	is($quota->{cost}, 'root', '... which takes root to lift');
-	like($quota->{command}, qr{^echo (-1|'max 100000') > /\S+/(cpu\.cfs_quota_us|cpu\.max)$},
-		"... with the command: $quota->{command}");
-	cmp_ok($quota->{gain}, '>', 1.0, "... predicted to help: about $quota->{gain}");
+	$lab->limit(0, 0.5);
+	@q = advice("'n', 'warm', max_seconds => 20");
+	($quota) = grep { $_->{setting} =~ /^(cpu\.max|cpu\.cfs_quota_us)$/ } @q;
+	last unless $quota;
 	# The estimate against the gain itself: scan_rate with the quota and
 	# without it, alternating.  The estimate comes from CPU time measured
 	# under the quota, and a scan under a quota costs more CPU a byte
@@ -240,13 +234,28 @@ if ($quota)
 		push @ratios, $free / $under;
 	}
 	$lab->limit(0, 0.5);
-	my $qref = reference(@ratios);
+	$qref = reference(@ratios);
 	note("pair ratios: $qref->{pairs}");
 	my $r = $quota->{gain} / $qref->{median};
 	my $inside = $quota->{gain} >= $qref->{lo} && $quota->{gain} <= $qref->{hi};
-	ok(($r >= 0.65 && $r <= 1.15) || $inside,
-		sprintf("... an estimate of %.2f against a real gain of %.2f [%.2f, %.2f]: %.2f of it, 0.65 to 1.15 or inside the interval",
-			$quota->{gain}, $qref->{median}, $qref->{lo}, $qref->{hi}, $r))
+	$qok = ($r >= 0.65 && $r <= 1.15) || $inside;
+	$qhow = sprintf("an estimate of %.2f against a real gain of %.2f [%.2f, %.2f]: %.2f of it",
+		$quota->{gain}, $qref->{median}, $qref->{lo}, $qref->{hi}, $r);
+	last if $qok;
+	note("try $try: $qhow; $quota->{basis}");
+}
+ok($quota, 'half a CPU: the quota is a candidate');
+ok(!(grep { $_->{setting} eq 'max_parallel_workers_per_gather' } @q),
+	'... and the worker count is not');
+if ($quota)
+{
+	like($quota->{basis}, qr/quota of 0\.50 CPU is the limit, not the worker count/,
+		'... it says the quota is the limit');
+	is($quota->{cost}, 'root', '... which takes root to lift');
+	like($quota->{command}, qr{^echo (-1|'max 100000') > /\S+/(cpu\.cfs_quota_us|cpu\.max)$},
+		"... with the command: $quota->{command}");
+	cmp_ok($quota->{gain}, '>', 1.0, "... predicted to help: about $quota->{gain}");
+	ok($qok, "... $qhow, 0.65 to 1.15 or inside the interval")
 		or diag($quota->{basis});
 }
 my ($sum) = grep { $_->{setting} eq 'data_checksums' } @q;
