@@ -69,14 +69,18 @@ sb_lab_lock_dir()
 	fi
 }
 
-# sb_lab_lock: wait for the lab lock on file descriptor 8, held until the
-# shell exits; the seconds waited in SB_LAB_LOCK_WAITED.
+# sb_lab_lock [-s]: wait for the lab lock on file descriptor 8, held until
+# the shell exits or closes it (exec 8<&-); the seconds waited in
+# SB_LAB_LOCK_WAITED.  -s takes it shared, for work that writes to the
+# disk a lab measures (tools/pg-root.sh making a root): any number of
+# those at once, and no lab while they run.
 sb_lab_lock()
 {
-	local dir t0=$SECONDS
+	local dir mode=-x t0=$SECONDS
+	[ "${1:-}" = -s ] && mode=-s
 	dir=$(sb_lab_lock_dir) || return 1
 	exec 8<"$dir" || return 1
-	flock 8 || return 1
+	flock "$mode" 8 || return 1
 	SB_LAB_LOCK_WAITED=$((SECONDS - t0))
 }
 

@@ -112,22 +112,20 @@ fi
 
 # Making the root or installing into it writes hundreds of MB to the disk
 # a lab measures (t/SbLab.pm, bench/truth.sh): while it does, it holds the
-# lab lock shared (file descriptor 7), and a lab, which takes it
-# exclusively, waits.  Taken after the root's own lock, as a test run in
-# the root takes it, so that neither waits for the other in turn; let go
-# before the command runs.
+# lab lock shared (tools/lab.sh, file descriptor 8), and a lab, which
+# takes it exclusively, waits.  Taken after the root's own lock, as a test
+# run in the root takes it, so that neither waits for the other in turn;
+# let go before the command runs.  Where no lab can be made, no lock.
+. "$SB_TOP/tools/lab.sh"
 building=""
 build_lock()
 {
-	local dir
 	[ -n "$building" ] && return 0
 	building=1
-	dir=$("$SB_TOP/tools/lab.sh" lock-dir 2>/dev/null) || return 0
-	exec 7<"$dir" || return 0
-	if ! flock -s -n 7; then
-		sb_log "waiting for a lab to finish measuring before writing to its disk"
-		flock -s 7
-	fi
+	sb_lab_lock -s 2>/dev/null || return 0
+	[ "$SB_LAB_LOCK_WAITED" -gt 0 ] &&
+		sb_log "waited $SB_LAB_LOCK_WAITED s for a lab to finish measuring before writing to its disk"
+	return 0
 }
 
 # The machine's own archive, as pg-build.sh finds it.
@@ -267,7 +265,7 @@ if [ ! -f "$stamp" ] || [ -z "$index_age" ]; then
 fi
 
 rm -rf "${root:?}"/tmp/* "${root:?}"/tmp/.[!.]* 2>/dev/null
-[ -n "$building" ] && exec 7<&-
+[ -n "$building" ] && exec 8<&-
 in_root "$@"
 rc=$?
 # A signal that ended the command is ours too.
