@@ -5,7 +5,8 @@
 #     100 %; a sampled call agrees with whole passes within 10 %; the limit
 #     is in the row and in storage_info.
 #   - A quarter of a CPU: a warm scan is cpu_limited, never blamed on other
-#     processes, at the wall-clock rate scan_rate sees.
+#     processes, at the wall-clock rate scan_rate sees; a cold one, whose
+#     reads spend CPU too, is cpu_limited as well.
 #   - Busy loops on every CPU outside the group never lift a rate above the
 #     disk's limit.
 # Skips where control groups cannot be written (tools/test.sh hands the
@@ -213,6 +214,17 @@ is($cpu->{cpu_quota_us} . '/' . $cpu->{cpu_period_us}, '25000/100000', '... the 
 my ($cbd) = row("SELECT * FROM scan_breakdown('c', 'warm')");
 is($cbd->{cpu_quota_us} . '/' . $cbd->{cpu_period_us}, '25000/100000', 'scan_breakdown names the quota');
 cmp_ok($cbd->{cpu_throttled_pct}, '>', 0, "... and the share of its pass it held back ($cbd->{cpu_throttled_pct} %)");
+
+# Cold, a pass spends CPU in read() as well (the page cache, the copies),
+# and meets the quota below the warm ceiling: the verdict must still say
+# the quota held it back, from the CPU the passes used.
+my ($cold, $colderr) = row("SELECT * FROM scan_efficiency('c', runs => 6, method => 'whole')");
+ok((grep { $_ eq 'cpu_limited' } marks($cold->{verdict})),
+	"a quarter of a CPU, cold: cpu_limited ($cold->{verdict}, scan $cold->{scan_mb_s} MB/s)");
+like($colderr, qr/The passes used \d+ % of the CPU time the quota allows/,
+	'... and its NOTICE says how much of the quota the passes used');
+note($colderr);
+
 my ($st_n, $st_s) = $lab->stat;
 cmp_ok($st_s, '>=', $cpu->{cpu_throttled_s}, "the group's own cpu.stat ($st_s s) covers it");
 
