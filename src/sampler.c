@@ -42,15 +42,22 @@ sb_efficiency_elapsed_s(SbEfficiency *e)
 /*
  * What a timed pass adds to the call's accounts: its wall time, the time
  * the backend waited for a CPU and the group was held back by its quota
- * (clock.c), and the CPU it used.  The rates are bytes over the wall
- * time, waits included: what the server really got.
+ * (clock.c), and the CPU it used; a scan's, also on their own (whether
+ * the quota held the scans back is judged on them: the raw reads beside
+ * them, under a throttle, use little CPU).  The rates are bytes over the
+ * wall time, waits included: what the server really got.
  */
 static void
-account(SbEfficiency *e, SbTiming *t)
+account(SbEfficiency *e, SbTiming *t, bool scan)
 {
 	e->timed_s += t->seconds;
 	e->cpu_wait_s += t->cpu_wait_s;
 	e->cpu_busy_s += t->user_s + t->sys_s;
+	if (scan)
+	{
+		e->scan_timed_s += t->seconds;
+		e->scan_busy_s += t->user_s + t->sys_s;
+	}
 	if (isnan(t->throttled_s))
 		e->throttled_known = false;
 	else
@@ -266,8 +273,8 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 		ceiling = NAN;			/* left out of the ceiling's samples */
 
 	e->read_s += rr.timing.seconds;
-	account(e, &rr.timing);
-	account(e, &sr.timing);
+	account(e, &rr.timing, false);
+	account(e, &sr.timing, true);
 	e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
 	e->scan_s += sr.timing.seconds;
 	e->scan_cached_max = Max(e->scan_cached_max,
@@ -488,8 +495,8 @@ measure_whole(SbEfficiency *e)
 
 		read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
 		scan_rate = rate_mb_s(e->target->bytes, sr.timing.seconds);
-		account(e, &rr.timing);
-		account(e, &sr.timing);
+		account(e, &rr.timing, false);
+		account(e, &sr.timing, true);
 		sb_samples_push(&e->read_mb_s, read_rate);
 		sb_samples_push(&e->scan_mb_s, scan_rate);
 		sb_samples_push(&e->run_read_s, rr.timing.seconds);

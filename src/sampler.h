@@ -127,6 +127,8 @@ typedef struct SbEfficiency
 	double		throttled_s;	/* the group held back by its quota */
 	bool		throttled_known;
 	double		cpu_busy_s;		/* this backend's CPU in the timed passes */
+	double		scan_timed_s;	/* the timed scans alone, wall clock */
+	double		scan_busy_s;	/* this backend's CPU in them */
 	double		read_cached_max;
 	double		scan_cached_max;
 	uint64		rows;

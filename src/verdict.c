@@ -72,6 +72,7 @@ sb_judge_input_init(SbJudgeInput *in)
 	in->cached_pct = in->read_mb_s = in->scan_mb_s = in->direct_mb_s = NAN;
 	in->host_ratio = in->ceiling_mb_s = in->ceiling_ratio = NAN;
 	in->timed_s = in->cpu_wait_s = in->throttled_s = in->cpu_busy_s = NAN;
+	in->scan_timed_s = in->scan_busy_s = NAN;
 }
 
 static void
@@ -217,12 +218,13 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 * what the quota allows: a cold pass costs CPU in read() that a warm
 	 * one does not, and meets the quota below the warm ceiling (at a
 	 * quarter of a CPU in bench/truth.sh, cold scans ran at a third of
-	 * it).  A scan the disk holds back may be throttled now and then, in
-	 * bursts, and still go no faster without the quota: its CPU over the
-	 * passes stays well under the quota.
+	 * it).  The scans are judged alone: the raw reads beside them, held
+	 * by a read throttle, use little CPU.  A scan the disk holds back may
+	 * be throttled now and then, in bursts, and still go no faster
+	 * without the quota: its CPU stays well under the quota.
 	 */
-	used = quota && in->timed_s > 0 && !isnan(in->cpu_busy_s) ?
-		in->cpu_busy_s / in->timed_s / sb_cgroup_cpus(l) : NAN;
+	used = quota && in->scan_timed_s > 0 && !isnan(in->scan_busy_s) ?
+		in->scan_busy_s / in->scan_timed_s / sb_cgroup_cpus(l) : NAN;
 	if (quota && in->timed_s > 0 && throttled > SB_HELD_SHARE * in->timed_s &&
 		(isnan(in->ceiling_ratio) || in->ceiling_ratio >= SB_CEILING_RATIO ||
 		 (!isnan(used) && used >= SB_QUOTA_USED)))
@@ -234,7 +236,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 							limit_cpu_text(l), 100 * throttled / in->timed_s),
 					 errdetail("%sThe figure is right for this server, and smaller than the machine's CPUs would give.",
 							   isnan(used) ? "" :
-							   psprintf("The passes used %.0f %% of the CPU time the quota allows.  ", 100 * used))));
+							   psprintf("The scans used %.0f %% of the CPU time the quota allows.  ", 100 * used))));
 	}
 
 	if (at_read_limit)

@@ -42,6 +42,8 @@ typedef struct SbJudgeInput
 	double		cpu_wait_s;		/* of them, waiting for a CPU */
 	double		throttled_s;	/* the group held back by its quota */
 	double		cpu_busy_s;		/* CPU the timed passes used */
+	double		scan_timed_s;	/* the timed scans alone, wall clock */
+	double		scan_busy_s;	/* CPU they used */
 	const SbCgroupLimits *limits;
 } SbJudgeInput;
 

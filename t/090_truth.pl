@@ -221,8 +221,8 @@ cmp_ok($cbd->{cpu_throttled_pct}, '>', 0, "... and the share of its pass it held
 my ($cold, $colderr) = row("SELECT * FROM scan_efficiency('c', runs => 6, method => 'whole')");
 ok((grep { $_ eq 'cpu_limited' } marks($cold->{verdict})),
 	"a quarter of a CPU, cold: cpu_limited ($cold->{verdict}, scan $cold->{scan_mb_s} MB/s)");
-like($colderr, qr/The passes used \d+ % of the CPU time the quota allows/,
-	'... and its NOTICE says how much of the quota the passes used');
+like($colderr, qr/The scans used \d+ % of the CPU time the quota allows/,
+	'... and its NOTICE says how much of the quota the scans used');
 note($colderr);
 
 my ($st_n, $st_s) = $lab->stat;

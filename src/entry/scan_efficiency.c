@@ -107,6 +107,8 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 	in.cpu_wait_s = e->cpu_wait_s;
 	in.throttled_s = e->throttled_known ? e->throttled_s : NAN;
 	in.cpu_busy_s = e->cpu_busy_s;
+	in.scan_timed_s = e->scan_timed_s;
+	in.scan_busy_s = e->scan_busy_s;
 	in.limits = &e->limits;
 	sb_judge(&in, v);
 }
