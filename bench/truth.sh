@@ -7,8 +7,9 @@
 #     x {idle, loaded: a busy loop on every CPU outside the cluster's group}
 #     x {cold, warm}
 #
-# prints the known answer beside what raw_read, scan_rate, scan_efficiency
-# (pairs and whole) and scan_breakdown report, with the verdict:
+# prints the known answer beside what raw_read and scan_rate (each the
+# median of three calls: one call times one pass), scan_efficiency (pairs
+# and whole) and scan_breakdown report, with the verdict:
 #
 #   raw      a cold raw read runs at the disk's limit; on the unlimited
 #            disk at most at the fastest cold raw read of the cell (the
@@ -24,14 +25,34 @@
 #   pct      a storage-limited scan's scan_pct is 100 * scan / disk limit,
 #            the scan running at the limit: 100
 #
-# and flags (!) a figure more than 10 % above its bound, or more than 10 %
-# off an answer that is exact (the raw read at a limit, a storage-limited
-# scan and its scan_pct); a flag is "(marked)" where the figure's own
-# verdict says it is not the sustained storage rate (host_cache, burst).
+# Under a CPU quota a pass's CPU ceiling is measured as the pass runs:
+#   cold     a cold pass spends CPU in read() (page cache, copies) that a
+#            warm one does not, so its ceiling under the quota is lower:
+#            the same cold pass with the disk's throttle lifted, the quota
+#            kept (the fastest of three, as above).  Where the disk's
+#            limit is not under a quarter of that cold ceiling both limits
+#            are in play, and the answer is a range: at most the tighter of
+#            the limit and the (warm) ceiling, at least the limit and the
+#            cold ceiling taken one after the other (1 / (1/disk +
+#            1/ceiling): a byte waits for the disk, then for the CPU, never
+#            overlapping).  dd, 8 KB reads of a 950 MB file, cold, in such
+#            a group: 414-418 MB/s under 400 MiB/s alone, 925-999 under a
+#            quarter of a CPU alone, 277-344 under both.
+#   warm     a warm raw read is all CPU: at q of a CPU at most q times the
+#            same read with the quota lifted (a pass of a few of the
+#            quota's periods moves by where in a period it starts; the
+#            bound is the CPU's size, not one such pass)
+#
+# The ceiling column is the warm scan's and, after a slash under a quota,
+# the cold scan's.  A figure is flagged (!) more than 10 % above a bound,
+# more than 10 % off an answer that is exact (the raw read at a limit, a
+# storage-limited scan and its scan_pct), or more than 10 % outside a
+# range; a flag is "(marked)" where the figure's own verdict says it is
+# not the sustained storage rate (host_cache, burst).
 # Each cell reads a relation that lasts at least two seconds at the disk's
 # limit (a rate limiter's allowance is a small share of such a pass):
-# lineitem (SF, default 0.25) at 100 and 200 MiB/s, lineitem_big (4 x SF)
-# at 400 MiB/s, on the unlimited disk and warm.
+# lineitem (SF, default 0.25) at 100 MiB/s, lineitem_mid (2 x SF) at 200,
+# lineitem_big (4 x SF) at 400, on the unlimited disk and warm.
 # Warm cells run once per CPU and load (the disk is not read).
 #
 #   bench/truth.sh [--scale SF] [--disk "0 100 200 400"] [--cpu "0 0.25 0.5"]
@@ -83,7 +104,10 @@ trap 'exit 1' INT TERM
 sb_on_exit "sb_lab_remove '$group'"
 sb_lab_create "$group" || sb_die "could not make the group $group"
 sb_bench_lineitem "$scale" lineitem "$port"
+mid_scale=$(awk -v s="$scale" 'BEGIN { print 2 * s }')
 big_scale=$(awk -v s="$scale" 'BEGIN { print 4 * s }')
+"$(sb_pgbin)/scanbench-load" --scale "$mid_scale" --table lineitem_mid --drop --quiet ||
+	sb_die "scanbench-load failed"
 "$(sb_pgbin)/scanbench-load" --scale "$big_scale" --table lineitem_big --drop --quiet ||
 	sb_die "scanbench-load failed"
 sb_on_exit "sb_lab_load_stop '$loadfile'"
@@ -95,28 +119,63 @@ pgbin=$(sb_pgbin)
 q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
 
 echo "bench/truth.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), PostgreSQL $(sb_pgversion), $(nproc) CPUs, $(uname -r), cgroup v$SB_LAB_V"
-echo "disk $(sb_lab_disk "$data") under $data; lineitem SF $scale: $(q "SELECT pg_relation_size('lineitem')") bytes; lineitem_big SF $big_scale: $(q "SELECT pg_relation_size('lineitem_big')") bytes"
+echo "disk $(sb_lab_disk "$data") under $data; lineitem SF $scale: $(q "SELECT pg_relation_size('lineitem')") bytes; lineitem_mid SF $mid_scale: $(q "SELECT pg_relation_size('lineitem_mid')") bytes; lineitem_big SF $big_scale: $(q "SELECT pg_relation_size('lineitem_big')") bytes"
 echo
-echo "Known answers in [brackets]: <=X a bound, X an exact answer (within 10 %); ! flags a figure outside."
-hdr='%-4s %-6s %-5s %-6s | %-16s | %-16s %-7s | %-22s %-22s | %-22s %-22s | %-14s | %4s | %s\n'
+echo "Known answers in [brackets]: <=X a bound, X an exact answer (within 10 %), X-Y a range; ! flags a figure outside."
+hdr='%-4s %-6s %-5s %-6s | %-16s | %-16s %-9s | %-22s %-22s | %-22s %-22s | %-14s | %4s | %s\n'
 printf "$hdr" cache disk cpu load "raw_read" "scan_rate" ceiling \
 	"pairs read/scan" "pairs pct verdict" "whole read/scan" "whole pct verdict" "breakdown" "s" "flags"
 
-# check FIGURE KIND KNOWN: KIND "max" (a bound) or "eq" (an answer);
-# prints " !" when the figure is off by more than 10 %.
+# check FIGURE KIND KNOWN [LOW]: KIND "max" (a bound), "eq" (an answer) or
+# "range" (from LOW to KNOWN); prints " !" when the figure is off by more
+# than 10 %.
 check()
 {
-	awk -v f="$1" -v k="$2" -v a="$3" 'BEGIN {
+	awk -v f="$1" -v k="$2" -v a="$3" -v lo="${4:-}" 'BEGIN {
 		if (f == "" || a == "" || a <= 0) exit
-		if (f > 1.1 * a || (k == "eq" && f < 0.9 * a)) printf " !"
+		if (f > 1.1 * a || (k == "eq" && f < 0.9 * a) ||
+			(k == "range" && f < 0.9 * lo)) printf " !"
 	}'
 }
 minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || (b != "" && b < a)) a = b; print a }'; }
+maxof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || (b != "" && b > a)) a = b; print a }'; }
 fmt() { awk -v v="$1" 'BEGIN { if (v == "") print "-"; else printf "%.0f", v }'; }
+# shown KIND KNOWN LOW: the known answer as printed in brackets.
+shown()
+{
+	case "$1" in
+		max) echo "<=$(fmt "$2")" ;;
+		range) echo "$(fmt "$3")-$(fmt "$2")" ;;
+		*) fmt "$2" ;;
+	esac
+}
+# answer LIMIT CEILING [COLD]: where a disk's LIMIT and a pass's CPU
+# ceiling under a quota meet, sets kind, known and low.  COLD is the cold
+# pass's own ceiling (CEILING where not given): the limit, exact, when it
+# is under a quarter of COLD (the two one after the other then give at
+# least 80 % of the limit); otherwise the range from the limit and COLD
+# one after the other up to the tighter of the limit and CEILING.
+answer()
+{
+	local cold=${3:-$2}
+	low=
+	if awk -v l="$1" -v c="$cold" 'BEGIN { exit !(c == "" || l < 0.25 * c) }'; then
+		kind=eq
+		known=$1
+	else
+		kind=range
+		known=$(minof "$1" "$2")
+		low=$(awk -v l="$1" -v c="$cold" 'BEGIN { printf "%.1f", 1 / (1 / l + 1 / c) }')
+	fi
+}
 
 # reference: the rates the lab does not set, read once more into $refs
 # (the cell's relation, cache and limit): the warm scan (the CPU ceiling),
 # the warm raw read and, cold on the unlimited disk, the cold raw read.
+# Under a quota, also what the quota alone allows: cold with the disk's
+# throttle lifted, the cold scan and raw read (their CPU ceilings); warm,
+# the raw read with the quota lifted.  The cell's limits are set again
+# after.
 reference()
 {
 	refs+=" ceil=$(q "SELECT scan_mb_s FROM scan_rate('$rel', 'warm')")"
@@ -124,6 +183,16 @@ reference()
 	if [ "$cache" = cold ] && [ -z "$limit" ]; then
 		refs+=" cold=$(q "SELECT read_mb_s FROM raw_read('$rel', 'cold', 8192)")"
 	fi
+	[ "$cpu" = 0 ] && return
+	if [ "$cache" = cold ] && [ -n "$limit" ]; then
+		sb_lab_limit "$group" "$data" 0 "$cpu" || sb_die "could not lift the throttle"
+		refs+=" cscan=$(q "SELECT scan_mb_s FROM scan_rate('$rel', 'cold')")"
+		refs+=" craw=$(q "SELECT read_mb_s FROM raw_read('$rel', 'cold', 8192)")"
+	elif [ "$cache" = warm ]; then
+		sb_lab_limit "$group" "$data" 0 0 || sb_die "could not lift the quota"
+		refs+=" wfree=$(q "SELECT read_mb_s FROM raw_read('$rel', 'warm', 8192)")"
+	fi
+	sb_lab_limit "$group" "$data" "$disk" "$cpu" || sb_die "could not set the limits"
 }
 # fastest KIND: the fastest of $refs' KIND.
 fastest() { tr ' ' '\n' <<<"$refs" | sed -n "s/^$1=//p" | sort -g | tail -1; }
@@ -141,7 +210,8 @@ for load in $loads; do
 				sb_lab_limit "$group" "$data" "$disk" "$cpu" || sb_die "could not set the limits"
 				limit=$(awk -v m="$disk" 'BEGIN { if (m > 0) printf "%.1f", m * 1.048576 }')
 				rel=lineitem_big
-				[ "$cache" = cold ] && [ "$disk" -gt 0 ] && [ "$disk" -le 200 ] && rel=lineitem
+				[ "$cache" = cold ] && [ "$disk" -gt 0 ] && [ "$disk" -le 200 ] && rel=lineitem_mid
+				[ "$cache" = cold ] && [ "$disk" -gt 0 ] && [ "$disk" -le 100 ] && rel=lineitem
 				# What the lab does not set (the CPU ceiling under the quota, the
 				# host's cache on the unlimited disk, a warm copy's rate) is read
 				# before, between and after the figures: a busy shared machine
@@ -150,10 +220,14 @@ for load in $loads; do
 				t0=$SECONDS
 				reference
 				reference
-				raw=$(q "SELECT read_mb_s FROM raw_read('$rel', '$cache', 8192)")
-				# A cold raw read on the unlimited disk is one more reading of it.
-				[ "$cache" = cold ] && [ -z "$limit" ] && refs+=" cold=$raw"
-				scan=$(q "SELECT scan_mb_s FROM scan_rate('$rel', '$cache')")
+				# raw_read and scan_rate time one pass each: the median of
+				# three calls, as scan_efficiency's figures are medians of
+				# its passes.
+				raws=$(for i in 1 2 3; do q "SELECT read_mb_s FROM raw_read('$rel', '$cache', 8192)"; done)
+				raw=$(sb_median <<<"$raws")
+				# A cold raw read on the unlimited disk is more readings of it.
+				[ "$cache" = cold ] && [ -z "$limit" ] && refs+=" $(sed 's/^/cold=/' <<<"$raws" | tr '\n' ' ')"
+				scan=$(for i in 1 2 3; do q "SELECT scan_mb_s FROM scan_rate('$rel', '$cache')"; done | sb_median)
 				IFS='|' read -r pr ps pp pv < <(q "SELECT read_mb_s, scan_mb_s, scan_pct, verdict FROM scan_efficiency('$rel', '$cache', max_seconds => $maxs)")
 				reference
 				IFS='|' read -r wr ws wp wv < <(q "SELECT read_mb_s, scan_mb_s, scan_pct, verdict FROM scan_efficiency('$rel', '$cache', runs => $runs, method => 'whole')")
@@ -163,7 +237,18 @@ for load in $loads; do
 				raw_ceil=$(fastest warm)
 
 				# The known answers.
-				if [ "$cache" = cold ]; then
+				raw_low=
+				scan_low=
+				if [ "$cache" = cold ] && [ -n "$limit" ] && [ "$cpu" != 0 ]; then
+					# A throttle and a quota: each pass against its own cold
+					# CPU ceiling under the quota.
+					answer "$limit" "$(fastest craw)"
+					raw_kind=$kind raw_known=$known raw_low=$low
+					answer "$limit" "$ceil" "$(minof "$(fastest cscan)" "$ceil")"
+					scan_kind=$kind scan_known=$known scan_low=$low
+					pct_known=
+					[ "$scan_kind" = eq ] && pct_known=100.0
+				elif [ "$cache" = cold ]; then
 					unlimited=$(fastest cold)
 					raw_known=$(minof "${limit:-$unlimited}" "$raw_ceil")
 					raw_kind=max
@@ -180,8 +265,11 @@ for load in $loads; do
 						pct_known=$(awk -v s="$scan_known" -v l="$raw_known" 'BEGIN { printf "%.1f", 100 * s / l }')
 					fi
 				else
-					# A warm raw read is all CPU.
+					# A warm raw read is all CPU: under a quota, at most the
+					# quota's share of it unlimited.
 					raw_known=$raw_ceil
+					[ "$cpu" != 0 ] && raw_known=$(maxof "$raw_known" \
+						"$(awk -v c="$cpu" -v r="$(fastest wfree)" 'BEGIN { printf "%.1f", c * r }')")
 					raw_kind=max
 					scan_known=$ceil
 					scan_kind=max
@@ -194,12 +282,12 @@ for load in $loads; do
 				[[ "$pv" =~ host_cache|burst ]] && pm="(marked)"
 				[[ "$wv" =~ host_cache|burst ]] && wm="(marked)"
 				flags=""
-				for fig in "raw:$raw:$raw_kind:$raw_known:" "pairs.read:$pr:$raw_kind:$raw_known:$pm" \
-					"whole.read:$wr:$raw_kind:$raw_known:$wm" "scan:$scan:$scan_kind:$scan_known:" \
-					"pairs.scan:$ps:$scan_kind:$scan_known:$pm" "whole.scan:$ws:$scan_kind:$scan_known:$wm" \
-					"breakdown:$bs:$scan_kind:$scan_known:"; do
-					IFS=: read -r name f k a m <<<"$fig"
-					[ -n "$(check "$f" "$k" "$a")" ] && flags+=" $name$m"
+				for fig in "raw:$raw:$raw_kind:$raw_known:$raw_low:" "pairs.read:$pr:$raw_kind:$raw_known:$raw_low:$pm" \
+					"whole.read:$wr:$raw_kind:$raw_known:$raw_low:$wm" "scan:$scan:$scan_kind:$scan_known:$scan_low:" \
+					"pairs.scan:$ps:$scan_kind:$scan_known:$scan_low:$pm" "whole.scan:$ws:$scan_kind:$scan_known:$scan_low:$wm" \
+					"breakdown:$bs:$scan_kind:$scan_known:$scan_low:"; do
+					IFS=: read -r name f k a lo m <<<"$fig"
+					[ -n "$(check "$f" "$k" "$a" "$lo")" ] && flags+=" $name$m"
 				done
 				if [ -n "$pct_known" ]; then
 					[ -n "$(check "$pp" eq "$pct_known")" ] && flags+=" pairs.pct$pm"
@@ -209,17 +297,18 @@ for load in $loads; do
 				[ -n "$flags" ] && nflags=$((nflags + 1))
 				[ "$unmarked" -gt 0 ] && nwrong=$((nwrong + 1))
 				ncells=$((ncells + 1))
-				rk=$([ "$raw_kind" = max ] && echo "<=")$(fmt "$raw_known")
-				sk=$([ "$scan_kind" = max ] && echo "<=")$(fmt "$scan_known")
+				rk=$(shown "$raw_kind" "$raw_known" "$raw_low")
+				sk=$(shown "$scan_kind" "$scan_known" "$scan_low")
 				printf "$hdr" "$cache" "$([ "$disk" = 0 ] && echo '-' || echo "$disk")" \
 					"$([ "$cpu" = 0 ] && echo '-' || echo "$cpu")" "$load" \
-					"$(fmt "$raw")$(check "$raw" "$raw_kind" "$raw_known") [$rk]" \
-					"$(fmt "$scan")$(check "$scan" "$scan_kind" "$scan_known") [$sk]" "$(fmt "$ceil")" \
-					"$(fmt "$pr")$(check "$pr" "$raw_kind" "$raw_known")/$(fmt "$ps")$(check "$ps" "$scan_kind" "$scan_known")" \
+					"$(fmt "$raw")$(check "$raw" "$raw_kind" "$raw_known" "$raw_low") [$rk]" \
+					"$(fmt "$scan")$(check "$scan" "$scan_kind" "$scan_known" "$scan_low") [$sk]" \
+					"$(fmt "$ceil")$(c=$(fastest cscan); [ -n "$c" ] && echo "/$(fmt "$c")")" \
+					"$(fmt "$pr")$(check "$pr" "$raw_kind" "$raw_known" "$raw_low")/$(fmt "$ps")$(check "$ps" "$scan_kind" "$scan_known" "$scan_low")" \
 					"${pp:--}$(check "$pp" eq "$pct_known")${pct_known:+ [$pct_known]} ${pv:-none}" \
-					"$(fmt "$wr")$(check "$wr" "$raw_kind" "$raw_known")/$(fmt "$ws")$(check "$ws" "$scan_kind" "$scan_known")" \
+					"$(fmt "$wr")$(check "$wr" "$raw_kind" "$raw_known" "$raw_low")/$(fmt "$ws")$(check "$ws" "$scan_kind" "$scan_known" "$scan_low")" \
 					"${wp:--}$(check "$wp" eq "$pct_known") ${wv:-none}" \
-					"$(fmt "$bs")$(check "$bs" "$scan_kind" "$scan_known") ${bb:-}" $((SECONDS - t0)) "${flags# }"
+					"$(fmt "$bs")$(check "$bs" "$scan_kind" "$scan_known" "$scan_low") ${bb:-}" $((SECONDS - t0)) "${flags# }"
 			done
 		done
 	done
