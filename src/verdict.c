@@ -21,7 +21,7 @@
  *                  include that wait (they are what the server got)
  *   cpu_limited    the group's own CPU quota held the passes back, and
  *                  the scan ran at its warm CPU ceiling under it or the
- *                  passes used up the quota (a cold pass spends CPU in
+ *                  scans used up the quota (a cold pass spends CPU in
  *                  read() as well, so it meets the quota below the warm
  *                  ceiling): the figure is right for this server, and
  *                  smaller than the machine's
