@@ -62,7 +62,7 @@
 # Root, cgroup v1 (cpu, blkio) or v2 (cpu, io) writable; otherwise it says
 # why and exits 0 without measuring.  Default SF 0.25 (about 240 MB, and
 # 950 MB for lineitem_big), whole passes --runs 6, pairs --max-seconds 20.
-# The whole matrix takes about 35 minutes.
+# The whole matrix takes about 45 minutes.
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 . "$(dirname "$0")/../tools/lab.sh"
