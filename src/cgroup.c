@@ -506,6 +506,8 @@ sb_cgroup_cpu_stat(SbCgroupCpuStat *s)
 	snprintf(path, sizeof(path), "%s/cpu.stat", cpu_stat_dir);
 	if (!sb_read_small_file(path, buf, sizeof(buf)))
 		return;
+	if ((p = strstr(buf, "nr_periods ")) != NULL)
+		s->nr_periods = strtoll(p + 11, NULL, 10);
 	if ((p = strstr(buf, "nr_throttled ")) != NULL)
 		s->nr_throttled = strtoll(p + 13, NULL, 10);
 	if (cpu_stat_version == 1 && (p = strstr(buf, "throttled_time ")) != NULL)

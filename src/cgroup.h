@@ -37,7 +37,8 @@ typedef struct SbCgroupLimits
 typedef struct SbCgroupCpuStat
 {
 	bool		ok;
-	int64		nr_throttled;
+	int64		nr_periods;		/* periods in which the group ran */
+	int64		nr_throttled;	/* of them, those it ran out of quota */
 	double		throttled_s;
 } SbCgroupCpuStat;
 

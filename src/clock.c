@@ -22,6 +22,10 @@
  *                own limit, not other processes' load.  It is the group's
  *                figure, so it counts time the group was held back while
  *                this backend was not running too.
+ * With the latter come the quota's periods in which the group ran, and in
+ * how many of them it ran out of quota: the group's own account of
+ * whether the quota was used up, which counts the CPU of the processes
+ * that read for the backend (18's I/O workers) as well as its own.
  *
  *-------------------------------------------------------------------------
  */
@@ -67,13 +71,15 @@ run_delay_s(void)
 	return (double) waited / 1e9;
 }
 
-/* The cgroup's throttled seconds, NaN where unknown. */
+/* The cgroup's throttled seconds, NaN where unknown, and its periods. */
 static double
-throttled_s(void)
+throttled_s(int64 *periods, int64 *spent)
 {
 	SbCgroupCpuStat s;
 
 	sb_cgroup_cpu_stat(&s);
+	*periods = s.nr_periods;
+	*spent = s.nr_throttled;
 	return s.ok ? s.throttled_s : NAN;
 }
 
@@ -88,7 +94,7 @@ sb_clock_start(SbClock *clock)
 	getrusage(RUSAGE_SELF, &clock->ru_start);
 	INSTR_TIME_SET_CURRENT(clock->start);
 	clock->run_delay_start = run_delay_s();
-	clock->throttled_start = throttled_s();
+	clock->throttled_start = throttled_s(&clock->periods_start, &clock->spent_start);
 }
 
 void
@@ -96,7 +102,9 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 {
 	instr_time	end;
 	struct rusage ru;
-	double		throttled_end = throttled_s();
+	int64		periods_end;
+	int64		spent_end;
+	double		throttled_end = throttled_s(&periods_end, &spent_end);
 	double		run_delay_end = run_delay_s();
 
 	INSTR_TIME_SET_CURRENT(end);
@@ -113,4 +121,6 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 	timing->throttled_s = throttled_end - clock->throttled_start;
 	if (!isnan(timing->throttled_s))
 		timing->throttled_s = Min(Max(timing->throttled_s, 0), timing->seconds);
+	timing->periods = Max(periods_end - clock->periods_start, 0);
+	timing->spent_periods = Min(Max(spent_end - clock->spent_start, 0), timing->periods);
 }

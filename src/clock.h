@@ -20,6 +20,8 @@ typedef struct SbClock
 	struct rusage ru_start;
 	double		run_delay_start;	/* /proc/self/schedstat, s; NaN if none */
 	double		throttled_start;	/* the cgroup's cpu.stat, s; NaN if none */
+	int64		periods_start;	/* its nr_periods and nr_throttled */
+	int64		spent_start;
 } SbClock;
 
 typedef struct SbTiming
@@ -30,6 +32,9 @@ typedef struct SbTiming
 	double		cpu_wait_s;		/* runnable but waiting for a CPU; 0 if unknown */
 	double		throttled_s;	/* the cgroup held back by its CPU quota;
 								 * NaN if unknown */
+	int64		periods;		/* the quota's periods in which the group
+								 * ran; 0 if unknown */
+	int64		spent_periods;	/* of them, those it ran out of quota in */
 } SbTiming;
 
 extern void sb_clock_start(SbClock *clock);

@@ -57,6 +57,8 @@ account(SbEfficiency *e, SbTiming *t, bool scan)
 	{
 		e->scan_timed_s += t->seconds;
 		e->scan_busy_s += t->user_s + t->sys_s;
+		e->scan_periods += t->periods;
+		e->scan_spent_periods += t->spent_periods;
 	}
 	if (isnan(t->throttled_s))
 		e->throttled_known = false;

@@ -129,6 +129,8 @@ typedef struct SbEfficiency
 	double		cpu_busy_s;		/* this backend's CPU in the timed passes */
 	double		scan_timed_s;	/* the timed scans alone, wall clock */
 	double		scan_busy_s;	/* this backend's CPU in them */
+	int64		scan_periods;	/* the quota's periods in them */
+	int64		scan_spent_periods; /* of those, ones the quota ran out in */
 	double		read_cached_max;
 	double		scan_cached_max;
 	uint64		rows;

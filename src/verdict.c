@@ -225,6 +225,18 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 */
 	used = quota && in->scan_timed_s > 0 && !isnan(in->scan_busy_s) ?
 		in->scan_busy_s / in->scan_timed_s / sb_cgroup_cpus(l) : NAN;
+	/*
+	 * The group's own account: a group that ran out of quota in a share f
+	 * of its periods used at least f of the quota.  It counts the CPU of
+	 * the processes that read for the backend (18's I/O workers), which
+	 * the backend's own CPU time leaves out.
+	 */
+	if (quota && in->scan_periods > 0)
+	{
+		double		spent = (double) in->scan_spent_periods / in->scan_periods;
+
+		used = isnan(used) ? spent : Max(used, spent);
+	}
 	if (quota && in->timed_s > 0 && throttled > SB_HELD_SHARE * in->timed_s &&
 		(isnan(in->ceiling_ratio) || in->ceiling_ratio >= SB_CEILING_RATIO ||
 		 (!isnan(used) && used >= SB_QUOTA_USED)))
@@ -236,7 +248,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 							limit_cpu_text(l), 100 * throttled / in->timed_s),
 					 errdetail("%sThe figure is right for this server, and smaller than the machine's CPUs would give.",
 							   isnan(used) ? "" :
-							   psprintf("The scans used %.0f %% of the CPU time the quota allows.  ", 100 * used))));
+							   psprintf("The scans used %.0f %% of the CPU time the quota allows (by this backend's CPU time, or by the share of the quota's periods in which the server's group ran out of it).  ", 100 * used))));
 	}
 
 	if (at_read_limit)

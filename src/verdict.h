@@ -44,6 +44,8 @@ typedef struct SbJudgeInput
 	double		cpu_busy_s;		/* CPU the timed passes used */
 	double		scan_timed_s;	/* the timed scans alone, wall clock */
 	double		scan_busy_s;	/* CPU they used */
+	int64		scan_periods;	/* the quota's periods in them */
+	int64		scan_spent_periods; /* of those, ones the quota ran out in */
 	const SbCgroupLimits *limits;
 } SbJudgeInput;
 

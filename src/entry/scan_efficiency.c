@@ -109,6 +109,8 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 	in.cpu_busy_s = e->cpu_busy_s;
 	in.scan_timed_s = e->scan_timed_s;
 	in.scan_busy_s = e->scan_busy_s;
+	in.scan_periods = e->scan_periods;
+	in.scan_spent_periods = e->scan_spent_periods;
 	in.limits = &e->limits;
 	sb_judge(&in, v);
 }
