@@ -214,7 +214,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 
 	/*
 	 * The quota set the rate only where the scan ran at its CPU ceiling
-	 * (measured warm under the same quota), or where the passes used up
+	 * (measured warm under the same quota), or where the scans used up
 	 * what the quota allows: a cold pass costs CPU in read() that a warm
 	 * one does not, and meets the quota below the warm ceiling (at a
 	 * quarter of a CPU in bench/truth.sh, cold scans ran at a third of
