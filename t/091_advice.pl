@@ -4,11 +4,12 @@
 # page read into shared buffers.
 #   - A disk throttled to 50 MiB/s: no CPU advice, and no predicted gain
 #     that would take the scan above the throttle; on 18, io_combine_limit
-#     at its cap names io_max_combine_limit, a restart, as the limit.
+#     at its cap names io_max_combine_limit, a restart, as the limit,
+#     predicted from the median of the scans the trials ran.
 #   - A CPU-bound warm scan with a second CPU free: a parallel worker is
-#     measured to help, and its gain agrees within 15 % with scan_rate run
-#     with and without the worker in alternating pairs just before and
-#     after it (the median of five rounds).
+#     measured to help, and its gain (the median of five advice calls)
+#     agrees within 15 % with scan_rate run with and without the worker
+#     in alternating pairs between the calls (the median of every pair).
 #   - Half a CPU: the quota, not the worker count, is named as the limit,
 #     with the command that lifts it, and its estimated gain is 0.5 to
 #     1.15 of the gain scan_rate shows with and without the quota (or
@@ -112,7 +113,8 @@ ok(!(grep { $_->{setting} =~ /^(max_parallel_workers_per_gather|cpu\.|data_check
 for my $r (grep { defined $_->{gain} } @io)
 {
 	cmp_ok($r->{gain} * $scan, '<=', 1.15 * $limit,
-		"storage-limited: $r->{setting} gain $r->{gain} takes the scan ($scan MB/s) no higher than the throttle's $limit MB/s");
+		"storage-limited: $r->{setting} gain $r->{gain} takes the scan ($scan MB/s) no higher than the throttle's $limit MB/s")
+		or diag($r->{basis});
 }
 my ($thr) = grep { $_->{setting} =~ /^(io\.max rbps|blkio\.throttle\.read_bps_device)$/ } @io;
 ok($thr, 'the throttle is named');
@@ -128,6 +130,10 @@ if ($major >= 18)
 	my ($cap) = grep { $_->{setting} eq 'io_max_combine_limit' } @io;
 	ok($cap && $cap->{cost} eq 'restart' && $cap->{basis} =~ /at its cap io_max_combine_limit/,
 		'18: io_combine_limit at its cap names io_max_combine_limit, a restart');
+	# Predicted after the trials, from every scan under the current
+	# settings: one pass alone once ran at 38 MB/s under this throttle.
+	like($cap && $cap->{basis}, qr/the median of ([3-9]|\d\d+) scans under the current settings/,
+		'... predicted from the median of the scans the trials ran too');
 }
 never_measured('storage-limited', @io);
 
@@ -144,14 +150,15 @@ SKIP:
 	# The advice against the same comparison made by hand with scan_rate:
 	# pairs in one session, the order alternating, and the median of the
 	# pairs' ratios, as the advice measures.  What a second CPU gives
-	# moves on this VM within seconds: in one run, the gain scan_rate saw
-	# was 1.58 and 1.60 in the blocks just before and after an advice
-	# call that measured 1.31, and gains of about 1.3 and about 1.6
-	# alternated from minute to minute (2026-12-02).  So the reference is
-	# taken close around each advice: five rounds, each an advice call
-	# with the blocks of five pairs measured just before and just after
-	# it, and the median of the five rounds' differences must be within
-	# 15 %; every round is reported.
+	# moves on this VM from pair to pair: single pairs' ratios ran from
+	# 0.92 to 2.08 in one run, and the median of ten of them from 1.18 to
+	# 1.81 in another, beside advice calls that measured 1.38 to 1.48
+	# (2026-12-02, CI here, another major's tests running).  One round's
+	# figures against each other would test that noise.  So five rounds,
+	# each an advice call followed by a block of five pairs, the whole
+	# spread over the same minutes; the median of the five advice gains
+	# must be within 15 % of the median of all 25 pairs.  Every round is
+	# reported.
 	my $ref_block = sub {
 		my ($value) = @_;
 		# asis, as the advice's pairs run after its first scan: 'warm'
@@ -168,19 +175,18 @@ SKIP:
 			$_ % 2 ? $r2 / $r1 : $r1 / $r2
 		} 1 .. 5;
 	};
-	my (@cpu, $par, @rounds, @before);
+	my (@cpu, $par, @rounds, @pairs);
 	for my $k (1 .. 5)
 	{
 		@cpu = advice("'n', 'warm', max_seconds => 10");
 		($par) = grep { $_->{setting} eq 'max_parallel_workers_per_gather' } @cpu;
 		last unless $par && $par->{measured};
-		my @after = $ref_block->($par->{value});
-		my $ref = reference(@before, @after);
-		my $d = 100 * ($par->{gain} - $ref->{median}) / $ref->{median};
-		push @rounds, { gain => $par->{gain}, ref => $ref->{median}, d => $d };
-		note(sprintf("round %d: the advice %.2f in %d pairs, scan_rate %.2f (%s): %+.1f %%",
-			$k, $par->{gain}, $par->{pairs}, $ref->{median}, $ref->{pairs}, $d));
-		@before = @after;
+		my @block = $ref_block->($par->{value});
+		push @pairs, @block;
+		push @rounds, { gain => $par->{gain} };
+		note(sprintf("round %d: the advice %.2f [%s, %s] in %d pairs; scan_rate's pairs after it %s",
+			$k, $par->{gain}, $par->{gain_lo} // '', $par->{gain_hi} // '', $par->{pairs},
+			reference(@block)->{pairs}));
 	}
 	ok($par, 'CPU-bound with a CPU free: parallel workers are a candidate')
 		or skip 'no parallel row', 5;
@@ -189,12 +195,14 @@ SKIP:
 		"... measured in every round, in $par->{pairs} pairs the last time")
 		or skip 'not measured', 3;
 	is($par->{command}, "SET max_parallel_workers_per_gather = $par->{value}", '... with the command');
-	my $d = median(map { $_->{d} } @rounds);
-	cmp_ok(abs($d), '<=', 15,
-		sprintf("... the measured gain agrees with scan_rate's within 15 %%: the median of %s is %+.1f %%",
-			join(', ', map { sprintf('%.2f against %.2f', $_->{gain}, $_->{ref}) } @rounds), $d));
-	my $real = median(map { $_->{ref} } @rounds);
 	my $gain = median(map { $_->{gain} } @rounds);
+	my $ref = reference(@pairs);
+	my $real = $ref->{median};
+	my $d = 100 * ($gain - $real) / $real;
+	cmp_ok(abs($d), '<=', 15,
+		sprintf("... the measured gain agrees with scan_rate's within 15 %%: %.2f (the median of %s) against %.2f [%.2f, %.2f] (the median of %d pairs): %+.1f %%",
+			$gain, join(' ', map { sprintf('%.2f', $_->{gain}) } @rounds),
+			$real, $ref->{lo}, $ref->{hi}, scalar(@pairs), $d));
 	# Whether the second CPU is free is the host's doing (other work on
 	# it takes the worker's CPU): where the reference runs say a worker
 	# helps, the advice must say so too.

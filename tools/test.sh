@@ -326,7 +326,8 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 	"$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" /src/scanbench/tools/test.sh "${inner[@]}" "${tests[@]}" 2>&1 |
 		tee "$log"
 	rc=${PIPESTATUS[0]}
-	counts=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	# The last count line: --keep's note on the kept directory follows it.
+	counts=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log" | tail -n 1)
 	if [ -z "$counts" ]; then
 		[ $rc -eq 3 ] && exit 3
 		counts="0 1"
