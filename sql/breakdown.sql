@@ -58,7 +58,7 @@ SELECT shape, query, cache, runs, rows, scan_s >= 0 AS seconds_ok, scan_mb_s > 0
        abs(scan_pct - 100 * scan_mb_s / read_mb_s) <= 0.06 + 5 * (scan_mb_s + read_mb_s) / read_mb_s ^ 2 AS pct_ok
 FROM scan_shapes('sb_t');
 -- A relation with no number column and a dropped column: fewer shapes.
-CREATE TABLE sb_words (w text, dropme integer, v text);
+CREATE TABLE sb_words (w text, dropme integer, v text) WITH (autovacuum_enabled = false);
 INSERT INTO sb_words SELECT g::text, g, md5(g::text) FROM generate_series(1, 1000) g;
 ALTER TABLE sb_words DROP COLUMN dropme;
 SELECT shape, query, runs, rows FROM scan_shapes('sb_words', 'cold', 2);

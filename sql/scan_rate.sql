@@ -35,7 +35,7 @@ SELECT workers_planned FROM scan_rate('sb_t', 'asis');
 -- Rows come from the scans' own counters, or from instrumentation when
 -- statistics are off or workers keep their counts: the same either way.
 SET track_counts = off;
-CREATE TABLE sb_nostats AS SELECT * FROM sb_t WHERE id <= 1234;
+CREATE TABLE sb_nostats WITH (autovacuum_enabled = false) AS SELECT * FROM sb_t WHERE id <= 1234;
 SELECT rows FROM scan_rate('sb_nostats', 'asis');
 SELECT rows FROM scan_rate('sb_nostats', 'asis', 'count(1)', 2);
 RESET track_counts;

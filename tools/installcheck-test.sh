@@ -63,6 +63,7 @@ if [ $rc -eq 0 ]; then
 else
 	nok "make installcheck in a fresh copy passes (exit $rc)"
 	tail -n 40 "$log"
+	[ -f "$work/regression.diffs" ] && head -n 80 "$work/regression.diffs"
 fi
 if grep -q 'file not found' "$log"; then
 	nok "no test looked for a loader built in the tree"
