@@ -1,4 +1,4 @@
-/* scanbench--0.3.sql: the whole SQL surface of version 0.3 */
+/* scanbench--0.4.0.sql: the whole SQL surface of version 0.4.0 */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION scanbench" to load this file. \quit
@@ -7,9 +7,9 @@
 -- This file is the current surface, by concern; a fresh CREATE EXTENSION
 -- runs it.  A database of an older version gets the same objects through
 -- the upgrade steps beside it (scanbench--0.1.sql, then
--- scanbench--0.1--0.2.sql and scanbench--0.2--0.3.sql), which never
--- change once released; t/080_upgrade.pl proves that both ways give the
--- same catalog.
+-- scanbench--0.1--0.2.sql, scanbench--0.2--0.3.sql and
+-- scanbench--0.3--0.4.0.sql), which never change once released;
+-- t/080_upgrade.pl proves that both ways give the same catalog.
 --
 -- Result rows are named composite types, so that a history table can hold
 -- them as they are (CREATE TABLE h OF scan_efficiency_result, or a column
