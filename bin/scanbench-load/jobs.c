@@ -137,7 +137,7 @@ job_end_copy(Job *job, const char *abort_msg)
 		ExecStatusType st = PQresultStatus(res);
 
 		if (st == PGRES_COMMAND_OK)
-			job->rows_copied = strtoll(PQcmdTuples(res), NULL, 10);
+			job->rows_copied += strtoll(PQcmdTuples(res), NULL, 10);
 		else
 		{
 			ok = false;
@@ -162,6 +162,43 @@ job_end_copy(Job *job, const char *abort_msg)
 	return ok && abort_msg == NULL;
 }
 
+static bool job_finish_copy(Job *job, int64_t rows);
+
+/*
+ * Freezing in steps: end this COPY, commit its rows and go on in a new
+ * transaction and COPY, so that the freezer can freeze what is committed
+ * while its pages are still newer than the last checkpoint.  buf is empty
+ * (just flushed); returns where the next rows go, or NULL on failure.
+ */
+static char *
+job_commit_step(Job *job, char *buf, int64_t rows, int64_t bytes)
+{
+	char	   *p = dbt3_put_trailer(job->format, buf);
+	PGresult   *res;
+	bool		ok;
+
+	if (!job_flush(job, buf, p - buf) || !job_finish_copy(job, rows))
+		return NULL;
+	res = PQexec(job->conn, "COMMIT");
+	ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+	PQclear(res);
+	if (ok)
+	{
+		res = PQexec(job->conn, "BEGIN");
+		ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+		PQclear(res);
+	}
+	if (!ok)
+	{
+		job_error(job, "%s", chomp(PQerrorMessage(job->conn)));
+		return NULL;
+	}
+	STORE_RELAXED(job->bytes_committed, bytes);
+	if (!job_start_copy(job))
+		return NULL;
+	return dbt3_put_header(job->format, buf);
+}
+
 /*
  * Generate the job's orders into buf, sending each full chunk; between
  * chunks, stop if the server failed this COPY or the load is being aborted.
@@ -172,7 +209,8 @@ job_generate(Job *job, char *buf, int64_t *rows_out)
 	char	   *p = dbt3_put_header(job->format, buf);
 	char	   *limit = buf + CHUNK_SIZE - DBT3_ORDER_MAX_BYTES;
 	int64_t		rows = 0,
-				bytes = 0;
+				bytes = 0,
+				step_end = job->step_bytes;
 
 	for (int64_t o = job->first_order; o < job->end_order; o++)
 	{
@@ -191,6 +229,12 @@ job_generate(Job *job, char *buf, int64_t *rows_out)
 				return GENERATE_FAILED; /* ending the COPY fetches the error */
 			if (LOAD_RELAXED(abort_load))
 				return GENERATE_ABORTED;
+			if (step_end > 0 && bytes >= step_end && o + 1 < job->end_order)
+			{
+				if ((p = job_commit_step(job, buf, rows, bytes)) == NULL)
+					return GENERATE_FAILED;
+				step_end = bytes + job->step_bytes;
+			}
 		}
 	}
 	p = dbt3_put_trailer(job->format, p);
@@ -304,6 +348,55 @@ watch_backends(PGconn *ctl, Job *jobs, int njobs)
 	PQclear(res);
 }
 
+/*
+ * The freezer, between the main thread's other duties: collect a pass that
+ * ended, and start one when the jobs have committed step_bytes more since
+ * the last began.  A failed pass is remembered and ends the freezing; the
+ * VACUUM after the COPYs freezes what is left either way.  wait: block
+ * until a running pass ends.
+ */
+static void
+freezer_poll(Freezer *fz, const Job *jobs, int njobs, bool wait)
+{
+	int64_t		committed = 0;
+
+	if (fz->busy)
+	{
+		PGresult   *res;
+
+		if (!wait && (!PQconsumeInput(fz->conn) || PQisBusy(fz->conn)))
+		{
+			if (PQstatus(fz->conn) == CONNECTION_OK)
+				return;
+		}
+		while ((res = PQgetResult(fz->conn)) != NULL)
+		{
+			if (PQresultStatus(res) != PGRES_COMMAND_OK && !fz->error[0])
+				snprintf(fz->error, sizeof(fz->error), "%s", chomp(PQresultErrorMessage(res)));
+			PQclear(res);
+		}
+		if (PQstatus(fz->conn) != CONNECTION_OK && !fz->error[0])
+			snprintf(fz->error, sizeof(fz->error), "%s", chomp(PQerrorMessage(fz->conn)));
+		fz->busy = false;
+		fz->passes++;
+		fz->busy_s += now_s() - fz->pass_start;
+	}
+	if (wait || fz->error[0])
+		return;
+	for (int j = 0; j < njobs; j++)
+		committed += LOAD_RELAXED(jobs[j].bytes_committed);
+	if (committed - fz->passed_bytes < fz->step_bytes)
+		return;
+	if (!PQsendQuery(fz->conn, fz->sql))
+	{
+		snprintf(fz->error, sizeof(fz->error), "%s", chomp(PQerrorMessage(fz->conn)));
+		return;
+	}
+	fz->busy = true;
+	fz->passed_bytes = committed;
+	fz->pass_start = now_s();
+}
+
 static bool
 any_running(const Job *jobs, int njobs)
 {
@@ -315,11 +408,11 @@ any_running(const Job *jobs, int njobs)
 
 /*
  * Start the jobs and watch them until every one has ended.  ctl is NULL
- * with --stdout.  False if a job could not be started (the others are
- * stopped, and the job says why).
+ * with --stdout; fz is NULL unless the load freezes in steps.  False if a
+ * job could not be started (the others are stopped, and the job says why).
  */
 bool
-run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg)
+run_jobs(Job *jobs, int njobs, PGconn *ctl, Freezer *fz, Progress *pg)
 {
 	double		next_report = pg->start + pg->interval;
 	double		next_watch = pg->start + 1.0;
@@ -361,8 +454,12 @@ run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg)
 			report_progress(pg, jobs, njobs, false);
 			next_report += pg->interval;
 		}
+		if (fz && !interrupted)
+			freezer_poll(fz, jobs, njobs, false);
 		nanosleep(&nap, NULL);
 	}
+	if (fz && fz->busy)
+		freezer_poll(fz, jobs, njobs, true);
 	for (int j = 0; j < nstarted; j++)
 		pthread_join(jobs[j].thread, NULL);
 	if (pg->interval > 0)

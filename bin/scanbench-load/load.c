@@ -129,6 +129,14 @@ open_control(Load *ld)
 	if ((ld->ctl = connect_db(opt)) == NULL)
 		return false;
 	signals_watch_conn(0, ld->ctl);
+	if (!server_inspect(ld->ctl, &ld->server))
+		return false;
+	if (ld->server.in_recovery)
+	{
+		log_error("the server is a standby (in recovery), which takes no writes\n"
+				  "hint: connect to the primary");
+		return false;
+	}
 	if (opt->check && !check_extension(ld->ctl))
 		return false;
 	ld->qname = PQescapeIdentifier(ld->ctl, opt->table, strlen(opt->table));
@@ -139,7 +147,7 @@ open_control(Load *ld)
 	}
 	res = query_rows(ld->ctl,
 					 "SELECT c.relkind, pg_catalog.pg_has_role(c.relowner, 'USAGE'), "
-					 "pg_catalog.quote_ident(n.nspname) "
+					 "pg_catalog.quote_ident(n.nspname), c.relpersistence "
 					 "FROM pg_catalog.pg_class c "
 					 "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
 					 "WHERE c.oid = pg_catalog.to_regclass($1)", ld->qname);
@@ -152,6 +160,8 @@ open_control(Load *ld)
 		bool		owner = PQgetvalue(res, 0, 1)[0] == 't';
 
 		snprintf(ld->target, sizeof(ld->target), "%s.%s", PQgetvalue(res, 0, 2), ld->qname);
+		/* --append adds to the table as it is; --drop makes a new one */
+		ld->target_unlogged = opt->append ? PQgetvalue(res, 0, 3)[0] == 'u' : opt->unlogged;
 		PQclear(res);
 		if (relkind != 'r' && !(relkind == 'p' && opt->append))
 		{
@@ -176,11 +186,13 @@ open_control(Load *ld)
 			int64_t		shards;
 
 			ld->pages_before = load_table_pages(ld, &shards);
+			ld->target_citus = shards > 0;
 		}
 	}
 	else
 	{
 		PQclear(res);
+		ld->target_unlogged = opt->unlogged;
 		if (opt->append)
 		{
 			log_error("table %s does not exist\nhint: leave out --append to create it", ld->qname);
@@ -210,6 +222,7 @@ open_control(Load *ld)
 			return false;
 		}
 		free(val);
+		ld->target_citus = true;
 	}
 	/* In the table's schema, so that the rename keeps it there. */
 	snprintf(ld->staging_name, sizeof(ld->staging_name), "scanbench_load_%d",
@@ -218,6 +231,31 @@ open_control(Load *ld)
 			 (int) (strlen(ld->target) - strlen(ld->qname) - 1), ld->target, ld->staging_name);
 	load_drop_stale_staging(ld);
 	return true;
+}
+
+/*
+ * Freezing in steps.  Several jobs cannot COPY FREEZE (load.c's head), so
+ * their rows are frozen by VACUUM; once a checkpoint has passed a page,
+ * freezing it writes the whole page to the WAL again (with full_page_writes
+ * on).  So the jobs commit every FREEZE_STEP_BYTES of rows into the
+ * staging table, and a connection of its own runs VACUUM (FREEZE) on what
+ * is committed whenever FREEZE_STEP_BYTES more have been: most pages are
+ * frozen while newer than the last checkpoint, with a small freeze record
+ * instead of a full-page image.  A page's rows can be frozen once every
+ * transaction that was running when they committed has ended, so the
+ * freezing trails the COPYs by a step or two of every job; a step small
+ * against the WAL between checkpoints (max_wal_size / 2 by default) keeps
+ * that trail short.  The staging table is not the named table: rows
+ * committed in steps are still dropped with it if the load fails.
+ */
+#define FREEZE_STEP_BYTES	((int64_t) 16 * 1024 * 1024)
+
+static bool
+freeze_in_steps(const Load *ld)
+{
+	const Options *opt = ld->opt;
+
+	return opt->jobs > 1 && !opt->append && !opt->distribute && !ld->target_unlogged;
 }
 
 /* All connections first: a refused one must fail before any change. */
@@ -239,6 +277,18 @@ connect_jobs(Load *ld, const Dbt3 *gen)
 			return false;
 		signals_watch_conn(j + 1, ld->jobs[j].conn);
 		ld->jobs[j].backend_pid = PQbackendPID(ld->jobs[j].conn);
+		if (freeze_in_steps(ld))
+			ld->jobs[j].step_bytes = FREEZE_STEP_BYTES;
+	}
+	if (freeze_in_steps(ld))
+	{
+		if ((ld->freezer.conn = connect_db(ld->opt)) == NULL)
+			return false;
+		signals_watch_conn(FREEZER_SLOT, ld->freezer.conn);
+		ld->freezer.step_bytes = FREEZE_STEP_BYTES;
+		/* TRUNCATE false: the jobs' locks would make it wait for nothing */
+		snprintf(ld->freezer.sql, sizeof(ld->freezer.sql),
+				 "VACUUM (FREEZE, TRUNCATE false) %s", ld->staging);
 	}
 	return true;
 }
@@ -342,6 +392,12 @@ jobs_copied(Load *ld)
 static void
 close_jobs(Load *ld)
 {
+	if (ld->freezer.conn)
+	{
+		signals_watch_conn(FREEZER_SLOT, NULL);
+		PQfinish(ld->freezer.conn);
+		ld->freezer.conn = NULL;
+	}
 	for (int j = 0; ld->jobs && j < ld->opt->jobs; j++)
 	{
 		signals_watch_conn(j + 1, NULL);
@@ -473,21 +529,55 @@ freeze_appended(Load *ld)
 	return 0;
 }
 
-int
-load(const Options *opt, const Dbt3 *gen, Progress *pg)
+/*
+ * The jobs (plan.c), and on stderr what an explicit count is expected to
+ * cost; then the WAL position and checkpoint counters the summary starts
+ * from.  options is the load's own copy, whose jobs this sets.
+ */
+static bool
+plan_load(Load *ld, Options *options, const Dbt3 *gen)
 {
+	plan_jobs(&ld->plan, &ld->server, options->jobs, ld->target_unlogged, ld->target_citus,
+			  options->append, gen->orders);
+	options->jobs = ld->plan.jobs;
+	if (ld->plan.cost[0] && !options->quiet)
+		fprintf(stderr, LOADER_NAME ": note: %s\n", ld->plan.cost);
+	ld->wal_before = server_wal_lsn(ld->ctl);
+	return ld->wal_before >= 0 &&
+		server_checkpoints(ld->ctl, &ld->server, &ld->timed_before, &ld->requested_before);
+}
+
+/* After the load: the WAL position and the checkpoint counters again. */
+static void
+measure_after(Load *ld)
+{
+	ld->wal_after = server_wal_lsn(ld->ctl);
+	if (!server_checkpoints(ld->ctl, &ld->server, &ld->timed_after, &ld->requested_after))
+	{
+		ld->timed_after = ld->timed_before;
+		ld->requested_after = ld->requested_before;
+	}
+}
+
+int
+load(const Options *given, const Dbt3 *gen, Progress *pg)
+{
+	Options		options = *given;
+	const Options *opt = &options;
 	Load		ld = {.opt = opt,.pg = pg};
 	int			status = 0;
 	bool		jobs_ok;
 
-	if (!open_control(&ld) || !connect_jobs(&ld, gen))
+	if (!open_control(&ld) || !plan_load(&ld, &options, gen) || !connect_jobs(&ld, gen))
 		return EXIT_FAILURE_LOAD;
 
 	/* From the first change on, a signal means: roll back, remove, report. */
 	signals_set_phase(true, NULL);
+	ld.cpu_start = cpu_s();
 	if (!begin_load(&ld))
 		return fail_load(&ld);
-	jobs_ok = run_jobs(ld.jobs, opt->jobs, ld.ctl, pg);
+	jobs_ok = run_jobs(ld.jobs, opt->jobs, ld.ctl, ld.freezer.conn ? &ld.freezer : NULL, pg);
+	ld.generation_cpu_s = cpu_s() - ld.cpu_start;
 	if (!jobs_ok || !finish_load(&ld))
 		return fail_load(&ld);
 	ld.post_s = now_s() - pg->start - ld.copy_s;
@@ -506,6 +596,7 @@ load(const Options *opt, const Dbt3 *gen, Progress *pg)
 	close_jobs(&ld);
 	if (opt->append && (status = freeze_appended(&ld)) != 0)
 		return status;
+	measure_after(&ld);
 	load_print_summary(&ld);
 	if (opt->check && !run_check(ld.ctl, ld.qname))
 		return EXIT_FAILURE_LOAD;

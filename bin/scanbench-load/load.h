@@ -19,10 +19,15 @@ typedef struct
 	Progress   *pg;
 	PGconn	   *ctl;			/* the main thread's connection */
 	Job		   *jobs;
+	Freezer		freezer;		/* freezing in steps, if freezer.conn */
 	char	   *qname;			/* the table's quoted name */
 	char		target[300];	/* schema-qualified */
 	char		staging[300];	/* schema-qualified */
 	char		staging_name[64];
+	ServerInfo	server;
+	JobsPlan	plan;
+	bool		target_unlogged;	/* the table the rows end in */
+	bool		target_citus;
 	bool		exists;			/* before the load */
 	bool		one_transaction;	/* one job does it all in its transaction */
 	bool		staging_committed;	/* to be dropped if the load fails */
@@ -30,6 +35,14 @@ typedef struct
 	int64_t		pages_before;	/* --append: the table's, before the load */
 	int64_t		rows;
 	int64_t		bytes;
+	int64_t		wal_before;		/* pg_current_wal_lsn() in bytes */
+	int64_t		wal_after;
+	int64_t		timed_before;	/* checkpoints */
+	int64_t		requested_before;
+	int64_t		timed_after;
+	int64_t		requested_after;
+	double		cpu_start;		/* this process's CPU seconds */
+	double		generation_cpu_s;	/* the jobs' CPU seconds during the COPYs */
 	double		copy_s;
 	double		post_s;
 	const char *post_what;

@@ -13,6 +13,9 @@
  *   dbt3*.c      the generator, a pure unit with its own header (dbt3.h)
  *   options.c    options and --help
  *   main.c       main: options, generator, then load or --stdout
+ *   server.c     what the server is: the settings that decide a load's
+ *                cost, its CPUs, the WAL position and checkpoint counters
+ *   plan.c       how many jobs (--jobs=auto), and what an explicit count costs
  *   load.c       create, COPY (FREEZE), commit or roll back, freeze, analyze
  *   locks.c      the steps that take ACCESS EXCLUSIVE: lock_timeout, who
  *                holds the lock, what depends on the table
@@ -35,6 +38,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <libpq-fe.h>
@@ -55,6 +59,8 @@
 #define MAX_LOCK_TIMEOUT_S		2147483.0
 
 #define MAX_JOBS			256
+/* signals.c's slot for the connection that freezes in steps (jobs.c) */
+#define FREEZER_SLOT		(MAX_JOBS + 1)
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
@@ -69,11 +75,12 @@ typedef struct
 	bool		unlogged;
 	const char *distribute;		/* Citus distribution column, or NULL */
 	int			shard_count;	/* 0: Citus' default */
-	int			jobs;
+	int			jobs;			/* 0: auto (plan.c) */
 	double		lock_timeout;	/* seconds; 0 = wait without limit */
 	Dbt3Format	format;
 	bool		to_stdout;
 	bool		quiet;
+	bool		json;			/* the summary as JSON on stdout */
 	bool		check;
 	double		progress;		/* seconds between reports; 0 = none */
 	const char *host;
@@ -117,18 +124,20 @@ typedef struct
 	PGconn	   *conn;			/* NULL: write to standard output */
 	pthread_t	thread;
 	const char *copy_sql;
+	int64_t		step_bytes;		/* commit every this many bytes; 0: at the end */
 
 	/* written by the job, read by the main thread (relaxed atomics) */
 	int64_t		orders_done;
 	int64_t		rows_done;
 	int64_t		bytes_done;
+	int64_t		bytes_committed;	/* by the steps' commits */
 	int			state;
 
 	/* set by the main thread when the server has failed this job's COPY */
 	int			server_failed;
 	int			backend_pid;
 
-	int64_t		rows_copied;	/* COPY's command tag */
+	int64_t		rows_copied;	/* COPYs' command tags, summed */
 	char		error[1024];
 } Job;
 
@@ -148,10 +157,28 @@ typedef struct
 
 extern double now_s(void);
 extern long peak_rss_mb(void);
+extern double cpu_s(void);
 extern void report_progress(Progress *pg, const Job *jobs, int njobs, bool last);
 
+/*
+ * Freezing in steps (load.c says when): while the jobs commit their rows in
+ * steps, this connection runs VACUUM (FREEZE) on what they committed.
+ */
+typedef struct
+{
+	PGconn	   *conn;
+	char		sql[400];
+	int64_t		step_bytes;		/* a pass after this many newly committed bytes */
+	int64_t		passed_bytes;	/* committed when the last pass began */
+	bool		busy;			/* a pass is running */
+	int			passes;
+	double		busy_s;			/* the passes' time */
+	double		pass_start;
+	char		error[1024];	/* a failed pass; the load goes on */
+} Freezer;
+
 extern void split_orders(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format);
-extern bool run_jobs(Job *jobs, int njobs, PGconn *ctl, Progress *pg);
+extern bool run_jobs(Job *jobs, int njobs, PGconn *ctl, Freezer *fz, Progress *pg);
 extern void job_error(Job *job, const char *fmt,...) PRINTF_LIKE(2, 3);
 extern const char *load_error(const Job *jobs, int njobs);
 
@@ -163,6 +190,40 @@ extern bool run_cleanup_sql(PGconn *conn, const char *sql);
 extern char *query_value(PGconn *conn, const char *sql, const char *qname);
 extern PGresult *query_rows(PGconn *conn, const char *sql, const char *param);
 extern char *sqlf(const char *fmt,...) PRINTF_LIKE(1, 2);
+
+/* server.c */
+typedef struct
+{
+	int			version_num;	/* server_version_num */
+	char		wal_level[16];
+	bool		wal_minimal;
+	bool		fsync;
+	bool		full_page_writes;
+	bool		wal_log_hints;
+	bool		data_checksums;
+	int64_t		max_wal_size_mb;
+	bool		in_recovery;	/* a standby */
+	int			standbys;		/* streaming from it */
+	int			cpus;			/* 0: not known (a remote server) */
+} ServerInfo;
+
+extern bool server_inspect(PGconn *conn, ServerInfo *si);
+extern void server_describe(const ServerInfo *si, char *buf, size_t size);
+extern int64_t server_wal_lsn(PGconn *conn);
+extern bool server_checkpoints(PGconn *conn, const ServerInfo *si, int64_t *timed,
+							   int64_t *requested);
+
+/* plan.c */
+typedef struct
+{
+	int			jobs;
+	bool		automatic;		/* chosen by --jobs=auto */
+	char		why[256];		/* what the rule saw */
+	char		cost[512];		/* an explicit count expected slower than one job */
+} JobsPlan;
+
+extern void plan_jobs(JobsPlan *plan, const ServerInfo *si, int given, bool unlogged,
+					  bool citus, bool append, int64_t orders);
 
 /* check.c */
 extern bool check_extension(PGconn *conn);

@@ -27,6 +27,7 @@ enum
 	OPT_DISTRIBUTE,
 	OPT_SHARD_COUNT,
 	OPT_LOCK_TIMEOUT,
+	OPT_JSON,
 	OPT_HELP
 };
 
@@ -46,6 +47,7 @@ static const struct option long_options[] = {
 	{"check", no_argument, NULL, OPT_CHECK},
 	{"progress", required_argument, NULL, 'P'},
 	{"quiet", no_argument, NULL, 'q'},
+	{"json", no_argument, NULL, OPT_JSON},
 	{"host", required_argument, NULL, 'h'},
 	{"port", required_argument, NULL, 'p'},
 	{"username", required_argument, NULL, 'U'},
@@ -229,7 +231,8 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 			opt->shard_count = (int) parse_int(arg, "shard count", 1, 64000);
 			return true;
 		case 'j':
-			opt->jobs = (int) parse_int(arg, "number of jobs", 1, MAX_JOBS);
+			opt->jobs = strcmp(arg, "auto") == 0 ? 0 :
+				(int) parse_int(arg, "number of jobs (or auto)", 1, MAX_JOBS);
 			return true;
 		case OPT_LOCK_TIMEOUT:
 			opt->lock_timeout = parse_double(arg, "lock timeout", 0, MAX_LOCK_TIMEOUT_S, false);
@@ -242,6 +245,9 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 			return true;
 		case 'q':
 			opt->quiet = true;
+			return true;
+		case OPT_JSON:
+			opt->json = true;
 			return true;
 	}
 	return false;
@@ -289,9 +295,12 @@ check_options(Options *opt, int argc, char **argv)
 		usage_error("too many command-line arguments (first is \"%s\")", argv[optind]);
 	if (opt->drop && opt->append)
 		usage_error("--drop and --append cannot be used together");
-	if (opt->to_stdout && (opt->jobs > 1 || opt->check || opt->drop || opt->append || opt->unlogged))
+	if (opt->to_stdout && (opt->jobs > 1 || opt->check || opt->drop || opt->append ||
+						   opt->unlogged || opt->json))
 		usage_error("--stdout writes rows with one thread and no connection: "
-					"--jobs, --check, --drop, --append and --unlogged do not apply");
+					"--jobs, --check, --drop, --append, --unlogged and --json do not apply");
+	if (opt->to_stdout)
+		opt->jobs = 1;
 	if (opt->shard_count > 0 && opt->distribute == NULL)
 		usage_error("--shard-count applies to a table created with --distribute");
 	if (opt->distribute && (opt->append || opt->to_stdout))
@@ -316,7 +325,7 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 		.scale = 1.0,
 			.seed = DBT3_DEFAULT_SEED,
 			.table = "lineitem",
-			.jobs = 1,
+			.jobs = 0,
 			.format = DBT3_BINARY,
 			.lock_timeout = DEFAULT_LOCK_TIMEOUT_S,
 	};

@@ -29,6 +29,17 @@ peak_rss_mb(void)
 	return ru.ru_maxrss / 1024;
 }
 
+/* User and system CPU seconds of this process, every thread. */
+double
+cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
 void
 report_progress(Progress *pg, const Job *jobs, int njobs, bool last)
 {

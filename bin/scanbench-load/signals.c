@@ -31,7 +31,7 @@ volatile sig_atomic_t interrupted;
 
 static volatile sig_atomic_t undo_pending;
 static const char *volatile exit_message = LOADER_NAME ": error: interrupted: nothing was changed\n";
-static PGcancel *volatile cancels[MAX_JOBS + 1];
+static PGcancel *volatile cancels[FREEZER_SLOT + 1];
 
 static const int handled[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -48,7 +48,7 @@ cancel_all(void)
 {
 	char		errbuf[256];
 
-	for (int i = 0; i < MAX_JOBS + 1; i++)
+	for (int i = 0; i <= FREEZER_SLOT; i++)
 		if (cancels[i])
 			(void) PQcancel(cancels[i], errbuf, sizeof(errbuf));
 }
@@ -112,7 +112,10 @@ signals_set_phase(bool undo, const char *message)
 	signals_block(false);
 }
 
-/* Slot 0 is the control connection, slot j the job j's. */
+/*
+ * Slot 0 is the control connection, slot j the job j's, FREEZER_SLOT the
+ * connection that freezes in steps.
+ */
 void
 signals_watch_conn(int slot, PGconn *conn)
 {

@@ -17,7 +17,7 @@ write_stdout(const Options *opt, const Dbt3 *gen, Progress *pg)
 	signals_set_phase(false, LOADER_NAME ": error: interrupted: the output is incomplete\n");
 	split_orders(&job, 1, gen, opt->format);
 	pg->start = now_s();
-	run_jobs(&job, 1, NULL, pg);
+	run_jobs(&job, 1, NULL, NULL, pg);
 	elapsed = now_s() - pg->start;
 	if (job.state != JOB_COPIED)
 	{
