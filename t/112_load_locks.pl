@@ -170,7 +170,7 @@ for my $case ([ '1 job', '-j', '1' ], [ '2 jobs', '-j', '2' ])
 	ok(!$node->log_contains(qr/statement: (COPY|CREATE (UNLOGGED )?TABLE|BEGIN)/, $offset),
 		'a view on the table: refused before any table was made or row written');
 	base_unchanged('a view on the table');
-	($rc, $out, $err) = load('-s', '0.01', '-t', 'ref_parent', '--drop');
+	($rc, $out, $err) = load('-s', '0.01', '-t', 'ref_parent', '--force-drop');
 	is($rc, 1, 'a foreign key to the table: exit 1');
 	like($err, qr/cannot replace table "ref_parent": another object depends on it \(constraint ref_child_k_fkey on table ref_child\)/,
 		'a foreign key to the table: named');
@@ -179,7 +179,7 @@ for my $case ([ '1 job', '-j', '1' ], [ '2 jobs', '-j', '2' ])
 	# The table's own parts do not count: an index, a foreign key to itself.
 	sql('CREATE TABLE own_parts (k bigint PRIMARY KEY, up bigint REFERENCES own_parts)');
 	sql('CREATE INDEX ON own_parts (up)');
-	($rc, $out, $err) = load('-s', '0.01', '-t', 'own_parts', '--drop');
+	($rc, $out, $err) = load('-s', '0.01', '-t', 'own_parts', '--force-drop');
 	is($rc, 0, 'the table\'s own index and foreign key to itself do not stop --drop') or diag($err);
 }
 

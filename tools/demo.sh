@@ -245,12 +245,13 @@ drop=()
 if [ "$found" != none ]; then
 	if [ "$found" = "$mark" ]; then
 		sb_log "replacing table $table, made by an earlier demo run"
+		drop=(--drop)
 	elif [ $replace -eq 1 ]; then
 		sb_log "replacing table $table (--replace)"
+		drop=(--force-drop)
 	else
 		sb_die "table $table already exists and was not made by this demo: nothing was changed. Name another table with --table, or pass --replace to drop it and load it anew"
 	fi
-	drop=(--drop)
 fi
 
 distribute=()

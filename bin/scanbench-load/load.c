@@ -147,7 +147,9 @@ open_control(Load *ld)
 	}
 	res = query_rows(ld->ctl,
 					 "SELECT c.relkind, pg_catalog.pg_has_role(c.relowner, 'USAGE'), "
-					 "pg_catalog.quote_ident(n.nspname), c.relpersistence "
+					 "pg_catalog.quote_ident(n.nspname), c.relpersistence, "
+					 "pg_catalog.starts_with(coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), ''), "
+					 "'" MADE_BY "') "
 					 "FROM pg_catalog.pg_class c "
 					 "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
 					 "WHERE c.oid = pg_catalog.to_regclass($1)", ld->qname);
@@ -158,6 +160,7 @@ open_control(Load *ld)
 	{
 		char		relkind = PQgetvalue(res, 0, 0)[0];
 		bool		owner = PQgetvalue(res, 0, 1)[0] == 't';
+		bool		made_by_us = PQgetvalue(res, 0, 4)[0] == 't';
 
 		snprintf(ld->target, sizeof(ld->target), "%s.%s", PQgetvalue(res, 0, 2), ld->qname);
 		/* --append adds to the table as it is; --drop makes a new one */
@@ -177,6 +180,14 @@ open_control(Load *ld)
 		if (opt->drop && !owner)
 		{
 			log_error("must be the owner of table %s to replace it", ld->qname);
+			return false;
+		}
+		if (opt->drop && !opt->force_drop && !made_by_us)
+		{
+			log_error("table %s was not loaded by " LOADER_NAME ": --drop replaces only "
+					  "tables it loaded (their comment says so)\n"
+					  "hint: name another table with --table, or add --force-drop to "
+					  "replace this one", ld->qname);
 			return false;
 		}
 		if (opt->drop && !load_check_dependents(ld))
@@ -237,25 +248,20 @@ open_control(Load *ld)
  * Freezing in steps.  Several jobs cannot COPY FREEZE (load.c's head), so
  * their rows are frozen by VACUUM; once a checkpoint has passed a page,
  * freezing it writes the whole page to the WAL again (with full_page_writes
- * on).  So the jobs commit every FREEZE_STEP_BYTES of rows into the
- * staging table, and a connection of its own runs VACUUM (FREEZE) on what
- * is committed whenever FREEZE_STEP_BYTES more have been: most pages are
+ * on).  So the jobs commit every step of rows (plan.c) into the staging
+ * table, and a connection of its own runs VACUUM (FREEZE) on what is
+ * committed whenever a step more has been: most pages are
  * frozen while newer than the last checkpoint, with a small freeze record
  * instead of a full-page image.  A page's rows can be frozen once every
  * transaction that was running when they committed has ended, so the
  * freezing trails the COPYs by a step or two of every job; a step small
- * against the WAL between checkpoints (max_wal_size / 2 by default) keeps
- * that trail short.  The staging table is not the named table: rows
+ * against the WAL between checkpoints keeps that trail short.  The staging table is not the named table: rows
  * committed in steps are still dropped with it if the load fails.
  */
-#define FREEZE_STEP_BYTES	((int64_t) 16 * 1024 * 1024)
-
 static bool
 freeze_in_steps(const Load *ld)
 {
-	const Options *opt = ld->opt;
-
-	return opt->jobs > 1 && !opt->append && !opt->distribute && !ld->target_unlogged;
+	return ld->plan.freeze_steps && ld->opt->jobs > 1;
 }
 
 /* All connections first: a refused one must fail before any change. */
@@ -278,14 +284,14 @@ connect_jobs(Load *ld, const Dbt3 *gen)
 		signals_watch_conn(j + 1, ld->jobs[j].conn);
 		ld->jobs[j].backend_pid = PQbackendPID(ld->jobs[j].conn);
 		if (freeze_in_steps(ld))
-			ld->jobs[j].step_bytes = FREEZE_STEP_BYTES;
+			ld->jobs[j].step_bytes = ld->plan.step_bytes;
 	}
 	if (freeze_in_steps(ld))
 	{
 		if ((ld->freezer.conn = connect_db(ld->opt)) == NULL)
 			return false;
 		signals_watch_conn(FREEZER_SLOT, ld->freezer.conn);
-		ld->freezer.step_bytes = FREEZE_STEP_BYTES;
+		ld->freezer.step_bytes = ld->plan.step_bytes;
 		/* TRUNCATE false: the jobs' locks would make it wait for nothing */
 		snprintf(ld->freezer.sql, sizeof(ld->freezer.sql),
 				 "VACUUM (FREEZE, TRUNCATE false) %s", ld->staging);
@@ -418,8 +424,8 @@ swap_in(Load *ld, PGconn *conn)
 	if (!load_locked_step(ld, conn, sqlf("ALTER TABLE %s RENAME TO %s", ld->staging, ld->qname),
 						  ld->staging))
 		return false;
-	return ld->one_transaction ||
-		load_step(ld, conn, sqlf("COMMENT ON TABLE %s IS NULL", ld->target));
+	/* the staging table's comment goes; the mark --drop looks for comes */
+	return load_step(ld, conn, sqlf("COMMENT ON TABLE %s IS '" LOADED_COMMENT "'", ld->target));
 }
 
 /*

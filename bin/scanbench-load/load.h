@@ -10,6 +10,14 @@
 /* Advisory lock key of a staging table: a constant high half, its OID low. */
 #define STAGING_KEY(oid)	"(1396850001::bigint << 32 | " oid "::bigint)"
 #define STAGING_COMMENT		"scanbench-load staging table"
+/*
+ * The mark of a table scanbench made, as a comment: --drop replaces only a
+ * table whose comment begins with MADE_BY (the loader's own, or the demo's,
+ * tools/demo.sh, which marks the tables it loads the same way), unless
+ * --force-drop.
+ */
+#define MADE_BY				"made by scanbench"
+#define LOADED_COMMENT		MADE_BY "-load; scanbench-load --drop replaces it"
 /* How long a failed load waits for a restarting server to drop its table. */
 #define RECONNECT_SECONDS	60.0
 

@@ -71,6 +71,7 @@ typedef struct
 	uint64_t	seed;
 	const char *table;
 	bool		drop;
+	bool		force_drop;		/* --drop a table scanbench did not make */
 	bool		append;
 	bool		unlogged;
 	const char *distribute;		/* Citus distribution column, or NULL */
@@ -218,6 +219,8 @@ typedef struct
 {
 	int			jobs;
 	bool		automatic;		/* chosen by --jobs=auto */
+	bool		freeze_steps;	/* several jobs: freeze while loading (load.c) */
+	int64_t		step_bytes;		/* a job commits, and the freezer runs, this often */
 	char		why[256];		/* what the rule saw */
 	char		cost[512];		/* an explicit count expected slower than one job */
 } JobsPlan;

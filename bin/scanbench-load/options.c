@@ -21,6 +21,7 @@ enum
 	OPT_SEED = 1,
 	OPT_STDOUT,
 	OPT_DROP,
+	OPT_FORCE_DROP,
 	OPT_APPEND,
 	OPT_UNLOGGED,
 	OPT_CHECK,
@@ -38,6 +39,7 @@ static const struct option long_options[] = {
 	{"stdout", no_argument, NULL, OPT_STDOUT},
 	{"table", required_argument, NULL, 't'},
 	{"drop", no_argument, NULL, OPT_DROP},
+	{"force-drop", no_argument, NULL, OPT_FORCE_DROP},
 	{"append", no_argument, NULL, OPT_APPEND},
 	{"unlogged", no_argument, NULL, OPT_UNLOGGED},
 	{"distribute", required_argument, NULL, OPT_DISTRIBUTE},
@@ -88,7 +90,10 @@ usage(void)
 		   "  -t, --table=NAME         table to create, one identifier taken literally\n"
 		   "                           (default lineitem); an existing table is an error\n"
 		   "                           unless --drop or --append is given\n"
-		   "      --drop               drop the table first if it exists\n"
+		   "      --drop               replace the table if it exists; only a table that\n"
+		   "                           scanbench loaded, which its comment marks (\"made by\n"
+		   "                           scanbench...\")\n"
+		   "      --force-drop         replace the table even if scanbench did not make it\n"
 		   "      --append             add the rows to an existing table\n"
 		   "      --unlogged           create the table UNLOGGED\n"
 		   "      --distribute=COLUMN  on a Citus coordinator: create the table distributed\n"
@@ -96,8 +101,11 @@ usage(void)
 		   "                           shards through the coordinator's COPY\n"
 		   "      --shard-count=N      shards of the distributed table (default: Citus'\n"
 		   "                           citus.shard_count)\n"
-		   "  -j, --jobs=N             load with N connections, each COPYing its own range\n"
-		   "                           of orders in its own transaction (default 1)\n"
+		   "  -j, --jobs=N|auto        load with N connections, each COPYing its own range\n"
+		   "                           of orders in its own transactions (default 1); auto\n"
+		   "                           chooses from the server's settings (below); an N\n"
+		   "                           expected to be slower than one job is obeyed with a\n"
+		   "                           note saying why\n"
 		   "      --lock-timeout=SEC   give up after waiting SEC seconds for the lock that\n"
 		   "                           replacing the table or renaming the new one in\n"
 		   "                           takes (default %g; 0 waits without limit)\n"
@@ -107,7 +115,9 @@ usage(void)
 		   "Output options:\n"
 		   "  -P, --progress=SEC       report progress on stderr every SEC seconds (default:\n"
 		   "                           every second when stderr is a terminal)\n"
-		   "  -q, --quiet              print neither progress nor the summary line\n"
+		   "  -q, --quiet              print neither progress, notes nor the summary line\n"
+		   "      --json               print the summary's figures as one JSON object on\n"
+		   "                           standard output (also with --quiet)\n"
 		   "\n"
 		   "Connection options:\n"
 		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
@@ -126,10 +136,25 @@ usage(void)
 		   "  With one job and a new table (or --drop), the table is created and filled\n"
 		   "  in one transaction with COPY FREEZE, then analyzed: rows are written frozen\n"
 		   "  and all-visible, so the first scan does not set hint bits.  With --jobs > 1,\n"
-		   "  --append or --distribute, each job COPYs in its own transaction, all commit\n"
-		   "  only when all succeeded, then VACUUM (FREEZE, ANALYZE) runs (on a Citus\n"
-		   "  table, on every shard).  The summary line says which, and gives the pages\n"
-		   "  of all the shards for a Citus table.\n"
+		   "  --append or --distribute, the jobs COPY in transactions of their own, then\n"
+		   "  VACUUM (FREEZE, ANALYZE) runs (on a Citus table, on every shard).  Where a\n"
+		   "  checkpoint is likely during the load (full_page_writes on, a table of a\n"
+		   "  quarter of max_wal_size or more), the jobs commit in steps and another\n"
+		   "  connection freezes what they committed while its pages are newer than the\n"
+		   "  last checkpoint: frozen later, every page would go to the WAL a second\n"
+		   "  time as a full-page image.  The summary line says which, the WAL the load\n"
+		   "  wrote, the checkpoints during it and what limited it (generation, COPY,\n"
+		   "  freezing or WAL), and gives the pages of all the shards for a Citus table.\n"
+		   "\n"
+		   "Choosing --jobs (auto):\n"
+		   "  Before loading, the loader reads wal_level, fsync, full_page_writes,\n"
+		   "  wal_log_hints, data checksums, max_wal_size, the standbys, and the server's\n"
+		   "  CPUs when it runs on this machine (a socket or loopback connection); it\n"
+		   "  refuses a standby.  auto uses one job per server CPU (2 when not known, at\n"
+		   "  most 4) for an UNLOGGED or Citus table, and where fsync is off on a server\n"
+		   "  with 2 CPUs or more; otherwise one job: with wal_level = minimal one job's\n"
+		   "  COPY FREEZE writes no WAL for the rows, and with fsync and full_page_writes\n"
+		   "  on, two jobs were no faster than one on 2 CPUs.  --append uses one.\n"
 		   "\n"
 		   "Failures and signals:\n"
 		   "  The rows go into a staging table; the named table changes only in the last\n"
@@ -159,7 +184,7 @@ usage(void)
 		   "  128 + N stopped by signal N: 129 SIGHUP, 130 SIGINT, 143 SIGTERM.\n"
 		   "\n"
 		   "Example:\n"
-		   "  " LOADER_NAME " -s 10 -j 2 -F binary --drop -d bench\n",
+		   "  " LOADER_NAME " -s 10 -j auto --drop -d bench\n",
 		   DBT3_DEFAULT_SEED, DEFAULT_LOCK_TIMEOUT_S);
 }
 
@@ -215,6 +240,9 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 			return true;
 		case OPT_DROP:
 			opt->drop = true;
+			return true;
+		case OPT_FORCE_DROP:
+			opt->drop = opt->force_drop = true;
 			return true;
 		case OPT_APPEND:
 			opt->append = true;
@@ -325,7 +353,7 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 		.scale = 1.0,
 			.seed = DBT3_DEFAULT_SEED,
 			.table = "lineitem",
-			.jobs = 0,
+			.jobs = 1,
 			.format = DBT3_BINARY,
 			.lock_timeout = DEFAULT_LOCK_TIMEOUT_S,
 	};

@@ -63,15 +63,39 @@ plan_jobs(JobsPlan *plan, const ServerInfo *si, int given, bool unlogged, bool c
 		  bool append, int64_t orders)
 {
 	double		table_mb = orders * ROWS_PER_ORDER * TABLE_BYTES_PER_ROW / 1e6;
-	bool		double_write = false;
+	const char *cost = NULL;
 	int			best;
 
 	memset(plan, 0, sizeof(*plan));
+
+	/*
+	 * The step: how far the freezing trails the COPYs is a step or two of
+	 * every job, so the step follows the distance between checkpoints
+	 * (max_wal_size / 2): 1/64 of max_wal_size, 16 MB on a stock server,
+	 * from 1 MB to 16 MB.
+	 */
+	plan->step_bytes = si->max_wal_size_mb * 1048576 / 64;
+	if (plan->step_bytes < 1048576)
+		plan->step_bytes = 1048576;
+	if (plan->step_bytes > 16 * 1048576)
+		plan->step_bytes = 16 * 1048576;
+
+	/*
+	 * Freezing in steps pays where a checkpoint is likely during the load:
+	 * full_page_writes on and a table of a quarter of max_wal_size or more
+	 * (the server checkpoints after about half of it; the rest is margin
+	 * for a timed checkpoint).  Elsewhere its VACUUM passes are work for
+	 * nothing.
+	 */
+	plan->freeze_steps = !unlogged && !citus && !append && si->full_page_writes &&
+		table_mb * 4 >= si->max_wal_size_mb * 1.048576;
+
 	if (append && !unlogged && !citus)
 	{
 		best = 1;
 		snprintf(plan->why, sizeof(plan->why),
 				 "--append with several jobs moves the rows twice (INSERT ... SELECT)");
+		cost = "twice the server's work";
 	}
 	else if (unlogged || citus)
 	{
@@ -80,58 +104,52 @@ plan_jobs(JobsPlan *plan, const ServerInfo *si, int given, bool unlogged, bool c
 				 unlogged ? "UNLOGGED table" : "Citus table",
 				 si->cpus > 0 ? "one a server CPU" : "the server's CPUs are not known");
 	}
-	else if (si->wal_minimal)
-	{
-		if (!si->fsync && si->cpus >= 2)
-		{
-			best = parallel_jobs(si);
-			snprintf(plan->why, sizeof(plan->why),
-					 "wal_level = minimal, fsync off and %d server CPUs", si->cpus);
-		}
-		else
-		{
-			best = 1;
-			snprintf(plan->why, sizeof(plan->why),
-					 "wal_level = minimal: one job's COPY FREEZE writes no WAL for the rows");
-		}
-	}
-	else if (si->full_page_writes)
+	else if (si->wal_minimal && !(!si->fsync && si->cpus >= 2))
 	{
 		best = 1;
-		double_write = true;
 		snprintf(plan->why, sizeof(plan->why),
-				 "wal_level = %s and full_page_writes on: several jobs' VACUUM FREEZE "
-				 "writes the table to the WAL a second time", si->wal_level);
+				 "wal_level = minimal: one job's COPY FREEZE writes no WAL for the rows");
+		cost = "the jobs write the table to the WAL, which one job does not";
 	}
 	else if (!si->fsync && si->cpus >= 2)
 	{
 		best = parallel_jobs(si);
-		snprintf(plan->why, sizeof(plan->why),
-				 "full_page_writes and fsync off and %d server CPUs", si->cpus);
+		snprintf(plan->why, sizeof(plan->why), "%sfsync off and %d server CPUs",
+				 si->wal_minimal ? "wal_level = minimal, " : "", si->cpus);
 	}
 	else
 	{
 		best = 1;
-		snprintf(plan->why, sizeof(plan->why),
-				 "%s", si->cpus == 1 ? "one server CPU" :
-				 si->cpus == 0 ? "the server's CPUs are not known" : "fsync on");
+		if (si->full_page_writes)
+		{
+			snprintf(plan->why, sizeof(plan->why),
+					 "wal_level = %s, fsync and full_page_writes on%s", si->wal_level,
+					 si->cpus > 0 ? "" : ", the server's CPUs not known");
+			cost = plan->freeze_steps
+				? "VACUUM freezes the jobs' rows in steps during the load, which adds "
+				"freeze records to the WAL and a CPU's work, to keep the table from "
+				"going to the WAL twice"
+				: "VACUUM freezes the jobs' rows after the load";
+		}
+		else
+		{
+			snprintf(plan->why, sizeof(plan->why), "%s",
+					 si->cpus == 1 ? "one server CPU" :
+					 si->cpus == 0 ? "the server's CPUs are not known" : "fsync on");
+			cost = "VACUUM freezes the jobs' rows after the load";
+		}
 	}
 	if (orders > 0 && best > orders)
 		best = 1;
 	plan->automatic = given == 0;
 	plan->jobs = given == 0 ? best : given;
+	if (plan->jobs == 1)
+		plan->freeze_steps = false;
 
 	/* An explicit count that the rule expects to be slower than one job. */
 	if (given > 1 && best == 1)
-	{
-		if (double_write)
-			snprintf(plan->cost, sizeof(plan->cost),
-					 "%d jobs on this server write the table to the WAL twice "
-					 "(%s): about %.0f MB more WAL than one job, and expect a slower load; "
-					 "--jobs=auto would use 1", given, plan->why, table_mb);
-		else
-			snprintf(plan->cost, sizeof(plan->cost),
-					 "%d jobs are expected to be slower than one on this server (%s); "
-					 "--jobs=auto would use 1", given, plan->why);
-	}
+		snprintf(plan->cost, sizeof(plan->cost),
+				 "%d jobs are not expected to be faster than one on this server (%s): "
+				 "%s; the table will be about %.0f MB; --jobs=auto would use 1",
+				 given, plan->why, cost, table_mb);
 }

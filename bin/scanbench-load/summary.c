@@ -148,6 +148,7 @@ load_print_summary(Load *ld)
 	char		where[64] = "";
 	char		jobs[320];
 	char		steps[64] = "";
+	char		chose[320] = "";
 
 	if (opt->append)
 		pages = total > ld->pages_before ? total - ld->pages_before : 0;
@@ -162,9 +163,9 @@ load_print_summary(Load *ld)
 	if (opt->append)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where),
 				 " added (%" PRId64 " in all)", total);
-	snprintf(jobs, sizeof(jobs), "%d job%s%s%s", opt->jobs, opt->jobs > 1 ? "s" : "",
-			 ld->plan.automatic ? " by --jobs=auto: " : "",
-			 ld->plan.automatic ? ld->plan.why : "");
+	snprintf(jobs, sizeof(jobs), "%d job%s", opt->jobs, opt->jobs > 1 ? "s" : "");
+	if (ld->plan.automatic)
+		snprintf(chose, sizeof(chose), "--jobs=auto chose %d (%s); ", opt->jobs, ld->plan.why);
 	if (ld->freezer.passes > 0)
 		snprintf(steps, sizeof(steps), " (frozen in %d steps during it, %.2f s)",
 				 ld->freezer.passes, ld->freezer.busy_s);
@@ -174,7 +175,7 @@ load_print_summary(Load *ld)
 			"then %s %.2f s; %" PRId64 " pages%s, %.1f bytes/row; "
 			"WAL %.0f MB (%.2f x the table), %" PRId64 " checkpoint%s "
 			"(%" PRId64 " timed, %" PRId64 " requested); "
-			"loader CPU %.2f s; limit: %s; peak RSS %ld MB\n",
+			"%sloader CPU %.2f s; limit: %s; peak RSS %ld MB\n",
 			ld->rows, ld->qname, opt->scale, opt->seed, jobs,
 			dbt3_format_name(opt->format), ld->copy_s + ld->post_s,
 			ld->one_transaction && !opt->append ? "COPY FREEZE" : "COPY", ld->copy_s, steps,
@@ -183,5 +184,5 @@ load_print_summary(Load *ld)
 			wal_bytes / 1e6, table_bytes > 0 ? wal_bytes / table_bytes : 0.0,
 			checkpoints, checkpoints == 1 ? "" : "s",
 			ld->timed_after - ld->timed_before, ld->requested_after - ld->requested_before,
-			ld->generation_cpu_s, limit, peak_rss_mb());
+			chose, ld->generation_cpu_s, limit, peak_rss_mb());
 }
