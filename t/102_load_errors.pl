@@ -66,7 +66,8 @@ sub base_unchanged
 for my $args (
 	[ '-s', '0' ], [ '-s', '1001' ], [ '-s', 'ten' ], [ '-F', 'csv' ], [ '-j', '0' ], [ '-j', 'x' ],
 	[ '--seed', '-1' ], [ '--drop', '--append' ], [ '-P', '0' ], [ '--stdout', '-j', '2' ],
-	[ '--stdout', '--check' ], [ '--no-such-option' ], [ 'db1', 'db2' ], [ '-t', '' ])
+	[ '--stdout', '--check' ], [ '--no-such-option' ], [ 'db1', 'db2' ], [ '-t', '' ],
+	[ '-j', 'Auto' ], [ '-j', 'auto2' ], [ '--stdout', '--json' ], [ '--force-drop', '--append' ])
 {
 	my ($out, $err) = ('', '');
 	IPC::Run::run([ $loader, '-h', $node->host, '-p', $node->port, @$args ], '>', \$out, '2>', \$err);
