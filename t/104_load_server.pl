@@ -86,8 +86,11 @@ cmp_ok($j->{wal_bytes}, '<', 1.35 * $table_bytes,
 	sprintf('WAL %.2f x the table: not written twice', $j->{wal_bytes} / $table_bytes));
 cmp_ok(abs($j->{wal_bytes} - $seen), '<=', 0.05 * $seen,
 	"two jobs: WAL bytes $j->{wal_bytes} within 5 % of pg_current_wal_lsn()'s $seen");
-is(sql("SELECT all_frozen = (SELECT relpages FROM pg_class WHERE relname = 'two') "
-	. "FROM pg_visibility_map_summary('two')"), 't', 'every page of the table is frozen');
+# Every page that holds rows; from 16 on, COPY extends a table by several
+# pages at once, and pages a job extended by and left empty stay unmarked.
+is(sql("SELECT count(*) FROM pg_visibility_map('two') v "
+	. "WHERE NOT v.all_frozen AND v.blkno IN (SELECT DISTINCT (ctid::text::point)[0]::bigint FROM two)"),
+	'0', 'every page that holds rows is frozen');
 
 # --- a standby is refused before anything is done ---
 {
