@@ -17,12 +17,15 @@
  * renames the staging table in its place:
  *
  *   one job      BEGIN; CREATE staging; COPY FREEZE; ANALYZE; DROP old;
- *                RENAME; COMMIT -- COPY FREEZE needs the table created in
+ *                RENAME; COMMENT; COMMIT -- COPY FREEZE needs the table created in
  *                its own transaction, and ANALYZE can run inside one.
  *   jobs > 1, or --distribute (Citus)
  *                the staging table is committed so that every job's
- *                connection sees it; the jobs COPY and commit; VACUUM
- *                (FREEZE, ANALYZE); then BEGIN; DROP old; RENAME; COMMIT.
+ *                connection sees it; the jobs COPY and commit (in steps,
+ *                frozen as they go, where a checkpoint is likely: see
+ *                freeze_in_steps); VACUUM (FREEZE, ANALYZE); then BEGIN;
+ *                DROP old; RENAME; COMMENT (the mark --drop looks for);
+ *                COMMIT.
  *                Until then a failure drops the staging table.  While it
  *                exists the control session holds an advisory lock keyed
  *                on it, and its comment says what it is: a run that finds
@@ -250,13 +253,14 @@ open_control(Load *ld)
  * freezing it writes the whole page to the WAL again (with full_page_writes
  * on).  So the jobs commit every step of rows (plan.c) into the staging
  * table, and a connection of its own runs VACUUM (FREEZE) on what is
- * committed whenever a step more has been: most pages are
- * frozen while newer than the last checkpoint, with a small freeze record
- * instead of a full-page image.  A page's rows can be frozen once every
- * transaction that was running when they committed has ended, so the
- * freezing trails the COPYs by a step or two of every job; a step small
- * against the WAL between checkpoints keeps that trail short.  The staging table is not the named table: rows
- * committed in steps are still dropped with it if the load fails.
+ * committed whenever a step more has been: most pages are frozen while
+ * newer than the last checkpoint, with a small freeze record instead of a
+ * full-page image.  A page's rows can be frozen once every transaction
+ * that was running when they committed has ended, so the freezing trails
+ * the COPYs by a step or two of every job; a step small against the WAL
+ * between checkpoints keeps that trail short.  The staging table is not
+ * the named table: rows committed in steps are still dropped with it if
+ * the load fails.
  */
 static bool
 freeze_in_steps(const Load *ld)
