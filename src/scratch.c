@@ -285,6 +285,7 @@ test_random(SbScratch *s, uint64 ops, bool write, SbTestResult *r)
 
 	r->cached_pct_before = evict_scratch(s);
 	f.fd = FileGetRawDesc(s->file);
+	f.path = FilePathName(s->file);
 	f.chunks = s->bytes / s->block_size;
 	f.base = 0;
 	(void) posix_fadvise(f.fd, 0, 0, POSIX_FADV_RANDOM);

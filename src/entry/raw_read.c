@@ -207,6 +207,7 @@ random_read(PG_FUNCTION_ARGS)
 		SbSegment  *seg = target->segments[i];
 
 		files[i].fd = sb_open_segment(seg, direct, false);
+		files[i].path = seg->path;
 		/* No read-ahead for this descriptor, as fio does for random jobs. */
 		if (!direct)
 			(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);
