@@ -698,22 +698,25 @@ sb_flush_stretch(SbLeaf *leaf, SbSegment *stretch, SbScrub *scrub)
 	/* Populated at once: a fault per page would cost more than the flush. */
 	map = mmap(NULL, stretch->bytes, PROT_READ, MAP_SHARED | MAP_POPULATE,
 			   fd, stretch->offset);
-	if (map != MAP_FAILED)
+	if (map == MAP_FAILED)
 	{
-		bool		flushed = flush_mapping(map, stretch->bytes);
-
-		munmap(map, stretch->bytes);
-		if (!flushed)
-		{
-			/* Say how long the file is now, as the check above would. */
-			sb_segment_check_size(fd, stretch);
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("file \"%s\" shrank during the measurement",
-							stretch->path),
-					 errdetail("Something outside PostgreSQL truncated the file; PostgreSQL's locks keep PostgreSQL itself from doing it.")));
-		}
+		/* A warm stretch left in the CPU caches would be timed too fast. */
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not map file \"%s\": %m", stretch->path)));
 	}
+	if (!flush_mapping(map, stretch->bytes))
+	{
+		munmap(map, stretch->bytes);
+		/* Say how long the file is now, as the check above would. */
+		sb_segment_check_size(fd, stretch);
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("file \"%s\" shrank during the measurement",
+						stretch->path),
+				 errdetail("Something outside PostgreSQL truncated the file; PostgreSQL's locks keep PostgreSQL itself from doing it.")));
+	}
+	munmap(map, stretch->bytes);
 	CloseTransientFile(fd);
 
 	for (b = 0; b < (leaf->local ? NLocBuffer : NBuffers); b++)

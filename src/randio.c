@@ -128,10 +128,34 @@ sb_random_io(SbRandomFile *files, int nfiles, int block_size, uint64 ops,
 		offset = (off_t) (c - first[lo]) * block_size;
 
 		INSTR_TIME_SET_CURRENT(t0);
-		if (write)
-			done = pg_pwrite(files[lo].fd, buf, block_size, offset);
-		else
-			done = pg_pread(files[lo].fd, buf, block_size, offset);
+		done = 0;
+		for (;;)
+		{
+			ssize_t		part;
+
+			/*
+			 * POSIX lets a read or write of a regular file stop short (a
+			 * signal, a file system's own limits): carry on from there.  An
+			 * end of file or a write of nothing is reported below.
+			 */
+			if (write)
+				part = pg_pwrite(files[lo].fd, buf + done, block_size - done,
+								 offset + done);
+			else
+				part = pg_pread(files[lo].fd, buf + done, block_size - done,
+								offset + done);
+			if (part < 0 && errno == EINTR)
+				continue;
+			if (part <= 0)
+			{
+				if (part < 0)
+					done = -1;
+				break;
+			}
+			done += part;
+			if (done == block_size)
+				break;
+		}
 		INSTR_TIME_SET_CURRENT(t1);
 
 		if (done < 0)
