@@ -25,6 +25,7 @@ typedef enum SbMethod
 	SB_METHOD_WHOLE				/* whole-relation passes */
 } SbMethod;
 
+extern const char *sb_arg_for_message(const char *s);
 extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);
 extern const char *sb_cache_name(SbCacheMode cache);
 extern const char *sb_parse_history_cache(text *arg);
