@@ -247,6 +247,10 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 				break;
 			case OPT_MAX_DROP:
 				opt->max_drop_pct = parse_double(optarg, "drop", 0, 100, true);
+				/* As efficiency_check and scan_history_record take it. */
+				if (opt->max_drop_pct >= 100)
+					usage_error("invalid drop \"%s\": must be a number above 0 and below 100",
+								optarg);
 				break;
 			case OPT_HISTORY_RUNS:
 				opt->history_runs = parse_int(optarg, "number of runs", 1, 10000);
