@@ -22,22 +22,27 @@
 #define SB_MAX_WORKERS	1024
 
 /*
- * A caller's text for an error message: whole up to SB_ARG_ECHO_BYTES,
- * else its start, cut at a character boundary, and "...", so that a
- * mistaken 100 kB argument does not fill the log.
+ * A caller's text for an error message: whole up to max_bytes, else its
+ * start, cut at a character boundary, and "...", so that a mistaken 100 kB
+ * argument does not fill the log.
  */
-#define SB_ARG_ECHO_BYTES	64
-
 const char *
-sb_arg_for_message(const char *s)
+sb_text_for_message(const char *s, int max_bytes)
 {
 	size_t		len = strlen(s);
 	int			keep;
 
-	if (len <= SB_ARG_ECHO_BYTES)
+	if (len <= (size_t) max_bytes)
 		return s;
-	keep = pg_mbcliplen(s, (int) Min(len, (size_t) PG_INT32_MAX), SB_ARG_ECHO_BYTES);
+	keep = pg_mbcliplen(s, (int) Min(len, (size_t) PG_INT32_MAX), max_bytes);
 	return psprintf("%.*s...", keep, s);
+}
+
+/* A word-sized argument (a mode, a setting's name or value) for a message. */
+const char *
+sb_arg_for_message(const char *s)
+{
+	return sb_text_for_message(s, SB_ARG_ECHO_BYTES);
 }
 
 SbCacheMode
