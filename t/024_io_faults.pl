@@ -125,7 +125,7 @@ sub fault_case
 	if ($expect eq 'error')
 	{
 		isnt($state, '00000', "$name, $point: an ERROR");
-		like($err, qr/ERROR:.*"[^"]*($files_re|\/proc\/|\/sys\/)[^"]*"/,
+		like($err, qr{ERROR:.*("(base|global|pg_tblspc)/[^"]*"|"[^"]*(pgsql_tmp|/proc/|/sys/)[^"]*")},
 			"$name, $point: ... naming the file");
 		like($err, qr/Input\/output error|read only \d+ of \d+ bytes/,
 			"$name, $point: ... and what went wrong");
