@@ -14,6 +14,10 @@ FROM scan_rate('sb_t');
 --
 -- Seconds are rounded to the millisecond, about what these small tables
 -- take: the rates, computed before rounding, show that time was measured.
+-- On tables this small the scan often beats both of its references, and
+-- a NOTICE then says why overlap_pct is NULL (t/030 checks it): left out
+-- here, where it comes and goes.
+SET client_min_messages = warning;
 SELECT relation, query, cache, workers_launched, rows, pages = pg_relation_size('sb_t') / 8192 AS all_pages,
        bytes = pg_relation_size('sb_t') AS all_bytes,
        scan_s >= 0 AS seconds_ok, read_s >= 0 AS t_read_ok, cpu_s >= 0 AS t_cpu_ok,
@@ -37,6 +41,7 @@ SELECT query, rows, workers_launched <= 2 AS workers_ok,
        parallel_user_s IS NULL OR parallel_user_s >= 0 AS parallel_ok
 FROM scan_breakdown('sb_t', 'warm', 'sum(length(pad))', 2);
 SELECT rows FROM scan_breakdown('sb_part', 'asis');
+RESET client_min_messages;
 SELECT rows, pages, scan_s, scan_mb_s, read_mb_s, scan_pct, no_overlap_pct,
        perfect_overlap_pct, overlap_pct, cpu_ns_per_row, bottleneck, cpu_pct,
        cpu_wait_pct, io_wait_pct, other_pct
@@ -129,7 +134,9 @@ SELECT * FROM scan_sweep('sb_t', 'cold', 'jit', '{on}');
 RESET ROLE;
 GRANT SELECT ON sb_t TO regress_bd_monitor;
 SET ROLE regress_bd_monitor;
+SET client_min_messages = warning;
 SELECT rows FROM scan_breakdown('sb_t');
+RESET client_min_messages;
 SELECT count(*) FROM scan_shapes('sb_t');
 SELECT value FROM scan_sweep('sb_t', 'cold', 'jit', '{on}');
 -- a superuser-only setting is refused for a role that may not set it

@@ -11,13 +11,39 @@
 
 #include <math.h>
 
+#include "mb/pg_wchar.h"
 #include "parser/scansup.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 
 #include "args.h"
 
 #define SB_MAX_RUNS		1000
 #define SB_MAX_WORKERS	1024
+
+/*
+ * A caller's text for an error message: whole up to max_bytes, else its
+ * start, cut at a character boundary, and "...", so that a mistaken 100 kB
+ * argument does not fill the log.
+ */
+const char *
+sb_text_for_message(const char *s, int max_bytes)
+{
+	size_t		len = strlen(s);
+	int			keep;
+
+	if (len <= (size_t) max_bytes)
+		return s;
+	keep = pg_mbcliplen(s, (int) Min(len, (size_t) PG_INT32_MAX), max_bytes);
+	return psprintf("%.*s...", keep, s);
+}
+
+/* A word-sized argument (a mode, a setting's name or value) for a message. */
+const char *
+sb_arg_for_message(const char *s)
+{
+	return sb_text_for_message(s, SB_ARG_ECHO_BYTES);
+}
 
 SbCacheMode
 sb_parse_cache(text *arg, bool allow_direct)
@@ -36,11 +62,11 @@ sb_parse_cache(text *arg, bool allow_direct)
 	if (allow_direct)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid cache mode: \"%s\"", s),
+				 errmsg("invalid cache mode: \"%s\"", sb_arg_for_message(s)),
 				 errhint("Valid cache modes are \"cold\", \"warm\", \"direct\" and \"asis\".")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid cache mode for an executor scan: \"%s\"", s),
+			 errmsg("invalid cache mode for an executor scan: \"%s\"", sb_arg_for_message(s)),
 			 errhint("Valid cache modes are \"cold\", \"warm\" and \"asis\"; \"direct\" applies to raw_read() only.")));
 	pg_unreachable();
 }
@@ -58,7 +84,7 @@ sb_parse_history_cache(text *arg)
 		return s;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid cache mode: \"%s\"", s),
+			 errmsg("invalid cache mode: \"%s\"", sb_arg_for_message(s)),
 			 errhint("Valid cache modes are \"cold\", \"warm\" and \"asis\", or NULL for all.")));
 	pg_unreachable();
 }
@@ -134,7 +160,7 @@ sb_check_sample(double sample)
 	if (isnan(sample) || sample <= 0 || sample > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid sample: %g", sample),
+				 errmsg("invalid sample: %s", float8out_internal(sample)),
 				 errhint("sample is the largest fraction of the relation to read, above 0 and at most 1 (all of it).")));
 }
 
@@ -144,7 +170,7 @@ sb_check_max_seconds(double max_seconds)
 	if (isnan(max_seconds) || max_seconds <= 0 || max_seconds > SB_MAX_SECONDS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid max_seconds: %g", max_seconds),
+				 errmsg("invalid max_seconds: %s", float8out_internal(max_seconds)),
 				 errhint("max_seconds is the call's time budget, above 0 and at most %.0f (a week).",
 						 SB_MAX_SECONDS)));
 }
@@ -155,7 +181,7 @@ sb_check_target_pct(double target_pct)
 	if (isnan(target_pct) || target_pct < 0 || target_pct > 100)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid target_pct: %g", target_pct),
+				 errmsg("invalid target_pct: %s", float8out_internal(target_pct)),
 				 errhint("target_pct is the confidence interval's half-width to stop at, in %% of the median, from 0 (never stop early) to 100.")));
 }
 
@@ -170,7 +196,7 @@ sb_parse_method(text *arg)
 		return SB_METHOD_WHOLE;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid method: \"%s\"", s),
+			 errmsg("invalid method: \"%s\"", sb_arg_for_message(s)),
 			 errhint("Valid methods are \"pairs\" (sampled stretches, the default) and \"whole\" (whole-relation passes).")));
 	pg_unreachable();
 }

@@ -25,6 +25,12 @@ typedef enum SbMethod
 	SB_METHOD_WHOLE				/* whole-relation passes */
 } SbMethod;
 
+/* How much of a caller's text a message quotes before "...". */
+#define SB_ARG_ECHO_BYTES	64
+#define SB_QUERY_ECHO_BYTES	1024
+
+extern const char *sb_text_for_message(const char *s, int max_bytes);
+extern const char *sb_arg_for_message(const char *s);
 extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);
 extern const char *sb_cache_name(SbCacheMode cache);
 extern const char *sb_parse_history_cache(text *arg);

@@ -28,6 +28,8 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -106,6 +108,11 @@ segment_os_resident(SbSegment *seg, uint8 *bits, BlockNumber base)
 		return 0;
 
 	fd = open_segment(seg->path);
+	/*
+	 * mincore() faults on nothing, but pages past a shrunk file's end would
+	 * read as "not cached" and pass for a cold stretch: say what changed.
+	 */
+	sb_segment_check_size(fd, seg);
 	/* offset is block-aligned, hence page-aligned as mmap wants. */
 	map = mmap(NULL, seg->bytes, PROT_READ, MAP_SHARED, fd, seg->offset);
 	if (map == MAP_FAILED)
@@ -605,6 +612,63 @@ sb_scrub_cpu_caches(SbScrub *scrub)
 	(void) sink;
 }
 
+#ifdef SB_HAVE_FLUSH_LINE
+/*
+ * Where sb_flush_stretch() goes back to if touching its mapping faults.
+ * A file that something outside PostgreSQL truncates after it is mapped
+ * makes the next touch of a page past the new end raise SIGBUS, whose
+ * default action kills the backend and makes the postmaster restart every
+ * session.  The handler is in place only around the flush loop, which
+ * calls nothing else, and jumps back out of it; the caller then reports
+ * the file.
+ */
+static sigjmp_buf *flush_fault_jump = NULL;
+
+static void
+flush_fault_handler(SIGNAL_ARGS)
+{
+	if (flush_fault_jump != NULL)
+		siglongjmp(*flush_fault_jump, 1);
+	/* Not ours: restore the default action and let it fire. */
+	signal(SIGBUS, SIG_DFL);
+	raise(SIGBUS);
+}
+
+/*
+ * Flush the cache lines of bytes of map; false if a page faulted (the file
+ * shrank meanwhile).
+ */
+static bool
+flush_mapping(char *map, off_t bytes)
+{
+	sigjmp_buf	jump;
+	struct sigaction act;
+	struct sigaction old;
+	volatile bool done = false;
+
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = flush_fault_handler;
+	sigemptyset(&act.sa_mask);
+	if (sigaction(SIGBUS, &act, &old) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not set a SIGBUS handler: %m")));
+	/* savemask: the jump out of the handler unblocks SIGBUS again. */
+	if (sigsetjmp(jump, 1) == 0)
+	{
+		off_t		i;
+
+		flush_fault_jump = &jump;
+		for (i = 0; i < bytes; i += 64)
+			sb_flush_line(map + i);
+		done = true;
+	}
+	flush_fault_jump = NULL;
+	sigaction(SIGBUS, &old, NULL);
+	return done;
+}
+#endif
+
 /*
  * Evict one stretch's data from the CPU caches before a timed warm pass,
  * and nothing else: its page-cache pages (mapped read-only, never written)
@@ -623,23 +687,37 @@ sb_flush_stretch(SbLeaf *leaf, SbSegment *stretch, SbScrub *scrub)
 	BlockNumber lo = stretch->first_block;
 	BlockNumber hi = lo + stretch->bytes / BLCKSZ;
 	char	   *map;
-	off_t		i;
 	int			b;
 	int			fd;
 
 	if (stretch->bytes == 0)
 		return;
 	fd = open_segment(stretch->path);
+	/* A page past the end of the file would fault: never map one. */
+	sb_segment_check_size(fd, stretch);
 	/* Populated at once: a fault per page would cost more than the flush. */
 	map = mmap(NULL, stretch->bytes, PROT_READ, MAP_SHARED | MAP_POPULATE,
 			   fd, stretch->offset);
-	CloseTransientFile(fd);
-	if (map != MAP_FAILED)
+	if (map == MAP_FAILED)
 	{
-		for (i = 0; i < stretch->bytes; i += 64)
-			sb_flush_line(map + i);
-		munmap(map, stretch->bytes);
+		/* A warm stretch left in the CPU caches would be timed too fast. */
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not map file \"%s\": %m", stretch->path)));
 	}
+	if (!flush_mapping(map, stretch->bytes))
+	{
+		munmap(map, stretch->bytes);
+		/* Say how long the file is now, as the check above would. */
+		sb_segment_check_size(fd, stretch);
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("file \"%s\" shrank during the measurement",
+						stretch->path),
+				 errdetail("Something outside PostgreSQL truncated the file; PostgreSQL's locks keep PostgreSQL itself from doing it.")));
+	}
+	munmap(map, stretch->bytes);
+	CloseTransientFile(fd);
 
 	for (b = 0; b < (leaf->local ? NLocBuffer : NBuffers); b++)
 	{

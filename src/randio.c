@@ -128,22 +128,57 @@ sb_random_io(SbRandomFile *files, int nfiles, int block_size, uint64 ops,
 		offset = (off_t) (c - first[lo]) * block_size;
 
 		INSTR_TIME_SET_CURRENT(t0);
-		if (write)
-			done = pg_pwrite(files[lo].fd, buf, block_size, offset);
-		else
-			done = pg_pread(files[lo].fd, buf, block_size, offset);
+		done = 0;
+		for (;;)
+		{
+			ssize_t		part;
+
+			/*
+			 * POSIX lets a read or write of a regular file stop short (a
+			 * signal, a file system's own limits): carry on from there.  An
+			 * end of file or a write of nothing is reported below.
+			 */
+			if (write)
+				part = pg_pwrite(files[lo].fd, buf + done, block_size - done,
+								 offset + done);
+			else
+				part = pg_pread(files[lo].fd, buf + done, block_size - done,
+								offset + done);
+			if (part < 0 && errno == EINTR)
+				continue;
+			if (part <= 0)
+			{
+				if (part < 0)
+					done = -1;
+				break;
+			}
+			done += part;
+			if (done == block_size)
+				break;
+		}
 		INSTR_TIME_SET_CURRENT(t1);
 
-		if (done != block_size)
-		{
-			if (done >= 0)
-				errno = EIO;	/* short: the file shrank under us */
+		if (done < 0)
 			ereport(ERROR,
 					(errcode_for_file_access(),
-					 errmsg("could not %s %d bytes at offset %lld: %m",
+					 errmsg("could not %s %d bytes at offset %lld in file \"%s\": %m",
 							write ? "write" : "read", block_size,
-							(long long) offset)));
+							(long long) offset, files[lo].path)));
+		if (done != block_size && write)
+		{
+			errno = ENOSPC;		/* a short write: the file system filled */
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not write %d bytes at offset %lld in file \"%s\": %m",
+							block_size, (long long) offset, files[lo].path)));
 		}
+		if (done != block_size)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("could not read %d bytes at offset %lld in file \"%s\": read only %zd bytes",
+							block_size, (long long) offset, files[lo].path,
+							done),
+					 errdetail("The file is shorter than when the measurement began: something outside PostgreSQL truncated it.")));
 		INSTR_TIME_SUBTRACT(t1, t0);
 		/*
 		 * In fractions of a microsecond: INSTR_TIME_GET_MICROSEC truncates,
@@ -162,7 +197,8 @@ sb_random_io(SbRandomFile *files, int nfiles, int block_size, uint64 ops,
 			if (files[f].chunks > 0 && fdatasync(files[f].fd) != 0)
 				ereport(ERROR,
 						(errcode_for_file_access(),
-						 errmsg("could not fdatasync: %m")));
+						 errmsg("could not fdatasync file \"%s\": %m",
+								files[f].path)));
 		}
 	}
 	sb_clock_stop(&clock, &r->timing);

@@ -15,6 +15,7 @@
 typedef struct SbRandomFile
 {
 	int			fd;
+	const char *path;			/* for errors */
 	uint64		chunks;
 	uint64		base;			/* reported offsets are base + offset */
 } SbRandomFile;

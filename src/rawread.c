@@ -99,8 +99,7 @@ read_segment(SbSegment *seg, char *buf, int block_size, bool direct,
 					 errmsg("could not read file \"%s\": %m", seg->path)));
 		}
 		if (got == 0)
-			break;				/* shorter than at the start: cannot happen
-								 * under our lock, but never loop on it */
+			sb_segment_short_read(seg, seg->bytes - remaining);
 		remaining -= got;
 		result->bytes += got;
 		result->reads++;

@@ -7,8 +7,13 @@
  *
  * Every leaf is opened with AccessShareLock and kept open to the end of
  * the call.  That lock conflicts with TRUNCATE, VACUUM's truncation and
- * DROP, so the files cannot shrink or vanish under the reader; they may
- * grow (INSERT), which is why sizes are fixed here, at the start.
+ * DROP, so PostgreSQL cannot shrink or remove the files under the reader;
+ * they may grow (INSERT), which is why sizes are fixed here, at the start.
+ * Something outside PostgreSQL (an operator, a restore tool, a file system
+ * fault) can still shrink or remove one: every reader then stops with an
+ * ERROR naming the file and what changed (sb_segment_check_size,
+ * sb_segment_short_read), as PostgreSQL's own read path does, and never
+ * counts a short read as complete.
  *
  * What is measured is what a plain SELECT of the relation reads, and a
  * member that would make the figures disagree with it is refused rather
@@ -30,6 +35,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <sys/stat.h>
 
 #include "access/relation.h"
 #include "access/xlog.h"
@@ -332,4 +339,43 @@ sb_target_first_path(SbTarget *target)
 	if (target->nleaves > 0)
 		return sb_relation_path(target->leaves[0].rel);
 	return NULL;
+}
+
+/*
+ * Fail if the open file fd, a segment file, no longer holds the stretch
+ * seg: something outside PostgreSQL shrank it since the call began.
+ * Before mapping a file this is what keeps an access past its end (a
+ * SIGBUS, which takes every session down) from happening at all.
+ */
+void
+sb_segment_check_size(int fd, const SbSegment *seg)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat file \"%s\": %m", seg->path)));
+	if (st.st_size < seg->offset + seg->bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("file \"%s\" shrank to %lld bytes during the measurement, which reads up to byte %lld",
+						seg->path, (long long) st.st_size,
+						(long long) (seg->offset + seg->bytes)),
+				 errdetail("Something outside PostgreSQL truncated the file; PostgreSQL's locks keep PostgreSQL itself from doing it.")));
+}
+
+/*
+ * A read of the stretch seg that reached the end of the file after done of
+ * its bytes: the file shrank under the reader.  Reported as PostgreSQL's
+ * read path reports a short block read, never counted as complete.
+ */
+void
+sb_segment_short_read(const SbSegment *seg, off_t done)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("could not read file \"%s\": read only %lld of %lld bytes",
+					seg->path, (long long) done, (long long) seg->bytes),
+			 errdetail("The file is shorter than when the measurement began: something outside PostgreSQL truncated it.")));
 }

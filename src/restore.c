@@ -148,6 +148,8 @@ restore_segment(SbSegment *seg, SbCacheSnapshot *snap, int l, char *chunk,
 				ereport(ERROR,
 						(errcode_for_file_access(),
 						 errmsg("could not read file \"%s\": %m", seg->path)));
+			if (got < (ssize_t) run * BLCKSZ)
+				sb_segment_short_read(seg, off - seg->offset + got);
 			n += got / BLCKSZ;
 		}
 		else if (!want && drop)

@@ -55,6 +55,7 @@
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
+#include "args.h"
 #include "scan.h"
 #include "stats.h"
 
@@ -64,7 +65,8 @@ refuse_query(SbTarget *target, const char *query, const char *why)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("query \"%s\" is not a plain read of \"%s\"",
-					query, get_rel_name(target->relid)),
+					sb_text_for_message(query, SB_QUERY_ECHO_BYTES),
+					get_rel_name(target->relid)),
 			 errdetail("%s", why),
 			 errhint("Pass the select list alone, what goes between SELECT and FROM, such as 'count(1)' or 'sum(l_extendedprice)'.")));
 }
@@ -164,7 +166,8 @@ query_error_callback(void *arg)
 		internalerrposition(pos);
 		internalerrquery(sql);
 	}
-	errcontext("scanbench statement \"%s\"", sql);
+	errcontext("scanbench statement \"%s\"",
+			   sb_text_for_message(sql, SB_QUERY_ECHO_BYTES));
 }
 
 /*

@@ -124,14 +124,23 @@ sb_scratch_check_space(Oid spc, uint64 bytes)
 	int64		usable = usable_bytes(spc, &avail, &reserve);
 
 	if ((uint64) usable < bytes)
+	{
+		/* The largest size_mb the checks here then accept, if any. */
+		int64		fits = usable;
+
+		if (temp_file_limit >= 0)
+			fits = Min(fits, (int64) temp_file_limit * 1024);
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
 				 errmsg("a %.0f MB scratch file does not fit in tablespace \"%s\"",
 						bytes / SB_MB, get_tablespace_name(spc)),
 				 errdetail("The filesystem has %.0f MB free, and %.0f MB of it are kept free.",
 						   avail / SB_MB, reserve / SB_MB),
+				 floor(fits / SB_MB) >= 1 ?
 				 errhint("Pass a smaller size_mb, at most %.0f.",
-						 floor(usable / SB_MB))));
+						 floor(fits / SB_MB)) :
+				 errhint("Not even 1 MB can be spared: free space in that filesystem, or measure another tablespace.")));
+	}
 
 	/* temp_file_limit is in kB and would stop the write half-way. */
 	if (temp_file_limit >= 0 && bytes / 1024 > (uint64) temp_file_limit)
@@ -285,6 +294,7 @@ test_random(SbScratch *s, uint64 ops, bool write, SbTestResult *r)
 
 	r->cached_pct_before = evict_scratch(s);
 	f.fd = FileGetRawDesc(s->file);
+	f.path = FilePathName(s->file);
 	f.chunks = s->bytes / s->block_size;
 	f.base = 0;
 	(void) posix_fadvise(f.fd, 0, 0, POSIX_FADV_RANDOM);
@@ -292,6 +302,7 @@ test_random(SbScratch *s, uint64 ops, bool write, SbTestResult *r)
 	(void) posix_fadvise(f.fd, 0, 0, POSIX_FADV_NORMAL);
 
 	r->random = true;
+	r->repeats = rr.repeats;
 	r->bytes = rr.bytes;
 	r->ops = rr.ops;
 	r->timing = rr.timing;
@@ -346,10 +357,13 @@ sb_scratch_run(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
 }
 
 /*
- * MB/s of a sequential write then fdatasync of up to bytes in the
- * tablespace, for scan_efficiency(with_write): as large as asked but no
- * larger than free space allows.  NaN if not even a block fits.
+ * MB/s of a sequential write then fdatasync of bytes (the relation's
+ * size) in the tablespace, for scan_efficiency(with_write): of a smaller
+ * file where free space is short, or NaN where not even
+ * SB_MIN_WRITE_BYTES fit, each with a NOTICE.
  */
+#define SB_MIN_WRITE_BYTES	((uint64) 64 * 1000 * 1000)
+
 double
 sb_write_mb_s(Oid spc, uint64 bytes, int block_size)
 {
@@ -358,13 +372,42 @@ sb_write_mb_s(Oid spc, uint64 bytes, int block_size)
 				reserve;
 	int64		usable = usable_bytes(spc, &avail, &reserve);
 	SbTestResult *w = &results[SB_SEQ_WRITE];
+	uint64		asked;
 
 	if (temp_file_limit >= 0)
 		usable = Min(usable, (int64) temp_file_limit * 1024);
-	bytes = Min(bytes, (uint64) Max(usable, 0));
+	asked = bytes - bytes % block_size;
+	bytes = Min(asked, (uint64) Max(usable, 0));
 	bytes -= bytes % block_size;
-	if (bytes == 0)
+
+	/*
+	 * Less room than the relation's size: a smaller file, said so; but a
+	 * few blocks are written at the page cache's speed, which is no write
+	 * rate of the storage: none under SB_MIN_WRITE_BYTES, said so too.
+	 */
+	if (bytes < asked && bytes < SB_MIN_WRITE_BYTES)
+	{
+		ereport(NOTICE,
+				(errmsg("write_mb_s is NULL: tablespace \"%s\" has room for %.0f MB, less than the %.0f MB a write rate needs",
+						get_tablespace_name(spc), bytes / SB_MB,
+						Min(asked, SB_MIN_WRITE_BYTES) / SB_MB),
+				 errdetail("The filesystem has %.0f MB free, %.0f MB of it kept free%s.",
+						   avail / SB_MB, reserve / SB_MB,
+						   temp_file_limit >= 0 ?
+						   psprintf(", and temp_file_limit is %d kB", temp_file_limit) : ""),
+				 errhint("Free space in that filesystem, or measure the write rate elsewhere with storage_profile().")));
 		return NAN;
+	}
+	if (bytes == 0)
+		return NAN;				/* an empty relation: nothing to write */
+	if (bytes < asked)
+		ereport(NOTICE,
+				(errmsg("write_mb_s is from a %.0f MB file, not %.0f MB: that is all tablespace \"%s\" has room for",
+						bytes / SB_MB, asked / SB_MB, get_tablespace_name(spc)),
+				 errdetail("The filesystem has %.0f MB free, %.0f MB of it kept free%s.",
+						   avail / SB_MB, reserve / SB_MB,
+						   temp_file_limit >= 0 ?
+						   psprintf(", and temp_file_limit is %d kB", temp_file_limit) : "")));
 	sb_scratch_run(spc, bytes, block_size, 0, true, results);
 	return sb_rate(w->bytes / SB_MB, w->timing.seconds);
 }

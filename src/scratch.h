@@ -25,6 +25,7 @@ typedef struct SbTestResult
 {
 	bool		done;
 	bool		random;
+	bool		repeats;		/* random: some blocks read twice */
 	uint64		bytes;
 	uint64		ops;
 	double		cached_pct_before;

@@ -167,6 +167,14 @@ for my $m (@mounts)
 	$node->safe_psql('postgres', "CREATE TABLESPACE sp_$fs LOCATION '$loc'");
 	my ($tree_before) = check_profile("sp_$fs", $loc, $fs);
 	is(tree($loc), $tree_before, "$fs: the tablespace's tree is exactly as before");
+	if ($fs eq 'tmpfs')
+	{
+		# tmpfs keeps every page: the random rates are the page cache's.
+		my ($r, $o, $e) = $node->psql('postgres',
+			"SELECT count(*) FROM storage_profile('sp_$fs', size_mb => 16, random_ops => 300)");
+		like($e, qr/NOTICE:  random_read: 100 % of the scratch file was still in the page cache/,
+			"$fs: a NOTICE says random_read ran from the page cache");
+	}
 
 	my ($ret, $out, $err) = $node->psql('postgres', qq{
 		SET statement_timeout = 200;
@@ -209,6 +217,20 @@ SKIP:
 		REVOKE ALL ON TABLESPACE spp FROM regress_sp_user;
 		DROP OWNED BY regress_sp_user; DROP ROLE regress_sp_user; DROP TABLESPACE spp});
 	rmdir $loc;
+}
+
+# Random operations that touch a block twice were partly the page cache's:
+# a NOTICE says so (16 MB is 1953 blocks; 5000 operations repeat some).
+{
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SELECT count(*) FROM storage_profile(size_mb => 16, random_ops => 5000)");
+	is($ret, 0, 'more random operations than blocks: measured');
+	like($err, qr/random_read: 5000 operations on 1953 blocks of 8192 bytes touched some blocks twice/,
+		'... with a NOTICE for random_read');
+	like($err, qr/random_write: 5000 operations/, '... and one for random_write');
+	($ret, $out, $err) = $node->psql('postgres',
+		"SELECT count(*) FROM storage_profile(size_mb => 16, random_ops => 300)");
+	unlike($err, qr/touched some blocks twice/, 'fewer operations than blocks: no such NOTICE');
 }
 
 $node->stop;

@@ -80,7 +80,7 @@ for my $m (@mounts)
 SKIP:
 {
 	my $tmpfs = $ENV{SCANBENCH_TEST_TMPFS} // '';
-	skip 'no small tmpfs mounted (SCANBENCH_TEST_TMPFS)', 3 if $tmpfs eq '';
+	skip 'no small tmpfs mounted (SCANBENCH_TEST_TMPFS)', 9 if $tmpfs eq '';
 	my $loc = "$tmpfs/wbig_$$";
 	mkdir $loc;
 	# fillfactor 10: about 150 MB on a 256 MB tmpfs.
@@ -96,7 +96,39 @@ SKIP:
 		"SELECT write_mb_s FROM scan_efficiency('big', with_write => true, max_seconds => 5)");
 	is($ret, 0, "a $size-byte relation on a tmpfs with less free space: no error ($err)");
 	cmp_ok($out, '>', 0, "... write_mb_s $out MB/s, from a smaller file");
+	like($err, qr/NOTICE:  write_mb_s is from a \d+ MB file, not \d+ MB/, '... which a NOTICE names');
 	is(tree($loc), $t0, '... and the tree is exactly as before');
+
+	# Less room than a write rate needs: NULL, and a NOTICE; and
+	# storage_profile's refusal, with no room for 1 MB, hints at no size.
+	my $filler = "$tmpfs/filler_$$";
+	my $fill = sub {
+		my ($leave) = @_;
+		unlink $filler;
+		my ($total, $avail) = split ' ', `df -B1 --output=size,avail $tmpfs | tail -1`;
+		my $bytes = $avail - int($total / 20) - $leave;
+		open(my $fh, '>', $filler) or die "open $filler: $!";
+		my $chunk = "\x55" x (1024 * 1024);
+		for (my $done = 0; $done < $bytes; $done += length $chunk)
+		{
+			my $n = $bytes - $done < length $chunk ? $bytes - $done : length $chunk;
+			print $fh substr($chunk, 0, $n) or die "write $filler: $!";
+		}
+		close($fh) or die "close $filler: $!";
+	};
+	$fill->(30 * 1000 * 1000);
+	($ret, $out, $err) = $node->psql('postgres',
+		"SELECT write_mb_s IS NULL FROM scan_efficiency('big', with_write => true, max_seconds => 5)");
+	is($out, 't', 'room for 30 MB only: write_mb_s is NULL');
+	like($err, qr/NOTICE:  write_mb_s is NULL: tablespace "wbig" has room for \d+ MB, less than the 64 MB/,
+		'... and a NOTICE says why');
+	$fill->(500 * 1000);
+	($ret, $out, $err) = $node->psql('postgres',
+		"SELECT * FROM storage_profile('wbig', size_mb => 16)");
+	like($err, qr/does not fit in tablespace "wbig"/, 'room for less than 1 MB: storage_profile refuses');
+	unlike($err, qr/at most 0/, '... without hinting at a size of 0');
+	like($err, qr/HINT:  Not even 1 MB can be spared/, '... and says that nothing fits');
+	unlink $filler;
 	$node->safe_psql('postgres', 'DROP TABLE big; DROP TABLESPACE wbig');
 	rmdir $loc;
 }

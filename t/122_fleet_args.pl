@@ -64,6 +64,11 @@ for my $case (
 	[ [ @ok, '--max-seconds', '0' ], qr/invalid time budget "0"/ ],
 	[ [ @ok, '--sample', '1.5' ], qr/invalid sample fraction "1.5"/ ],
 	[ [ @ok, '--target-pct', '-1' ], qr/invalid target "-1"/ ],
+	# As efficiency_check takes it: above 0 and below 100.
+	[ [ @ok, '--max-drop-pct=100' ], qr/invalid drop "100": must be a number above 0 and below 100/ ],
+	[ [ @ok, '--max-drop-pct=0' ], qr/invalid drop "0"/ ],
+	# Bounds printed as integers, not as 2.14748e+06.
+	[ [ @ok, '--timeout', '0' ], qr/invalid timeout "0": must be a number above 0 and at most 2147483$/m ],
 	[ [ @ok, '--max-seconds', '30', '--timeout', '10' ], qr/--timeout 10 is shorter than --max-seconds 30/ ],
 	[ [ @ok, '--relation', '' ], qr/the relation name must not be empty/ ],
 	[ [ @ok, 'extra' ], qr/too many command-line arguments \(first is "extra"\)/ ],
@@ -91,6 +96,36 @@ for my $case (
 	is($rc, 2, 'exit 2: servers file ' . ($text =~ s/\n/\\n/gr));
 	like($err, $want, '... names the line and what is wrong');
 }
+
+# A line that cannot be used is named with its reason before anything
+# connects, and the others go on (to the central history, unreachable
+# here); a file with no usable line is refused.
+for my $case (
+	[ "postgresql://a/db name=caf\xe9\n", qr/:2: not valid UTF-8/, 'a Latin-1 byte' ],
+	[ "postgresql://a/db name=\xc0\xaf\n", qr/:2: not valid UTF-8/, 'an overlong UTF-8 form' ],
+	[ "postgresql://a/db\0 name=x\n", qr/:2: a NUL byte at byte 18 of the line/, 'a NUL byte' ],
+	[ 'postgresql://a/db name=' . ('x' x 9000) . "\n", qr/:2: line longer than 8190 bytes/, 'a long line' ])
+{
+	my ($bad, $want, $what) = @$case;
+	my $f = file('mixed', "postgresql://%2Fnowhere:1/postgres name=good\n$bad");
+	($rc, $out, $err) = fleet('--servers', $f, '--relation', 't', '--history',
+		'postgresql://%2Fnowhere:1/postgres', '--connect-timeout', '1');
+	like($err, $want, "servers file with $what: the line and the reason");
+	like($err, qr/could not connect to the central history/,
+		'... and the other lines go on to the central history');
+	unlike($err, qr/line longer/, '... not taken for a long line') unless $what eq 'a long line';
+	$f = file('allbad', $bad);
+	($rc, $out, $err) = fleet('--servers', $f, '--relation', 't', '--history', 'h');
+	is($rc, 2, "exit 2: a servers file whose only line has $what");
+	like($err, qr/names no server that can be measured/, '... said');
+}
+{
+	my $f = file('utf8', "postgresql://%2Fnowhere:1/postgres name=caf\xc3\xa9 zone=\xe6\x9d\xb1\n");
+	($rc, $out, $err) = fleet('--servers', $f, '--relation', 't', '--history',
+		'postgresql://%2Fnowhere:1/postgres', '--connect-timeout', '1');
+	unlike($err, qr/UTF-8/, 'valid UTF-8 in names and tags is taken');
+}
+
 ($rc, $out, $err) = fleet('--servers', "$dir/missing", '--relation', 't', '--history', 'h');
 is($rc, 2, 'exit 2: a servers file that does not exist');
 like($err, qr/could not open servers file ".*missing": No such file/, '... named');

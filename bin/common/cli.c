@@ -102,20 +102,40 @@ plain_decimal(const char *arg, bool point_ok)
 	return digit;
 }
 
+/*
+ * v with the fewest digits that read back as v: 2147483, not the
+ * 2.14748e+06 of %g.
+ */
+static const char *
+shortest(double v, char *buf, size_t size)
+{
+	for (int digits = 1; digits <= 17; digits++)
+	{
+		snprintf(buf, size, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 /* A number from min (above it, with min_open) to max, or a usage error. */
 double
 parse_double(const char *arg, const char *what, double min, double max, bool min_open)
 {
 	char	   *end;
 	double		v;
+	char		minbuf[32],
+				maxbuf[32];
 
 	errno = 0;
 	v = strtod(arg, &end);
 	if (!plain_decimal(arg, true) || errno || end == arg || *end || !isfinite(v) ||
 		v < min || (min_open && v == min) || v > max)
-		usage_error("invalid %s \"%s\": must be a number %s %g %s %g",
-					what, arg, min_open ? "above" : "from", min,
-					min_open ? "and at most" : "to", max);
+		usage_error("invalid %s \"%s\": must be a number %s %s %s %s",
+					what, arg, min_open ? "above" : "from",
+					shortest(min, minbuf, sizeof(minbuf)),
+					min_open ? "and at most" : "to",
+					shortest(max, maxbuf, sizeof(maxbuf)));
 	return v;
 }
 

@@ -78,6 +78,7 @@ typedef struct Tag
 typedef struct Server
 {
 	int			line;
+	char	   *invalid;		/* a line that cannot be used: the reason */
 	char	   *conninfo;
 	char	   *name;			/* tag name=, else host:port/dbname */
 	Tag			tags[MAX_TAGS];	/* sorted by key, name= left out */

@@ -108,7 +108,8 @@ usage(void)
 		   "      --spread-k=K         K (default 3)\n"
 		   "      --min-spread=PCT     the least half-width, in points of scan_pct\n"
 		   "                           (default 5)\n"
-		   "      --max-drop-pct=PCT   drop against its own history that flags (default 20)\n"
+		   "      --max-drop-pct=PCT   drop against its own history that flags, above 0\n"
+		   "                           and below 100 (default 20)\n"
 		   "      --history-runs=N     runs of its own history compared with (default 10)\n"
 		   "\n"
 		   "Output:\n"
@@ -147,10 +148,11 @@ usage(void)
 		   "Exit status:\n"
 		   "  0 every row measured, none flagged (rows not judged, such as unstable\n"
 		   "    ones, are not alarms);\n"
-		   "  1 an alarm: a row flagged, or a server or relation that could not be\n"
-		   "    measured (its row has the reason);\n"
-		   "  2 could not run: bad options, an unreadable servers file, or a central\n"
-		   "    history that cannot be reached or cannot take the rows;\n"
+		   "  1 an alarm: a row flagged, or a server, relation or line of the servers\n"
+		   "    file that could not be measured (its row has the reason);\n"
+		   "  2 could not run: bad options, an unreadable servers file or one with no\n"
+		   "    usable line, or a central history that cannot be reached or cannot\n"
+		   "    take the rows;\n"
 		   "  128 + N stopped by signal N: 130 SIGINT, 143 SIGTERM.\n"
 		   "\n"
 		   "Example (cron, nightly):\n"
@@ -247,6 +249,10 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 				break;
 			case OPT_MAX_DROP:
 				opt->max_drop_pct = parse_double(optarg, "drop", 0, 100, true);
+				/* As efficiency_check and scan_history_record take it. */
+				if (opt->max_drop_pct >= 100)
+					usage_error("invalid drop \"%s\": must be a number above 0 and below 100",
+								optarg);
 				break;
 			case OPT_HISTORY_RUNS:
 				opt->history_runs = parse_int(optarg, "number of runs", 1, 10000);

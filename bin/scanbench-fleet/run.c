@@ -434,6 +434,20 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 		{
 			if (calls[j].server)
 				continue;
+			/* A line of the servers file that cannot be used: its rows fail. */
+			while (next < nservers && servers[next].invalid)
+			{
+				Row		   *r = &rows[(size_t) next * opt->nrelations];
+
+				for (int i = 0; i < opt->nrelations; i++)
+				{
+					r[i].reason = xstrdup(servers[next].invalid);
+					r[i].measured_at = wall_clock();
+				}
+				next++;
+			}
+			if (next >= nservers)
+				break;
 			start_call(opt, &calls[j], j, &servers[next], &rows[(size_t) next * opt->nrelations]);
 			next++;
 			active++;

@@ -6,13 +6,15 @@
  * zone, ...; name=LABEL names the server in the output and the history).
  * '#' at the start of a line or after a blank starts a comment; blank lines
  * are skipped.  Servers with the same tags, name= left out, form a cohort.
- * Nothing here connects: the file is checked whole before any server is.
+ * The file is UTF-8, as the history's text is.  Nothing here connects: the
+ * file is checked whole before any server is.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "fleet.h"
 
@@ -137,16 +139,69 @@ parse_line(char *line, Server *s)
 }
 
 /*
- * The servers of the file at path, or NULL with *error saying what is wrong
- * (and where).
+ * Whether the len bytes at s are UTF-8: the history stores names and tags
+ * as text and jsonb, which would refuse the whole night's rows at the end
+ * for one bad byte.  Overlong forms and surrogates are refused, as
+ * PostgreSQL refuses them.
+ */
+static bool
+valid_utf8(const unsigned char *s, size_t len)
+{
+	size_t		i = 0;
+
+	while (i < len)
+	{
+		unsigned char c = s[i];
+		int			n;
+		unsigned int cp;
+
+		if (c < 0x80)
+		{
+			i++;
+			continue;
+		}
+		if ((c & 0xE0) == 0xC0)
+			n = 1, cp = c & 0x1F;
+		else if ((c & 0xF0) == 0xE0)
+			n = 2, cp = c & 0x0F;
+		else if ((c & 0xF8) == 0xF0)
+			n = 3, cp = c & 0x07;
+		else
+			return false;
+		for (int k = 1; k <= n; k++)
+		{
+			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+			cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+/* The longest line read: far beyond any connection URI and its tags. */
+#define MAX_LINE	8190
+
+/*
+ * The servers of the file at path, or NULL with *error saying what is wrong.
+ * The file is read whole before anything connects.  A line that cannot be
+ * used is a server of its own, marked invalid with the reason (and said on
+ * stderr): it is recorded as a failure while the others are measured.  An
+ * unreadable file, or one with no usable line, is an error.
  */
 Server *
 read_servers(const char *path, int *nservers, char **error)
 {
 	FILE	   *f = fopen(path, "r");
-	char		line[8192];
+	char	   *line = NULL;
+	size_t		linecap = 0;
+	ssize_t		len;
 	int			lineno = 0;
 	int			n = 0;
+	int			usable = 0;
 	size_t		cap = 16;
 	Server	   *servers;
 
@@ -157,43 +212,66 @@ read_servers(const char *path, int *nservers, char **error)
 		return NULL;
 	}
 	servers = xmalloc(sizeof(Server) * cap);
-	while (fgets(line, sizeof(line), f))
+	while ((len = getline(&line, &linecap, f)) >= 0)
 	{
 		char	   *p = line;
-		char	   *why;
+		char	   *why = NULL;
+		Server	   *s;
 
 		lineno++;
-		if (strchr(line, '\n') == NULL && !feof(f))
-		{
-			*error = xprintf("%s:%d: line longer than %zu bytes", path, lineno, sizeof(line) - 2);
-			break;
-		}
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+		if ((*p == '#' || *p == '\n' || *p == '\r' || *p == '\0') &&
+			memchr(line, '\0', (size_t) len) == NULL)
 			continue;
 		servers = xreserve(servers, (size_t) n, 1, &cap, sizeof(Server));
-		memset(&servers[n], 0, sizeof(Server));
-		servers[n].line = lineno;
-		if ((why = parse_line(p, &servers[n])) != NULL)
+		s = &servers[n];
+		memset(s, 0, sizeof(Server));
+		s->line = lineno;
+		if (memchr(line, '\0', (size_t) len) != NULL)
+			why = xprintf("a NUL byte at byte %zu of the line",
+						  (size_t) ((char *) memchr(line, '\0', (size_t) len) - line) + 1);
+		else if (len > MAX_LINE + 1)
+			why = xprintf("line longer than %d bytes", MAX_LINE);
+		else if (!valid_utf8((const unsigned char *) line, (size_t) len))
+			why = xstrdup("not valid UTF-8");
+		else
+			why = parse_line(p, s);
+		for (int i = 0; i < n && why == NULL; i++)
+			if (servers[i].invalid == NULL && strcmp(servers[i].name, s->name) == 0)
+				why = xprintf("server \"%s\" is named on line %d too (give each a name= tag of its own)",
+							  s->name, servers[i].line);
+		if (why)
 		{
-			*error = xprintf("%s:%d: %s", path, lineno, why);
+			/* Nothing of the line goes further: it may not even be text. */
+			for (int t = 0; t < s->ntags; t++)
+			{
+				free(s->tags[t].key);
+				free(s->tags[t].value);
+			}
+			free(s->conninfo);
+			free(s->name);
+			free(s->host);
+			free(s->port);
+			memset(s, 0, sizeof(Server));
+			s->line = lineno;
+			s->name = xprintf("servers file line %d", lineno);
+			s->invalid = xprintf("not measured: servers file line %d: %s", lineno, why);
+			log_error("%s:%d: %s", path, lineno, why);
 			free(why);
-			break;
 		}
-		for (int i = 0; i < n && !*error; i++)
-			if (strcmp(servers[i].name, servers[n].name) == 0)
-				*error = xprintf("%s:%d: server \"%s\" is named on line %d too (give each a name= tag of its own)",
-								 path, lineno, servers[n].name, servers[i].line);
-		if (*error)
-			break;
+		else
+			usable++;
 		n++;
 	}
-	if (!*error && ferror(f))
+	if (ferror(f))
 		*error = xprintf("could not read servers file \"%s\": %s", path, strerror(errno));
+	free(line);
 	fclose(f);
 	if (!*error && n == 0)
 		*error = xprintf("servers file \"%s\" names no server", path);
+	else if (!*error && usable == 0)
+		*error = xprintf("servers file \"%s\" names no server that can be measured", path);
 	if (*error)
 		return NULL;
 	*nservers = n;

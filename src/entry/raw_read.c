@@ -23,6 +23,7 @@
 #include "funcapi.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 #include "args.h"
 #include "citus.h"
@@ -153,6 +154,17 @@ raw_read_segments(PG_FUNCTION_ARGS)
 
 /* ---- random_read(rel, cache, reads, block_size) ---- */
 
+static off_t
+largest_segment(SbTarget *target)
+{
+	off_t		largest = 0;
+	int			i;
+
+	for (i = 0; i < target->nsegments; i++)
+		largest = Max(largest, target->segments[i]->bytes);
+	return largest;
+}
+
 Datum
 random_read(PG_FUNCTION_ARGS)
 {
@@ -167,6 +179,7 @@ random_read(PG_FUNCTION_ARGS)
 	SbRandomFile *files;
 	SbRandomResult r;
 	uint64		cached = 0;
+	uint64		chunks = 0;
 	SbRow		row;
 	int			i;
 
@@ -189,6 +202,26 @@ random_read(PG_FUNCTION_ARGS)
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
 
+	/*
+	 * Reads are of whole blocks inside one file: a relation without one
+	 * would give a row of no reads, which reads as a measurement.
+	 */
+	for (i = 0; i < target->nsegments; i++)
+		chunks += target->segments[i]->bytes / block_size;
+	if (chunks == 0 && target->nblocks == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is empty: there is nothing to read",
+						get_rel_name(relid))));
+	if (chunks == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is smaller than one block of %d bytes",
+						get_rel_name(relid), block_size),
+				 errdetail("Its largest file holds %lld bytes.",
+						   (long long) largest_segment(target)),
+				 errhint("Pass a smaller block_size.")));
+
 	if (cache == SB_CACHE_COLD)
 		sb_evict_page_cache(target);
 	else if (cache == SB_CACHE_WARM)
@@ -207,6 +240,7 @@ random_read(PG_FUNCTION_ARGS)
 		SbSegment  *seg = target->segments[i];
 
 		files[i].fd = sb_open_segment(seg, direct, false);
+		files[i].path = seg->path;
 		/* No read-ahead for this descriptor, as fio does for random jobs. */
 		if (!direct)
 			(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);

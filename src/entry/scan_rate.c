@@ -183,6 +183,21 @@ scan_breakdown(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 				(errmsg("\"%s\" is empty: there is nothing to take apart",
 						get_rel_name(a.relid))));
+	else if (isnan(b.overlap_pct) && b.wall > 0 && b.t_read > 0 && b.t_cpu > 0)
+	{
+		/* Out of 0..100: the scan beat, or lost to, both of its references. */
+		bool		faster = b.wall < Max(b.t_read, b.t_cpu);
+
+		ereport(NOTICE,
+				(errmsg("overlap_pct is NULL: the scan took %.3f s, %s than %s (%.3f s)",
+						b.wall, faster ? "less" : "more",
+						faster ? "its raw read and warm scan overlapping perfectly" :
+						"its raw read and warm scan one after the other",
+						faster ? Max(b.t_read, b.t_cpu) : b.t_read + b.t_cpu),
+				 errdetail("The raw read took %.3f s and the warm scan %.3f s; the scan ran under other conditions than they did (the page cache, another session's load).",
+						   b.t_read, b.t_cpu),
+				 errhint("Measure again, or with cache => 'cold' on a relation larger than the page cache.")));
+	}
 
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(a.relid));
 	sb_row_text(&row, "query", a.query);
@@ -549,12 +564,12 @@ check_setting(const char *setting)
 	if (guc == NULL || (guc->flags & GUC_CUSTOM_PLACEHOLDER))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("unrecognized setting \"%s\"", setting),
+				 errmsg("unrecognized setting \"%s\"", sb_arg_for_message(setting)),
 				 errhint("%s", sweep_hint)));
 	if (guc->context < PGC_SUSET)
 		ereport(ERROR,
 				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
-				 errmsg("setting \"%s\" cannot be changed by a session", setting),
+				 errmsg("setting \"%s\" cannot be changed by a session", sb_arg_for_message(setting)),
 				 errdetail("It is set %s.",
 						   guc->context == PGC_SIGHUP ? "in the server's configuration and reloaded" :
 						   (guc->context == PGC_BACKEND || guc->context == PGC_SU_BACKEND) ?
@@ -564,14 +579,14 @@ check_setting(const char *setting)
 	if (guc->flags & GUC_NOT_WHILE_SEC_REST)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("setting \"%s\" cannot be swept", setting),
+				 errmsg("setting \"%s\" cannot be swept", sb_arg_for_message(setting)),
 				 errdetail("It changes the identity the scan runs as."),
 				 errhint("%s", sweep_hint)));
 	if (sb_scan_sets(setting))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("setting \"%s\" cannot be swept: the measured scan sets it itself",
-						setting),
+						sb_arg_for_message(setting)),
 				 pg_strcasecmp(setting, "max_parallel_workers_per_gather") == 0 ?
 				 errhint("Sweep \"parallel_workers\" instead.") :
 				 errhint("%s", sweep_hint)));
@@ -591,7 +606,7 @@ check_value(const char *setting, const char *value, int *workers)
 		if (end == value || *end != '\0' || errno != 0 || n < INT_MIN || n > INT_MAX)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid value for parallel_workers: \"%s\"", value),
+					 errmsg("invalid value for parallel_workers: \"%s\"", sb_arg_for_message(value)),
 					 errhint("Values of parallel_workers are whole numbers of workers, such as '{0,1,2}'.")));
 		sb_check_workers((int32) n);
 		*workers = (int) n;

@@ -215,6 +215,29 @@ storage_profile(PG_FUNCTION_ARGS)
 
 	sb_scratch_run(spc, bytes, block_size, (uint64) random_ops, false, results);
 
+	/*
+	 * Random rates that the page cache served are not the storage's: say
+	 * so where a block was read twice or the file was still cached.
+	 */
+	for (i = 0; i < SB_NTESTS; i++)
+	{
+		SbTestResult *r = &results[i];
+
+		if (!r->random)
+			continue;
+		if (r->repeats)
+			ereport(NOTICE,
+					(errmsg("%s: %llu operations on %llu blocks of %d bytes touched some blocks twice, which the page cache may have served",
+							test_names[i], (unsigned long long) r->ops,
+							(unsigned long long) (bytes / block_size), block_size),
+					 errhint("Pass a larger size_mb or fewer random_ops.")));
+		if (r->cached_pct_before >= 10)
+			ereport(NOTICE,
+					(errmsg("%s: %.0f %% of the scratch file was still in the page cache before it: its figures are partly the page cache's",
+							test_names[i], r->cached_pct_before),
+					 errdetail("The filesystem under the tablespace did not drop the file's pages when asked (tmpfs keeps them).")));
+	}
+
 	for (i = 0; i < SB_NTESTS; i++)
 	{
 		SbTestResult *r = &results[i];
