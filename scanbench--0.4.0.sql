@@ -1098,9 +1098,9 @@ DECLARE
 	measured timestamptz;
 	new_id bigint;
 BEGIN
+	-- A NULL result (a call that gave none) records nothing, as before.
 	IF run IS NULL OR (run).relation IS NULL THEN
-		RAISE EXCEPTION 'run must be a scan_efficiency result row with its relation'
-			USING ERRCODE = 'null_value_not_allowed';
+		RETURN NULL;
 	END IF;
 	IF NOT (j ->> 'cache') = ANY (ARRAY['cold', 'warm', 'asis']) OR j ->> 'cache' IS NULL THEN
 		RAISE EXCEPTION 'cannot record a run with cache mode %', coalesce(quote_literal(j ->> 'cache'), 'NULL')
@@ -1114,7 +1114,7 @@ BEGIN
 				  HINT = 'measured_at must be a finite time.';
 	END IF;
 	-- Each figure present must be finite and within its range.
-	SELECT f.name, j ->> f.name AS val, f.lo, f.hi INTO bad
+	SELECT f.name, (j ->> f.name)::float8::text AS val, f.lo, f.hi INTO bad
 	FROM (VALUES ('scan_pct', 0, 10000), ('scan_pct_lo', 0, 10000),
 				 ('scan_pct_hi', 0, 10000), ('scan_pct_p10', 0, 10000),
 				 ('scan_pct_p90', 0, 10000),
@@ -1599,7 +1599,8 @@ CREATE VIEW scan_trend AS
 SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
 	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
 	   pg_catalog.round(((100::pg_catalog.float8 OPERATOR(pg_catalog.*) t.latest_judged_pct
-						  OPERATOR(pg_catalog./) pg_catalog.nullif(m.median_pct, 0::pg_catalog.float8))
+						  OPERATOR(pg_catalog./) CASE WHEN m.median_pct OPERATOR(pg_catalog.<>) 0::pg_catalog.float8
+													   THEN m.median_pct END)
 						 OPERATOR(pg_catalog.-) 100::pg_catalog.float8)::pg_catalog.numeric, 1)::pg_catalog.float8
 		   AS change_pct,
 	   t.latest_read_mb_s, t.latest_scan_mb_s
@@ -1734,7 +1735,8 @@ BEGIN ATOMIC
 			(9, pg_catalog.date_part('epoch'::pg_catalog.text, l.measured_at)),
 			(10, l.recorded::pg_catalog.float8),
 			(11, pg_catalog.round(l.cpu_quota_us::pg_catalog.numeric
-								  OPERATOR(pg_catalog./) pg_catalog.nullif(l.cpu_period_us, 0::pg_catalog.int8)::pg_catalog.numeric,
+								  OPERATOR(pg_catalog./) CASE WHEN l.cpu_period_us OPERATOR(pg_catalog.>) 0::pg_catalog.int8
+															   THEN l.cpu_period_us END::pg_catalog.numeric,
 								  3)::pg_catalog.float8),
 			(12, l.read_bps_limit::pg_catalog.float8),
 			(13, l.read_iops_limit::pg_catalog.float8)) AS v(ord, value)

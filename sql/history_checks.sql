@@ -40,7 +40,7 @@ SELECT count(*) AS recorded FROM scan_history WHERE relname IN ('hc_x', 'hc_t');
 -- runs (on xfs, later and more of them) are no part of server a's
 -- comparison, neither of its median nor of what changed.
 INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict, filesystem, server, kernel)
-SELECT now() - make_interval(days => 10 - g), 'public', 'hc_two', 'cold', 50, '{ok}', 'ext4', 'a', '6.1'
+SELECT now() - make_interval(days => 10 - g), 'public', 'hc_two', 'cold', 50, '{ok}'::text[], 'ext4', 'a', '6.1'
 FROM generate_series(1, 3) g
 UNION ALL
 SELECT now() - make_interval(days => 5 - g), 'public', 'hc_two', 'cold', 90, '{ok}', 'xfs', 'b', '6.12'
@@ -60,7 +60,7 @@ INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verd
 VALUES (now() - interval '3 days', 'public', 'hc_few', 'cold', 50, '{ok}'),
 	   (now() - interval '4 days', 'public', 'hc_few', 'cold', 50, '{ok}');
 SELECT status, message, drop_pct, earlier_runs
-FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_few'));
+FROM scan_history_judge((SELECT id FROM scan_history WHERE relname = 'hc_few' AND scan_pct = 30));
 
 -- Rows kept from before the checks (NOT VALID after an upgrade) are left
 -- out: the judge does not judge them, nor compare with them; the trend,
@@ -74,7 +74,7 @@ SELECT status, message, median_pct, earlier_runs
 FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_few'));
 SELECT status, message
 FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_few' AND scan_pct = 1e308));
-SELECT relation, runs, judged_runs, median_pct, min_pct, max_pct FROM scan_trend WHERE relation = 'hc_few';
+SELECT relation, runs, judged_runs, median_pct, min_pct, max_pct FROM scan_trend WHERE relation = 'public.hc_few';
 SELECT line FROM regexp_split_to_table(scanbench_metrics(), E'\n') AS line
 WHERE line LIKE '%hc_few%' AND line NOT LIKE '%timestamp%' ORDER BY line;
 INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)

@@ -186,6 +186,7 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 	PlannedStmt *plan;
 	ErrorContextCallback errcallback;
 	int			from_pos;
+	int			save_nestlevel;
 	const char *hidden_from = "A comment or a FROM clause of its own hides the FROM clause that names the relation.";
 
 	sql = psprintf("SELECT %s FROM %s%s%s%s", query, leaf ? "ONLY " : "",
@@ -227,6 +228,20 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 	if (((RangeVar *) linitial(sel->fromClause))->location != from_pos)
 		refuse_query(target, query, hidden_from);
 
+	/*
+	 * The select list is resolved with pg_catalog alone on the path.  An
+	 * aggregate or operator that a role with CREATE on a schema of the
+	 * caller's path planted (a count(integer) matches count(1) exactly,
+	 * where pg_catalog's count("any") does not) would otherwise win
+	 * wherever that schema stands on the path, and run as the caller.  A
+	 * function of one's own is named with its schema.  The relation's name
+	 * above is qualified; the level is undone below, or by the abort.
+	 */
+	save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+
 	q = sb_parse_analyze(raw, sql);
 	if (q->commandType != CMD_SELECT || list_length(q->rtable) != 1)
 		refuse_query(target, query, "It reads other relations.");
@@ -244,6 +259,7 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 
 	plan = sb_plan_query(linitial_node(Query, rewritten), sql,
 						 workers > 0 ? CURSOR_OPT_PARALLEL_OK : 0, NULL);
+	AtEOXact_GUC(true, save_nestlevel);
 
 	error_context_stack = errcallback.previous;
 	*sqlp = sql;
