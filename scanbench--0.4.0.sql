@@ -1012,6 +1012,7 @@ BEGIN ATOMIC
 	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
 											pg_catalog.make_interval(days => window_days))
 	 AND scanbench_internal.scan_history_usable(h.scan_pct)
+	 AND pg_catalog.isfinite(h.measured_at)
 	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
 		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
 	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run;
@@ -1312,11 +1313,14 @@ BEGIN
 	earlier_runs := 0;
 
 	marks := scanbench_internal.scan_history_marks(cur.verdict);
-	IF cur.scan_pct IS NOT NULL AND NOT scanbench_internal.scan_history_usable(cur.scan_pct) THEN
+	IF (cur.scan_pct IS NOT NULL AND NOT scanbench_internal.scan_history_usable(cur.scan_pct))
+	   OR NOT isfinite(cur.measured_at) THEN
 		-- A row kept from before the history checked its figures.
 		status := 'not_judged';
-		message := format('%s scan efficiency was not judged: its figure %s %% is not a finite number from 0 to 10000',
-						  label, cur.scan_pct);
+		message := CASE WHEN NOT isfinite(cur.measured_at)
+				   THEN format('%s scan efficiency was not judged: it was recorded at %s', label, cur.measured_at)
+				   ELSE format('%s scan efficiency was not judged: its figure %s %% is not a finite number from 0 to 10000',
+							   label, cur.scan_pct) END;
 		detail := format('Run %s is left out of every comparison.', cur.id);
 		RETURN;
 	END IF;
@@ -1624,7 +1628,8 @@ FROM (SELECT pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname)
 			 (pg_catalog.array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
 			 (pg_catalog.array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
 	  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
-						 AND scanbench_internal.scan_history_usable(sh.scan_pct) AS judged
+						 AND scanbench_internal.scan_history_usable(sh.scan_pct)
+						 AND pg_catalog.isfinite(sh.measured_at) AS judged
 			FROM @extschema@.scan_history sh) AS h
 	  GROUP BY h.relschema, h.relname, h.cache) AS t
 LEFT JOIN LATERAL scanbench_internal.scan_history_median(t.latest_judged_id) AS m ON true;

@@ -57,7 +57,7 @@ SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM pg_class --');
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM sb_t WHERE id > 5 --');
 SELECT * FROM scan_rate('sb_t', 'asis', '(SELECT count(*) FROM pg_class)');
 SELECT * FROM scan_rate('sb_t', 'asis', 'random()');
-SELECT * FROM scan_rate('sb_t', 'asis', 'nextval(''sb_seq'')');
+SELECT * FROM scan_rate('sb_t', 'asis', 'nextval(''public.sb_seq'')');
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1); DROP TABLE sb_t');
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM sb_t, sb_empty --');
 SELECT * FROM scan_rate('sb_t', 'asis', '');

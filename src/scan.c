@@ -234,15 +234,17 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 	 * caller's path planted (a count(integer) matches count(1) exactly,
 	 * where pg_catalog's count("any") does not) would otherwise win
 	 * wherever that schema stands on the path, and run as the caller.  A
-	 * function of one's own is named with its schema.  The relation's name
-	 * above is qualified; the level is undone below, or by the abort.
+	 * function or relation of one's own is named with its schema; the
+	 * relation's name above is qualified.  Only the analysis, which
+	 * resolves the names, runs so: the bodies of SQL functions the planner
+	 * inlines are read with the caller's path, as when they are called.
 	 */
 	save_nestlevel = NewGUCNestLevel();
 	(void) set_config_option("search_path", "pg_catalog, pg_temp",
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
-
 	q = sb_parse_analyze(raw, sql);
+	AtEOXact_GUC(true, save_nestlevel);
 	if (q->commandType != CMD_SELECT || list_length(q->rtable) != 1)
 		refuse_query(target, query, "It reads other relations.");
 	rte = linitial_node(RangeTblEntry, q->rtable);
@@ -259,7 +261,6 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 
 	plan = sb_plan_query(linitial_node(Query, rewritten), sql,
 						 workers > 0 ? CURSOR_OPT_PARALLEL_OK : 0, NULL);
-	AtEOXact_GUC(true, save_nestlevel);
 
 	error_context_stack = errcallback.previous;
 	*sqlp = sql;
