@@ -5,6 +5,7 @@
 --
 CREATE TABLE hc_t (id integer);
 -- Rows written by hand (or by a fleet's COPY) are checked by the table.
+\set VERBOSITY terse
 INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct)
 VALUES (now(), 'public', 'hc_x', 'cold', 'NaN');
 INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct)
@@ -21,6 +22,7 @@ INSERT INTO scan_history (measured_at, relschema, relname, cache, read_cached_pc
 VALUES (now(), 'public', 'hc_x', 'cold', 101);
 INSERT INTO scan_history (measured_at, relschema, relname, cache, limit_max_drop_pct)
 VALUES (now(), 'public', 'hc_x', 'cold', 100);
+\set VERBOSITY default
 -- scan_history_record says which figure it refuses.
 SELECT scan_history_record(jsonb_populate_record(NULL::scan_efficiency_result,
 	'{"relation": "hc_t", "cache": "cold", "scan_pct": 1e9, "verdict": ["ok"]}'));
@@ -75,7 +77,8 @@ FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_fe
 SELECT status, message
 FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_few' AND scan_pct = 1e308));
 SELECT relation, runs, judged_runs, median_pct, min_pct, max_pct FROM scan_trend WHERE relation = 'public.hc_few';
-SELECT line FROM regexp_split_to_table(scanbench_metrics(), E'\n') AS line
+SELECT regexp_replace(line, 'run [0-9]+', 'run N') AS line
+FROM regexp_split_to_table(scanbench_metrics(), E'\n') AS line
 WHERE line LIKE '%hc_few%' AND line NOT LIKE '%timestamp%' ORDER BY line;
 INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)
 VALUES ('infinity', 'public', 'hc_few', 'cold', 50, '{ok}');

@@ -24,7 +24,7 @@ sql(q{
 		   (now() - interval '11 hours', 'public', 'lineitem', 'cold', 'NaN', '{ok}'),
 		   ('infinity', 'public', 'lineitem', 'cold', 50, '{ok}');
 	INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)
-	VALUES (now() - interval '1 hour', 'public', 'lineitem', 'cold', 52, '{ok}');
+	VALUES (now() - interval '1 hour', 'public', 'lineitem', 'cold', 49, '{ok}');
 });
 my $rows = sql(q{SELECT count(*) FROM scan_history});
 
@@ -47,11 +47,11 @@ like($err, qr/violates check constraint "scan_history_scan_pct_check"/, 'new non
 
 # The latest good run is judged against the 5 good earlier ones alone.
 my $judged = sql(q{SELECT status || ' ' || median_pct || ' ' || earlier_runs FROM scan_history_judge(
-	(SELECT id FROM scan_history WHERE scan_pct = 52))});
+	(SELECT id FROM scan_history WHERE scan_pct = 49))});
 is($judged, 'ok 53 5', 'the judge compares with the usable runs only, without overflowing');
 my ($nan_judged) = sql(q{SELECT status FROM scan_history_judge((SELECT id FROM scan_history WHERE scan_pct = 'NaN'))});
 is($nan_judged, 'not_judged', 'a NaN run is not judged');
-is(sql(q{SELECT judged_runs || ' ' || min_pct || ' ' || max_pct FROM scan_trend}), '6 51 55',
+is(sql(q{SELECT judged_runs || ' ' || min_pct || ' ' || max_pct FROM scan_trend}), '6 49 55',
 	'the trend counts and bounds the usable runs');
 my $metrics = sql(q{SELECT scanbench_metrics()});
 unlike($metrics, qr/^scanbench\S+\{[^}]*\} (NaN|[+-]?Inf)/m, 'no NaN or infinite sample in the metrics');
