@@ -83,7 +83,7 @@ $node->safe_psql('postgres', q{
 	  (now() - interval '1 day', 1, 'public', 'lineitem', 'cold', 85.5, 84, 87, 510, 436, '{ok,io_limited}', 'a', 'primary', '{"class": "x"}', NULL),
 	  (now() - interval '1 hour', 1, 'public', 'lineitem', 'cold', 10, 1, 90, 500, 50, '{unstable}', 'a', 'primary', '{"class": "x"}', NULL),
 	  (now() - interval '1 day', 1, 'public', 'lineitem', 'cold', 70, 69, 71, 300, 210, '{ok}', 'b', 'standby', '{"class": "x"}', NULL),
-	  (now() - interval '1 hour', NULL, NULL, 'lineitem', 'cold', NULL, NULL, NULL, NULL, NULL, NULL, 'b', NULL, '{"class": "x"}', 'could not connect: refused',
+	  (now() - interval '1 hour', NULL, NULL, 'lineitem', 'cold', NULL, NULL, NULL, NULL, NULL, NULL, 'b', NULL, '{"class": "x"}', 'could not connect: refused'),
 	  -- a."b.c" and "a.b".c: two relations, whose names joined with a dot agree
 	  (now() - interval '3 hours', 1, 'a', 'b.c', 'cold', 40, 39, 41, 100, 40, '{ok}', 'c', 'primary', '{}', NULL),
 	  (now() - interval '2 hours', 1, 'a.b', 'c', 'cold', 60, 59, 61, 100, 60, '{ok}', 'c', 'primary', '{}', NULL);
