@@ -206,8 +206,9 @@ sub plant_sql
 			$sql .= "CREATE AGGREGATE $schema.$agg(" . qtype($a) . ") (SFUNC = $schema.$mf, STYPE = " . qtype($a) . ");\n";
 		}
 		my $af = 'planted_sfunc_' . $fn_no++;
-		$sql .= plant_function($schema, $af, [ 'text', $a ], 'text');
-		$sql .= "CREATE AGGREGATE $schema.array_agg(" . qtype($a) . ") (SFUNC = $schema.$af, STYPE = pg_catalog.text);\n";
+		my $arr = $a =~ /\[\]$/ ? $a : "$a\[\]";
+		$sql .= plant_function($schema, $af, [ $arr, $a ], $arr);
+		$sql .= "CREATE AGGREGATE $schema.array_agg(" . qtype($a) . ") (SFUNC = $schema.$af, STYPE = " . qtype($arr) . ");\n";
 		my $sa = 'planted_sfunc_' . $fn_no++;
 		$sql .= plant_function($schema, $sa, [ 'text', $a, 'text' ], 'text');
 		$sql .= "CREATE AGGREGATE $schema.string_agg(" . qtype($a) . ", pg_catalog.text) (SFUNC = $schema.$sa, STYPE = pg_catalog.text);\n";
