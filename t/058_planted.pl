@@ -316,7 +316,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		  [ q{SELECT * FROM scanbench_internal.scan_history_median((SELECT pg_catalog.max(h.id) FROM E.scan_history h))} ],
 		'scanbench_internal.scan_history_usable(double precision)' => [ q{SELECT scanbench_internal.scan_history_usable(50)} ],
 		'scanbench_internal.scan_history_window(bigint,integer)' =>
-		  [ q{SELECT count(*) FROM scanbench_internal.scan_history_window((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 30)} ],
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_window((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 30)} ],
 		'scanbench_internal.scan_history_check_limits(double precision,double precision,double precision,double precision,integer)' =>
 		  [ q{SELECT scanbench_internal.scan_history_check_limits(50, 20, 60, 10, 30)} ],
 		'E.scan_history_record(E.scan_efficiency_result,double precision,double precision,double precision,double precision,integer)' =>
