@@ -769,7 +769,7 @@ REVOKE ALL ON FUNCTION storage_profile(name, integer, integer, integer) FROM PUB
 CREATE SEQUENCE scan_history_id_seq;
 
 CREATE TABLE scan_history (
-	id					bigint NOT NULL DEFAULT nextval('scan_history_id_seq') PRIMARY KEY,
+	id					bigint NOT NULL DEFAULT pg_catalog.nextval('scan_history_id_seq'::pg_catalog.regclass) PRIMARY KEY,
 	measured_at			timestamptz NOT NULL,
 	relid				oid,
 	relschema			text,
@@ -834,7 +834,31 @@ CREATE TABLE scan_history (
 	server_role			text CONSTRAINT scan_history_server_role_check
 							CHECK (server_role IN ('primary', 'standby')),
 	tags				jsonb,
-	reason				text
+	reason				text,
+	-- Figures a judgement can use: finite, in range.  A NaN or 1e308
+	-- would make every later judgement of the relation wrong or fail.
+	CONSTRAINT scan_history_measured_at_check CHECK (pg_catalog.isfinite(measured_at)),
+	CONSTRAINT scan_history_scan_pct_check CHECK ((scan_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_lo OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_lo OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_hi OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_hi OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_p10 OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_p10 OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_p90 OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_p90 OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8)),
+	CONSTRAINT scan_history_cached_pct_check CHECK ((read_cached_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND read_cached_pct OPERATOR(pg_catalog.<=) 100::pg_catalog.float8) AND
+		(scan_cached_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_cached_pct OPERATOR(pg_catalog.<=) 100::pg_catalog.float8) AND
+		(coverage_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND coverage_pct OPERATOR(pg_catalog.<=) 100::pg_catalog.float8)),
+	CONSTRAINT scan_history_rates_check CHECK ((read_mb_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND read_mb_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(scan_mb_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_mb_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(write_mb_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND write_mb_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8)),
+	CONSTRAINT scan_history_seconds_check CHECK ((read_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND read_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(scan_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(elapsed_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND elapsed_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(cpu_wait_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND cpu_wait_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(cpu_throttled_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND cpu_throttled_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8)),
+	CONSTRAINT scan_history_limits_check CHECK ((limit_min_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_min_pct OPERATOR(pg_catalog.<) 1000::pg_catalog.float8) AND
+		(limit_max_drop_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_max_drop_pct OPERATOR(pg_catalog.<) 100::pg_catalog.float8) AND
+		(limit_warn_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_warn_pct OPERATOR(pg_catalog.<) 1000::pg_catalog.float8) AND
+		(limit_warn_drop_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_warn_drop_pct OPERATOR(pg_catalog.<) 100::pg_catalog.float8) AND
+		(limit_window_days OPERATOR(pg_catalog.>=) 1 AND limit_window_days OPERATOR(pg_catalog.<=) 36600))
 );
 ALTER SEQUENCE scan_history_id_seq OWNED BY scan_history.id;
 CREATE INDEX scan_history_relation_idx
@@ -937,51 +961,91 @@ CREATE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS te
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
 	SELECT CASE
-		WHEN coalesce(verdict, '{}') && ARRAY['unstable', 'cached', 'burst', 'empty', 'over_budget'] THEN NULL
-		ELSE array_to_string(ARRAY(
-			SELECT m FROM unnest(verdict) WITH ORDINALITY AS v(m, i)
-			WHERE m = ANY (ARRAY['host_cache', 'cpu_contended', 'cpu_limited',
-								 'io_limited', 'storage_not_limiting'])
-			ORDER BY i), ',')
+		WHEN coalesce(verdict, '{}'::pg_catalog.text[]) OPERATOR(pg_catalog.&&)
+			 ARRAY['unstable', 'cached', 'burst', 'empty', 'over_budget']::pg_catalog.text[] THEN NULL
+		ELSE pg_catalog.array_to_string(ARRAY(
+			SELECT v.m FROM pg_catalog.unnest(verdict) WITH ORDINALITY AS v(m, i)
+			WHERE v.m OPERATOR(pg_catalog.=) ANY (ARRAY['host_cache', 'cpu_contended', 'cpu_limited',
+								 'io_limited', 'storage_not_limiting']::pg_catalog.text[])
+			ORDER BY v.i), ','::pg_catalog.text)
 	END;
 END;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
 'NULL for a verdict that cannot be judged (unstable, cached, burst, empty, over_budget), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
 
--- The one median of the history: the run a figure is compared with is the
--- median of the earlier judged runs of the same server, relation, cache
--- mode and marks in the window_days up to it; a row that was not measured
--- is no run to compare with.  The judge, the trend, the metrics and the
--- chart all show this one, so that they agree with the alarm.
+-- A figure a judgement can use: a finite scan efficiency from 0 to 10000 %,
+-- as the table's CHECK constraints ask of every row recorded since 0.4.0.
+CREATE FUNCTION scanbench_internal.scan_history_usable(scan_pct float8) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	SELECT coalesce(scan_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8
+					AND scan_pct OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8, false);
+END;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_usable(float8) IS
+'true for a scan efficiency a judgement can use: finite, from 0 to 10000 %';
+
+-- The runs a run is compared with, defined once: the earlier judged runs
+-- of the same server, relation, cache mode and marks in the window_days
+-- up to it, whose figure is one a judgement can use (a row of a server
+-- that was not measured is no run to compare with; a row kept from before
+-- the history checked its figures, out of range, is left out).  The
+-- median, the judge's "what changed" and so the trend, the metrics and
+-- the chart all read this window, so that they agree with the alarm.
+CREATE FUNCTION scanbench_internal.scan_history_window(run bigint, window_days integer)
+RETURNS SETOF bigint
+LANGUAGE sql STRICT STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	SELECT h.id
+	FROM @extschema@.scan_history cur
+	JOIN @extschema@.scan_history h
+	  ON h.relschema OPERATOR(pg_catalog.=) cur.relschema
+	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
+	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
+	 AND h.id OPERATOR(pg_catalog.<>) cur.id
+	 AND (h.server OPERATOR(pg_catalog.=) cur.server OR (h.server IS NULL AND cur.server IS NULL))
+	 AND h.reason IS NULL
+	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
+	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
+											pg_catalog.make_interval(days => window_days))
+	 AND scanbench_internal.scan_history_usable(h.scan_pct)
+	 AND pg_catalog.isfinite(h.measured_at)
+	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
+		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run;
+END;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS
+'the runs a run is compared with: the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, with a usable figure';
+
 CREATE FUNCTION scanbench_internal.scan_history_median(run bigint, window_days integer DEFAULT 30,
 									OUT median_pct float8, OUT runs integer,
 									OUT since timestamptz)
 LANGUAGE sql STRICT STABLE
+SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-	SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1)::float8,
-		   count(h.*)::integer, min(h.measured_at)
-	FROM scan_history cur
-	LEFT JOIN scan_history h
-	  ON h.relschema = cur.relschema AND h.relname = cur.relname
-	 AND h.cache = cur.cache AND h.id <> cur.id
-	 AND h.server IS NOT DISTINCT FROM cur.server
-	 AND h.reason IS NULL
-	 AND h.measured_at <= cur.measured_at
-	 AND h.measured_at > cur.measured_at - make_interval(days => window_days)
-	 AND h.scan_pct IS NOT NULL
-	 AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks(cur.verdict), '')
-	WHERE cur.id = scan_history_median.run;
+	SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)
+							WITHIN GROUP (ORDER BY h.scan_pct)::pg_catalog.numeric, 1)::pg_catalog.float8,
+		   pg_catalog.count(h.id)::pg_catalog.int4, pg_catalog.min(h.measured_at)
+	FROM @extschema@.scan_history cur
+	LEFT JOIN @extschema@.scan_history h
+	  ON h.id OPERATOR(pg_catalog.=) ANY (ARRAY(
+			SELECT scanbench_internal.scan_history_window(cur.id, scan_history_median.window_days)))
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_median.run;
 END;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_median(bigint, integer) IS
-'the median a run is compared with: of the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, %; with how many there are and the first one''s time';
+'the median a run is compared with: of the runs scan_history_window gives (earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it), %; with how many there are and the first one''s time';
 
 CREATE FUNCTION scanbench_internal.scan_history_check_limits(min_pct float8, max_drop_pct float8,
 										  warn_pct float8, warn_drop_pct float8,
 										  window_days integer)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
 	IF min_pct IS NOT NULL AND NOT (min_pct > 0 AND min_pct < 1000) THEN
@@ -1013,7 +1077,11 @@ COMMENT ON FUNCTION scanbench_internal.scan_history_check_limits(float8, float8,
 
 --
 -- Recording a run.  Fields are read through jsonb so that a result row of
--- any version of the type records: a column it lacks is NULL here.
+-- any version of the type records: a column it lacks is NULL here.  What
+-- it records is checked first, each figure by its name, with the table's
+-- CHECK constraints as the last word (they also hold for the fleet's COPY
+-- and for rows written by hand): a history that took a NaN or 1e308 would
+-- give every later judgement of the relation a wrong or failing answer.
 --
 CREATE FUNCTION scan_history_record(run scan_efficiency_result,
 									min_pct float8 DEFAULT NULL,
@@ -1022,9 +1090,56 @@ CREATE FUNCTION scan_history_record(run scan_efficiency_result,
 									warn_drop_pct float8 DEFAULT NULL,
 									window_days integer DEFAULT NULL)
 RETURNS bigint
-LANGUAGE sql VOLATILE
-BEGIN ATOMIC
-	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache,
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	j jsonb := to_jsonb(run);
+	bad record;
+	measured timestamptz;
+	new_id bigint;
+BEGIN
+	-- A NULL result (a call that gave none) records nothing, as before.
+	IF run IS NULL OR (run).relation IS NULL THEN
+		RETURN NULL;
+	END IF;
+	IF NOT (j ->> 'cache') = ANY (ARRAY['cold', 'warm', 'asis']) OR j ->> 'cache' IS NULL THEN
+		RAISE EXCEPTION 'cannot record a run with cache mode %', coalesce(quote_literal(j ->> 'cache'), 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A recorded run is measured cold, warm or asis.';
+	END IF;
+	measured := coalesce((j ->> 'measured_at')::timestamptz, now());
+	IF NOT isfinite(measured) THEN
+		RAISE EXCEPTION 'cannot record a run measured at %', measured
+			USING ERRCODE = 'datetime_field_overflow',
+				  HINT = 'measured_at must be a finite time.';
+	END IF;
+	-- Each figure present must be finite and within its range.
+	SELECT f.name, (j ->> f.name)::float8::text AS val, f.lo, f.hi INTO bad
+	FROM (VALUES ('scan_pct', 0, 10000), ('scan_pct_lo', 0, 10000),
+				 ('scan_pct_hi', 0, 10000), ('scan_pct_p10', 0, 10000),
+				 ('scan_pct_p90', 0, 10000),
+				 ('read_cached_pct', 0, 100), ('scan_cached_pct', 0, 100),
+				 ('coverage_pct', 0, 100),
+				 ('read_mb_s', 0, 1e9), ('scan_mb_s', 0, 1e9), ('write_mb_s', 0, 1e9),
+				 ('read_s', 0, 1e9), ('scan_s', 0, 1e9), ('elapsed_s', 0, 1e9),
+				 ('cpu_wait_s', 0, 1e9), ('cpu_throttled_s', 0, 1e9)) AS f(name, lo, hi)
+	WHERE j ->> f.name IS NOT NULL
+	  AND NOT coalesce((j ->> f.name)::float8 BETWEEN f.lo::float8 AND f.hi::float8, false)
+	LIMIT 1;
+	IF FOUND THEN
+		RAISE EXCEPTION 'cannot record a run whose % is %', bad.name, bad.val
+			USING ERRCODE = 'numeric_value_out_of_range',
+				  DETAIL = format('A recorded %s must be a finite number from %s to %s.',
+								  bad.name, bad.lo, bad.hi);
+	END IF;
+	IF num_nonnulls(min_pct, max_drop_pct, warn_pct, warn_drop_pct, window_days) > 0 THEN
+		PERFORM scanbench_internal.scan_history_check_limits(min_pct, coalesce(max_drop_pct, 20),
+															 warn_pct, warn_drop_pct,
+															 coalesce(window_days, 30));
+	END IF;
+
+	INSERT INTO @extschema@.scan_history (measured_at, relid, relschema, relname, cache,
 		bytes, rows, block_size, runs, read_mb_s, scan_mb_s, scan_pct,
 		scan_pct_lo, scan_pct_hi, scan_pct_p10, scan_pct_p90, read_s, scan_s,
 		read_cached_pct, scan_cached_pct, method, pairs, coverage_pct,
@@ -1035,7 +1150,7 @@ BEGIN ATOMIC
 		limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct,
 		limit_window_days, data_checksums, jit, io_max_combine_limit,
 		io_workers, server_major)
-	SELECT coalesce((j ->> 'measured_at')::timestamptz, now()), c.oid,
+	SELECT measured, c.oid,
 		n.nspname, c.relname, j ->> 'cache',
 		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
 		(j ->> 'block_size')::integer, (j ->> 'runs')::integer,
@@ -1063,15 +1178,12 @@ BEGIN ATOMIC
 		(j ->> 'cpu_quota_us')::bigint, (j ->> 'cpu_period_us')::bigint,
 		(j ->> 'read_bps_limit')::bigint, (j ->> 'write_bps_limit')::bigint,
 		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint,
-		scan_history_record.min_pct, scan_history_record.max_drop_pct,
-		scan_history_record.warn_pct, scan_history_record.warn_drop_pct,
-		scan_history_record.window_days,
+		min_pct, max_drop_pct, warn_pct, warn_drop_pct, window_days,
 		(j ->> 'data_checksums')::boolean, (j ->> 'jit')::boolean,
 		(j ->> 'io_max_combine_limit')::integer, (j ->> 'io_workers')::integer,
 		coalesce((j ->> 'server_major')::integer,
 				 current_setting('server_version_num')::integer / 10000)
-	FROM to_jsonb(run) AS j,
-		pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
 		-- The device layers under the relation's first file: every
 		-- scheduler on the way down (a device-mapper volume's "none" over
 		-- its disk's "mq-deadline"), and the read-ahead of the device the
@@ -1080,10 +1192,12 @@ BEGIN ATOMIC
 				FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,
 				(array_agg(i.read_ahead_kb ORDER BY i.level)
 				 FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb
-		 FROM storage_info((run).relation) AS i WHERE i.level > 0) AS st
+		 FROM @extschema@.storage_info((run).relation) AS i WHERE i.level > 0) AS st
 	WHERE c.oid = (run).relation
-	RETURNING id;
-END;
+	RETURNING scan_history.id INTO new_id;
+	RETURN new_id;
+END
+$$;
 
 COMMENT ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) IS
 'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings, and the limits it is judged with (efficiency_check gives them; scan_history_judge uses them when given none); returns the run number';
@@ -1103,13 +1217,14 @@ CREATE FUNCTION scanbench_internal.scan_history_measure(rel regclass, cache text
 RETURNS bigint
 LANGUAGE sql VOLATILE
 SET client_min_messages = error
+SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-	SELECT scan_history_record(r, scan_history_measure.min_pct,
+	SELECT @extschema@.scan_history_record(r, scan_history_measure.min_pct,
 							   scan_history_measure.max_drop_pct,
 							   scan_history_measure.warn_pct,
 							   scan_history_measure.warn_drop_pct,
 							   scan_history_measure.window_days)
-	FROM scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
+	FROM @extschema@.scan_efficiency(scan_history_measure.rel, scan_history_measure.cache,
 						 runs => scan_history_measure.runs,
 						 sample => scan_history_measure.sample,
 						 max_seconds => scan_history_measure.max_seconds,
@@ -1151,6 +1266,8 @@ DECLARE
 	since timestamptz;
 	changes text;
 	fails text[] := '{}';
+	few text;
+	drop_judged float8;
 	warns text[] := '{}';
 	warn_at float8;
 	lim text;
@@ -1158,15 +1275,13 @@ BEGIN
 	SELECT n.nspname INTO ext_schema
 	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
 	WHERE e.extname = 'scanbench';
-	PERFORM set_config('search_path',
-					   'pg_catalog, ' || quote_ident(ext_schema) || ', scanbench_internal, pg_temp', true);
 	IF run IS NULL THEN
 		RAISE EXCEPTION 'run must not be NULL'
 			USING ERRCODE = 'null_value_not_allowed',
 				  HINT = 'Give a run number of scan_history (its id column).';
 	END IF;
 
-	SELECT * INTO cur FROM scan_history h WHERE h.id = run;
+	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'no run % in scan_history', run
 			USING ERRCODE = 'invalid_parameter_value';
@@ -1187,8 +1302,8 @@ BEGIN
 		warn_drop_pct := coalesce(warn_drop_pct, 10);
 		window_days := coalesce(window_days, 30);
 	END IF;
-	PERFORM scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
-									  warn_drop_pct, window_days);
+	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
 
 	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
 			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END;
@@ -1197,7 +1312,18 @@ BEGIN
 				   ext_schema, cur.relschema, cur.relname);
 	earlier_runs := 0;
 
-	marks := scan_history_marks(cur.verdict);
+	marks := scanbench_internal.scan_history_marks(cur.verdict);
+	IF (cur.scan_pct IS NOT NULL AND NOT scanbench_internal.scan_history_usable(cur.scan_pct))
+	   OR NOT isfinite(cur.measured_at) THEN
+		-- A row kept from before the history checked its figures.
+		status := 'not_judged';
+		message := CASE WHEN NOT isfinite(cur.measured_at)
+				   THEN format('%s scan efficiency was not judged: it was recorded at %s', label, cur.measured_at)
+				   ELSE format('%s scan efficiency was not judged: its figure %s %% is not a finite number from 0 to 10000',
+							   label, cur.scan_pct) END;
+		detail := format('Run %s is left out of every comparison.', cur.id);
+		RETURN;
+	END IF;
 	IF cur.scan_pct IS NULL OR marks IS NULL THEN
 		status := 'not_judged';
 		IF 'over_budget' = ANY (cur.verdict) THEN
@@ -1227,7 +1353,7 @@ BEGIN
 	END IF;
 
 	SELECT m.runs, m.median_pct, m.since INTO earlier_runs, median_pct, since
-	FROM scan_history_median(cur.id, window_days) m;
+	FROM scanbench_internal.scan_history_median(cur.id, window_days) m;
 
 	IF earlier_runs = 0 THEN
 		status := 'first';
@@ -1246,7 +1372,17 @@ BEGIN
 	IF min_pct IS NOT NULL AND cur.scan_pct < min_pct THEN
 		fails := fails || format('is below its limit of %s %%', min_pct);
 	END IF;
-	IF drop_pct > max_drop_pct THEN
+	-- A drop is told from noise only against a few runs: with fewer than
+	-- three earlier ones, a single noisy run would be the median (the fleet
+	-- waits for three as well); the limits on the figure itself still hold.
+	IF earlier_runs < 3 THEN
+		few := format('a drop is judged from 3 earlier runs, there %s %s',
+					  CASE WHEN earlier_runs = 1 THEN 'is' ELSE 'are' END, earlier_runs);
+		drop_judged := NULL;
+	ELSE
+		drop_judged := drop_pct;
+	END IF;
+	IF drop_judged > max_drop_pct THEN
 		fails := fails || format('is %s %% below its %s-day median %s %%',
 								 round(drop_pct), window_days, round(median_pct::numeric, 1));
 	END IF;
@@ -1257,7 +1393,7 @@ BEGIN
 		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
 			warns := warns || format('is close to its limit of %s %%', min_pct);
 		END IF;
-		IF drop_pct > warn_drop_pct THEN
+		IF drop_judged > warn_drop_pct THEN
 			warns := warns || format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
 									 round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct);
 		END IF;
@@ -1266,13 +1402,8 @@ BEGIN
 	-- What changed: each fact of this run against the value most of the
 	-- compared runs had (the latest of equally common ones).
 	WITH w AS (
-		SELECT h.* FROM scan_history h
-		WHERE h.relschema = cur.relschema AND h.relname = cur.relname
-		  AND h.cache = cur.cache AND h.id <> cur.id
-		  AND h.measured_at <= cur.measured_at
-		  AND h.measured_at > cur.measured_at - make_interval(days => window_days)
-		  AND h.scan_pct IS NOT NULL
-		  AND scan_history_marks(h.verdict) = marks
+		SELECT h.* FROM @extschema@.scan_history h
+		WHERE h.id IN (SELECT scanbench_internal.scan_history_window(cur.id, window_days))
 	), facts AS (
 		SELECT f.ord, f.fact, f.val, w.measured_at
 		FROM w, LATERAL (VALUES
@@ -1350,9 +1481,10 @@ BEGIN
 			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
 	ELSE
 		status := 'ok';
-		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s',
+		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s%s',
 						  subject, window_days, round(median_pct::numeric, 1), earlier_runs,
 						  CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+						  CASE WHEN few IS NOT NULL THEN ' (' || few || ')' ELSE '' END,
 						  CASE WHEN changes IS NOT NULL THEN '; ' || changes ELSE '' END);
 	END IF;
 END
@@ -1389,9 +1521,9 @@ CREATE PROCEDURE efficiency_check(rel regclass,
 LANGUAGE plpgsql
 AS $$
 DECLARE
-	run bigint;
+	run pg_catalog.int8;
 	j record;
-	missing text;
+	missing pg_catalog.text;
 BEGIN
 	missing := CASE WHEN rel IS NULL THEN 'rel' WHEN cache IS NULL THEN 'cache'
 				WHEN max_drop_pct IS NULL THEN 'max_drop_pct'
@@ -1408,21 +1540,24 @@ BEGIN
 	PERFORM scanbench_internal.scan_history_outside_block();
 
 	PERFORM pg_catalog.pg_advisory_xact_lock(
-		(pg_catalog.hashtext('scanbench.efficiency_check')::bigint << 32) | rel::oid::bigint);
+		(pg_catalog.hashtext('scanbench.efficiency_check'::pg_catalog.text)::pg_catalog.int8
+		 OPERATOR(pg_catalog.<<) 32)
+		OPERATOR(pg_catalog.|) rel::pg_catalog.oid::pg_catalog.int8);
 	-- The precision the check needs: a drop of max_drop_pct is told from
 	-- noise when the interval is within half of it.
 	run := scanbench_internal.scan_history_measure(rel, cache, runs, sample, max_seconds,
-												   coalesce(target_pct, max_drop_pct / 2), method,
+												   coalesce(target_pct, max_drop_pct OPERATOR(pg_catalog./) 2::pg_catalog.float8), method,
 												   min_pct, max_drop_pct, warn_pct,
 												   warn_drop_pct, window_days);
 	COMMIT;
 
 	SELECT * INTO j FROM @extschema@.scan_history_judge(run, min_pct, max_drop_pct, warn_pct,
 														 warn_drop_pct, window_days);
-	IF j.status = 'regression' THEN
+	IF j.status OPERATOR(pg_catalog.=) 'regression'::pg_catalog.text THEN
 		RAISE EXCEPTION USING ERRCODE = 'SB001', MESSAGE = j.message,
 			DETAIL = j.detail, HINT = j.hint;
-	ELSIF j.status IN ('warning', 'not_judged') THEN
+	ELSIF j.status OPERATOR(pg_catalog.=) 'warning'::pg_catalog.text
+		  OR j.status OPERATOR(pg_catalog.=) 'not_judged'::pg_catalog.text THEN
 		RAISE WARNING USING MESSAGE = j.message, DETAIL = j.detail, HINT = j.hint;
 	ELSE
 		RAISE NOTICE USING MESSAGE = j.message;
@@ -1448,10 +1583,7 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'To empty the history, TRUNCATE scan_history.';
 	END IF;
-	PERFORM set_config('search_path', 'pg_catalog, ' || quote_ident(n.nspname) || ', pg_temp', true)
-	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-	WHERE e.extname = 'scanbench';
-	DELETE FROM scan_history WHERE measured_at < now() - older_than;
+	DELETE FROM @extschema@.scan_history WHERE measured_at < now() - older_than;
 	GET DIAGNOSTICS gone = ROW_COUNT;
 	RETURN gone;
 END
@@ -1470,30 +1602,35 @@ REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
 CREATE VIEW scan_trend AS
 SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
 	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
-	   round((100 * t.latest_judged_pct / nullif(m.median_pct, 0) - 100)::numeric, 1)::float8 AS change_pct,
+	   pg_catalog.round(((100::pg_catalog.float8 OPERATOR(pg_catalog.*) t.latest_judged_pct
+						  OPERATOR(pg_catalog./) CASE WHEN m.median_pct OPERATOR(pg_catalog.<>) 0::pg_catalog.float8
+													   THEN m.median_pct END)
+						 OPERATOR(pg_catalog.-) 100::pg_catalog.float8)::pg_catalog.numeric, 1)::pg_catalog.float8
+		   AS change_pct,
 	   t.latest_read_mb_s, t.latest_scan_mb_s
-FROM (SELECT format('%I.%I', h.relschema, h.relname) AS relation,
+FROM (SELECT pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname) AS relation,
 			 h.cache,
-			 count(*) AS runs,
-			 count(*) FILTER (WHERE h.judged) AS judged_runs,
-			 min(h.measured_at) AS first_at,
-			 max(h.measured_at) AS latest_at,
-			 (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
+			 pg_catalog.count(*) AS runs,
+			 pg_catalog.count(*) FILTER (WHERE h.judged) AS judged_runs,
+			 pg_catalog.min(h.measured_at) AS first_at,
+			 pg_catalog.max(h.measured_at) AS latest_at,
+			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
 			 -- array_agg of arrays makes a two-dimensional array: the latest
 			 -- verdict is taken as text and split again.
-			 string_to_array((array_agg(array_to_string(h.verdict, ',')
-									ORDER BY h.measured_at DESC, h.id DESC))[1], ',') AS latest_verdict,
-			 min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
-			 max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
-			 (array_agg(h.id ORDER BY h.measured_at DESC, h.id DESC)
+			 pg_catalog.string_to_array((pg_catalog.array_agg(pg_catalog.array_to_string(h.verdict, ','::pg_catalog.text)
+									ORDER BY h.measured_at DESC, h.id DESC))[1], ','::pg_catalog.text) AS latest_verdict,
+			 pg_catalog.min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
+			 pg_catalog.max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
+			 (pg_catalog.array_agg(h.id ORDER BY h.measured_at DESC, h.id DESC)
 			  FILTER (WHERE h.judged))[1] AS latest_judged_id,
-			 (array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
+			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
 			  FILTER (WHERE h.judged))[1] AS latest_judged_pct,
-			 (array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
-			 (array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
+			 (pg_catalog.array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
+			 (pg_catalog.array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
 	  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
-						 AND sh.scan_pct IS NOT NULL AS judged
-			FROM scan_history sh) AS h
+						 AND scanbench_internal.scan_history_usable(sh.scan_pct)
+						 AND pg_catalog.isfinite(sh.measured_at) AS judged
+			FROM @extschema@.scan_history sh) AS h
 	  GROUP BY h.relschema, h.relname, h.cache) AS t
 LEFT JOIN LATERAL scanbench_internal.scan_history_median(t.latest_judged_id) AS m ON true;
 
@@ -1527,23 +1664,35 @@ GRANT SELECT ON scan_trend TO pg_monitor;
 --
 CREATE FUNCTION scanbench_metrics() RETURNS text
 LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
 	WITH latest AS (
 		SELECT DISTINCT ON (h.relschema, h.relname, h.cache) h.*
-		FROM scan_history h
+		FROM @extschema@.scan_history h
 		ORDER BY h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
 	), counted AS (
-		SELECT h.relschema, h.relname, h.cache, count(*) AS recorded
-		FROM scan_history h GROUP BY h.relschema, h.relname, h.cache
+		SELECT h.relschema, h.relname, h.cache, pg_catalog.count(*) AS recorded
+		FROM @extschema@.scan_history h GROUP BY h.relschema, h.relname, h.cache
 	), labelled AS (
+		-- The schema and the relation are labels of their own, each
+		-- escaped (backslash, double quote, line feed), so that a."b.c"
+		-- and "a.b".c are two series.
 		SELECT l.*, c.recorded,
-			format('relation="%s",cache="%s"',
-				   replace(replace(replace(l.relschema || '.' || l.relname,
-										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n'),
-				   replace(replace(replace(l.cache,
-										   E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n')) AS labels,
+			pg_catalog.format('schema="%s",relation="%s",cache="%s"'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(l.relschema, ''::pg_catalog.text),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.relname,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.cache,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) AS labels,
 			(SELECT m.median_pct FROM scanbench_internal.scan_history_median(l.id) m) AS median_pct
-		FROM latest l JOIN counted c USING (relschema, relname, cache)
+		FROM latest l
+		JOIN counted c
+		  ON (c.relschema OPERATOR(pg_catalog.=) l.relschema OR (c.relschema IS NULL AND l.relschema IS NULL))
+		 AND c.relname OPERATOR(pg_catalog.=) l.relname AND c.cache OPERATOR(pg_catalog.=) l.cache
 	), families (ord, name, help) AS (VALUES
 		(1, 'scanbench_scan_efficiency_percent',
 		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),
@@ -1571,34 +1720,55 @@ BEGIN ATOMIC
 		 'Read throttle of the data''s device for the server''s control group in the latest run; absent when none.'),
 		(13, 'scanbench_read_limit_iops',
 		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.')
-	), samples (ord, labels, value) AS (
-		SELECT v.ord, CASE WHEN v.ord = 8 THEN l.labels || format(',verdict="%s"',
-					replace(replace(replace(coalesce(array_to_string(l.verdict, ','), ''),
-						E'\\', E'\\\\'), '"', E'\\"'), E'\n', E'\\n'))
-				ELSE l.labels END, v.value
+	), figures (ord, labels, id, value) AS (
+		SELECT v.ord, CASE WHEN v.ord OPERATOR(pg_catalog.=) 8 THEN l.labels OPERATOR(pg_catalog.||)
+					pg_catalog.format(',verdict="%s"'::pg_catalog.text,
+						pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(pg_catalog.array_to_string(l.verdict, ','::pg_catalog.text), ''::pg_catalog.text),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
+				ELSE l.labels END, l.id, v.value
 		FROM labelled l, LATERAL (VALUES
-			(1, l.scan_pct::text), (2, l.scan_pct_lo::text), (3, l.scan_pct_hi::text),
-			(4, round(l.median_pct::numeric, 1)::text),
-			(5, round((l.read_mb_s * 1e6)::numeric)::text),
-			(6, round((l.scan_mb_s * 1e6)::numeric)::text),
+			(1, l.scan_pct), (2, l.scan_pct_lo), (3, l.scan_pct_hi),
+			(4, pg_catalog.round(l.median_pct::pg_catalog.numeric, 1)::pg_catalog.float8),
+			(5, pg_catalog.round(l.read_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
+			(6, pg_catalog.round(l.scan_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
 			(7, CASE WHEN l.scan_pct IS NULL THEN NULL
-				WHEN scanbench_internal.scan_history_marks(l.verdict) IS NULL THEN '0' ELSE '1' END),
-			(8, '1'),
-			(9, extract(epoch FROM l.measured_at)::text),
-			(10, l.recorded::text),
-			(11, round(l.cpu_quota_us::numeric / nullif(l.cpu_period_us, 0), 3)::text),
-			(12, l.read_bps_limit::text),
-			(13, l.read_iops_limit::text)) AS v(ord, value)
+				WHEN scanbench_internal.scan_history_marks(l.verdict) IS NULL
+					 OR NOT scanbench_internal.scan_history_usable(l.scan_pct) THEN 0::pg_catalog.float8
+				ELSE 1::pg_catalog.float8 END),
+			(8, 1::pg_catalog.float8),
+			(9, pg_catalog.date_part('epoch'::pg_catalog.text, l.measured_at)),
+			(10, l.recorded::pg_catalog.float8),
+			(11, pg_catalog.round(l.cpu_quota_us::pg_catalog.numeric
+								  OPERATOR(pg_catalog./) CASE WHEN l.cpu_period_us OPERATOR(pg_catalog.>) 0::pg_catalog.int8
+															   THEN l.cpu_period_us END::pg_catalog.numeric,
+								  3)::pg_catalog.float8),
+			(12, l.read_bps_limit::pg_catalog.float8),
+			(13, l.read_iops_limit::pg_catalog.float8)) AS v(ord, value)
 		WHERE v.value IS NOT NULL
+	), samples AS (
+		-- A figure that is not a finite number (a row kept from before the
+		-- history checked its figures) has no sample: a comment says so.
+		SELECT f.ord, f.labels, f.id, f.value,
+			   f.value OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+			   AND f.value OPERATOR(pg_catalog.<) 'Infinity'::pg_catalog.float8 AS finite
+		FROM figures f
 	)
-	SELECT string_agg(line, E'\n' ORDER BY ord, sub, line)
+	SELECT pg_catalog.string_agg(line, E'\n'::pg_catalog.text ORDER BY ord, sub, line)
 	FROM (
 		SELECT f.ord, 0 AS sub,
-			   format(E'# HELP %s %s\n# TYPE %s gauge', f.name, f.help, f.name) AS line
+			   pg_catalog.format(E'# HELP %s %s\n# TYPE %s gauge'::pg_catalog.text, f.name, f.help, f.name) AS line
 		FROM families f
 		UNION ALL
-		SELECT s.ord, 1, format('%s{%s} %s', f.name, s.labels, s.value)
-		FROM samples s JOIN families f USING (ord)
+		SELECT s.ord, 1, pg_catalog.format('%s{%s} %s'::pg_catalog.text, f.name, s.labels,
+										   s.value::pg_catalog.text)
+		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
+		WHERE s.finite
+		UNION ALL
+		SELECT s.ord, 2, pg_catalog.format('# %s{%s}: run %s has %s, not a finite figure, and no sample'::pg_catalog.text,
+										   f.name, s.labels, s.id, s.value)
+		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
+		WHERE NOT s.finite
 	) AS lines;
 END;
 

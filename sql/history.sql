@@ -173,7 +173,7 @@ FROM scan_history h ORDER BY id DESC LIMIT 1;
 SET ROLE regress_watcher;
 SELECT count(*) > 0 AS reads_history FROM scan_history;
 SELECT relation, cache, runs > 0 AS has_runs FROM scan_trend WHERE relation = 'public.sb_t' ORDER BY cache;
-SELECT scanbench_metrics() LIKE '%relation="public.sb_t"%' AS reads_metrics;
+SELECT scanbench_metrics() LIKE '%schema="public",relation="sb_t"%' AS reads_metrics;
 SELECT scan_history_svg('sb_t', 'asis') LIKE '<svg%' AS draws;
 CALL efficiency_check('sb_t', 'asis');
 DELETE FROM scan_history;

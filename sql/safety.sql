@@ -141,12 +141,12 @@ CREATE FUNCTION sb_lock(integer) RETURNS integer LANGUAGE sql STABLE
 	AS $$ SELECT CASE WHEN pg_try_advisory_lock(4711) THEN $1 ELSE $1 END $$;
 CREATE TABLE sb_three AS SELECT generate_series(1, 3) AS id;
 -- Refused: writes to permanent tables and sequences.
-SELECT * FROM scan_rate('sb_three', 'asis', 'max(sb_write_table(id))');
+SELECT * FROM scan_rate('sb_three', 'asis', 'max(public.sb_write_table(id))');
 SELECT count(*) AS permanent_rows FROM sb_written;
-SELECT * FROM scan_rate('sb_three', 'asis', 'max(sb_nextval(id))');
+SELECT * FROM scan_rate('sb_three', 'asis', 'max(public.sb_nextval(id))');
 -- Large objects: read-only transactions refuse their writers from 16 on
 -- (25006), and let them through before.
-SELECT sb_sqlstate('SELECT scan_rate(''sb_three'', ''asis'', ''max(sb_lo(id))'')')
+SELECT sb_sqlstate('SELECT scan_rate(''sb_three'', ''asis'', ''max(public.sb_lo(id))'')')
 	= CASE WHEN current_setting('server_version_num')::integer >= 160000
 		THEN '25006' ELSE 'no error' END AS large_objects_as_documented;
 SELECT count(lo_unlink(oid))
@@ -154,9 +154,9 @@ SELECT count(lo_unlink(oid))
 		THEN 0 ELSE 3 END AS large_objects_as_documented
 FROM pg_largeobject_metadata;
 -- Not refused: temp tables, advisory locks.
-SELECT rows FROM scan_rate('sb_three', 'asis', 'max(sb_write_temp(id))');
+SELECT rows FROM scan_rate('sb_three', 'asis', 'max(public.sb_write_temp(id))');
 SELECT count(*) AS temp_rows FROM sb_temp_written;
-SELECT rows FROM scan_rate('sb_three', 'asis', 'max(sb_lock(id))');
+SELECT rows FROM scan_rate('sb_three', 'asis', 'max(public.sb_lock(id))');
 SELECT count(*) AS advisory_locks FROM pg_locks
 	WHERE locktype = 'advisory' AND pid = pg_backend_pid();
 SELECT pg_advisory_unlock_all();

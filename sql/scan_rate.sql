@@ -57,7 +57,7 @@ SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM pg_class --');
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM sb_t WHERE id > 5 --');
 SELECT * FROM scan_rate('sb_t', 'asis', '(SELECT count(*) FROM pg_class)');
 SELECT * FROM scan_rate('sb_t', 'asis', 'random()');
-SELECT * FROM scan_rate('sb_t', 'asis', 'nextval(''sb_seq'')');
+SELECT * FROM scan_rate('sb_t', 'asis', 'nextval(''public.sb_seq'')');
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1); DROP TABLE sb_t');
 SELECT * FROM scan_rate('sb_t', 'asis', 'count(1) FROM sb_t, sb_empty --');
 SELECT * FROM scan_rate('sb_t', 'asis', '');
@@ -67,7 +67,7 @@ SELECT count(*) AS still_there FROM sb_t;
 -- A function declared stable that writes anyway is stopped at run time.
 CREATE FUNCTION sb_sneaky(integer) RETURNS bigint LANGUAGE sql STABLE
 	AS 'SELECT nextval(''sb_seq'')';
-SELECT * FROM scan_rate('sb_t', 'asis', 'sum(sb_sneaky(id))');
+SELECT * FROM scan_rate('sb_t', 'asis', 'sum(public.sb_sneaky(id))');
 SELECT last_value, is_called FROM sb_seq;
 DROP FUNCTION sb_sneaky(integer);
 

@@ -189,6 +189,7 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 	PlannedStmt *plan;
 	ErrorContextCallback errcallback;
 	int			from_pos;
+	int			save_nestlevel;
 	const char *hidden_from = "A comment or a FROM clause of its own hides the FROM clause that names the relation.";
 
 	sql = psprintf("SELECT %s FROM %s%s%s%s", query, leaf ? "ONLY " : "",
@@ -230,7 +231,23 @@ plan_query(SbTarget *target, SbLeaf *leaf, const char *query,
 	if (((RangeVar *) linitial(sel->fromClause))->location != from_pos)
 		refuse_query(target, query, hidden_from);
 
+	/*
+	 * The select list is resolved with pg_catalog alone on the path.  An
+	 * aggregate or operator that a role with CREATE on a schema of the
+	 * caller's path planted (a count(integer) matches count(1) exactly,
+	 * where pg_catalog's count("any") does not) would otherwise win
+	 * wherever that schema stands on the path, and run as the caller.  A
+	 * function or relation of one's own is named with its schema; the
+	 * relation's name above is qualified.  Only the analysis, which
+	 * resolves the names, runs so: the bodies of SQL functions the planner
+	 * inlines are read with the caller's path, as when they are called.
+	 */
+	save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
 	q = sb_parse_analyze(raw, sql);
+	AtEOXact_GUC(true, save_nestlevel);
 	if (q->commandType != CMD_SELECT || list_length(q->rtable) != 1)
 		refuse_query(target, query, "It reads other relations.");
 	rte = linitial_node(RangeTblEntry, q->rtable);

@@ -130,7 +130,7 @@ $r = $node->psql('postgres', "SET search_path = public; CALL monitoring.$check",
 is($r, 0, 'the check runs from the new schema') or diag($err);
 is(sql('SELECT count(*) FROM monitoring.scan_history'), '3', 'and records there');
 like(sql('SET search_path = public; SELECT monitoring.scanbench_metrics()'),
-	qr/scanbench_recorded_runs\{relation="public.lineitem",cache="cold"\} 3/, 'metrics from the new schema');
+	qr/scanbench_recorded_runs\{schema="public",relation="lineitem",cache="cold"\} 3/, 'metrics from the new schema');
 like(sql("SET search_path = public; SELECT monitoring.scan_history_svg('lineitem')"),
 	qr/class="run"/, 'the chart from the new schema');
 is(sql('SET search_path = public; SELECT count(*) FROM monitoring.scan_trend'), '1', 'the trend from the new schema');

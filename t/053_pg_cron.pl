@@ -41,7 +41,7 @@ sql(q{
 sql(q{
 	INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, scan_pct, verdict, scheduler)
 	SELECT now() - make_interval(days => d), 'lineitem'::regclass, 'public', 'lineitem', 'cold',
-		   100000, string_to_array(m, ','), 'seeded-scheduler'
+		   10000, string_to_array(m, ','), 'seeded-scheduler'
 	FROM generate_series(1, 5) d,
 		 unnest(ARRAY['ok', 'host_cache', 'storage_not_limiting', 'host_cache,storage_not_limiting',
 					  'cpu_contended', 'host_cache,cpu_contended', 'cpu_contended,storage_not_limiting',
@@ -61,7 +61,7 @@ for my $mode ('background worker', 'connection')
 			"cron.use_background_workers = off\ncron.host = '" . $node->host . "'\n");
 		$node->restart;
 	}
-	my $before = sql(q{SELECT count(*) FROM scan_history WHERE scan_pct < 100000});
+	my $before = sql(q{SELECT count(*) FROM scan_history WHERE scan_pct < 10000});
 	my $job = sql(q{SELECT cron.schedule('scanbench-lineitem', '* * * * *',
 		$$CALL efficiency_check('lineitem', method => 'whole', runs => 15, target_pct => 100)$$)});
 	ok($job > 0, "$mode: scheduled as job $job");
@@ -83,15 +83,15 @@ for my $mode ('background worker', 'connection')
 	sql("SELECT cron.unschedule($job)");
 	isnt($status, '', "$mode: pg_cron ran the check") or diag(sql('SELECT * FROM cron.job_run_details'));
 
-	is(sql(q{SELECT count(*) FROM scan_history WHERE scan_pct < 100000}), $before + 1,
+	is(sql(q{SELECT count(*) FROM scan_history WHERE scan_pct < 10000}), $before + 1,
 		"$mode: the scheduled run is in the history");
-	my $verdict = sql(q{SELECT coalesce(array_to_string(verdict, ','), 'ok') FROM scan_history WHERE scan_pct < 100000
+	my $verdict = sql(q{SELECT coalesce(array_to_string(verdict, ','), 'ok') FROM scan_history WHERE scan_pct < 10000
 						ORDER BY id DESC LIMIT 1});
 	SKIP:
 	{
 		skip "the scheduled run could not be judged ($verdict)", 2 if $verdict =~ /unstable|cached/;
 		is($status, 'failed', "$mode: an alarm fails the job");
-		like($message, qr/lineitem scan efficiency [0-9.]+ % is [0-9]+ % below its 30-day median 100000\.0 %; scheduler changed seeded-scheduler → /,
+		like($message, qr/lineitem scan efficiency [0-9.]+ % is [0-9]+ % below its 30-day median 10000\.0 %; scheduler changed seeded-scheduler → /,
 			"$mode: and its message says by how much and what changed");
 	}
 }

@@ -108,7 +108,12 @@ sql(q{
 	CREATE EXTENSION scanbench;
 	CREATE TABLE t AS SELECT g AS id FROM generate_series(1, 50000) g;
 	CREATE SCHEMA "odd ""schema""";
+	CREATE SCHEMA a;
+	CREATE SCHEMA "a.b";
 });
+# a."b.c" and "a.b".c: the same text joined with a dot, two relations.
+sql(q{INSERT INTO scan_history (measured_at, relid, relschema, relname, cache, scan_pct, verdict)
+	  VALUES (now(), 1, 'a', 'b.c', 'cold', 40, '{ok}'), (now(), 1, 'a.b', 'c', 'cold', 60, '{ok}')});
 sql(q{CREATE TABLE "odd ""schema""".tt AS SELECT g AS id FROM generate_series(1, 20000) g});
 sql(q{SELECT scan_history_record(r) FROM scan_efficiency('t', max_seconds => 5) r});
 sql(q{SELECT scan_history_record(r) FROM scan_efficiency('t', 'warm', max_seconds => 5) r});
@@ -133,21 +138,23 @@ for my $name (qw(scanbench_scan_efficiency_percent scanbench_scan_efficiency_med
 	is($fam->{$name}{type}, 'gauge', "$name is a gauge");
 	ok(length($fam->{$name}{help} // '') > 10, "$name has HELP");
 }
-my %pct = map { ($_->[0]{relation} . '/' . $_->[0]{cache}) => $_->[1] }
+my %pct = map { ("$_->[0]{schema}|$_->[0]{relation}/$_->[0]{cache}") => $_->[1] }
   @{ $fam->{scanbench_scan_efficiency_percent}{samples} };
-is(scalar(keys %pct), 4, 'one sample per relation and cache mode');
-cmp_ok($pct{'public.t/cold'} // 0, '>', 0, 'public.t cold has its figure');
-cmp_ok($pct{'public.t/warm'} // 0, '>', 0, 'public.t warm has its figure');
-cmp_ok($pct{'odd "schema".tt/cold'} // 0, '>', 0, 'a quoted schema name comes through unescaped');
-is($pct{"public.we\"ird\\name\nnew/cold"}, '50', 'so do a quote, a backslash and a line feed');
-my ($read) = map { $_->[1] } grep { $_->[0]{relation} eq 'public.t' && $_->[0]{cache} eq 'cold' }
+is(scalar(keys %pct), 6, 'one sample per relation and cache mode');
+is($pct{'a|b.c/cold'}, '40', 'a."b.c" is a series');
+is($pct{'a.b|c/cold'}, '60', '"a.b".c is another');
+cmp_ok($pct{'public|t/cold'} // 0, '>', 0, 'public.t cold has its figure');
+cmp_ok($pct{'public|t/warm'} // 0, '>', 0, 'public.t warm has its figure');
+cmp_ok($pct{'odd "schema"|tt/cold'} // 0, '>', 0, 'a quoted schema name comes through unescaped');
+is($pct{"public|we\"ird\\name\nnew/cold"}, '50', 'so do a quote, a backslash and a line feed');
+my ($read) = map { $_->[1] } grep { $_->[0]{schema} eq 'public' && $_->[0]{relation} eq 't' && $_->[0]{cache} eq 'cold' }
   @{ $fam->{scanbench_read_bytes_per_second}{samples} };
 my $mb_s = sql(q{SELECT read_mb_s FROM scan_history WHERE relname = 't' AND cache = 'cold'});
 cmp_ok(abs(($read // 0) - $mb_s * 1e6), '<', 1e6 * 0.05 + 1, 'read rate in bytes per second');
 my ($judged) = map { $_->[1] } grep { $_->[0]{relation} =~ /ird/ }
   @{ $fam->{scanbench_run_judged}{samples} };
 is($judged, '0', 'an unstable run is not judged');
-my ($ts) = map { $_->[1] } grep { $_->[0]{relation} eq 'public.t' && $_->[0]{cache} eq 'cold' }
+my ($ts) = map { $_->[1] } grep { $_->[0]{schema} eq 'public' && $_->[0]{relation} eq 't' && $_->[0]{cache} eq 'cold' }
   @{ $fam->{scanbench_last_run_timestamp_seconds}{samples} };
 cmp_ok(abs(($ts // 0) - time), '<', 600, 'the timestamp is in epoch seconds');
 

@@ -138,7 +138,7 @@ $node->psql('postgres', "CALL efficiency_check('t', max_seconds => 10)");
 is($node->safe_psql('postgres', 'SELECT read_bps_limit FROM scan_history ORDER BY id DESC LIMIT 1'),
 	$mib * 1048576, 'the history keeps the read throttle');
 like($node->safe_psql('postgres', 'SELECT scanbench_metrics()'),
-	qr/^scanbench_read_limit_bytes_per_second\{relation="public\.t",cache="cold"\} @{[ $mib * 1048576 ]}$/m,
+	qr/^scanbench_read_limit_bytes_per_second\{schema="public",relation="t",cache="cold"\} @{[ $mib * 1048576 ]}$/m,
 	'... and the metrics show it');
 
 # A relation of a tenth of a second at the limit: each pass fits in much of

@@ -83,7 +83,10 @@ $node->safe_psql('postgres', q{
 	  (now() - interval '1 day', 1, 'public', 'lineitem', 'cold', 85.5, 84, 87, 510, 436, '{ok,io_limited}', 'a', 'primary', '{"class": "x"}', NULL),
 	  (now() - interval '1 hour', 1, 'public', 'lineitem', 'cold', 10, 1, 90, 500, 50, '{unstable}', 'a', 'primary', '{"class": "x"}', NULL),
 	  (now() - interval '1 day', 1, 'public', 'lineitem', 'cold', 70, 69, 71, 300, 210, '{ok}', 'b', 'standby', '{"class": "x"}', NULL),
-	  (now() - interval '1 hour', NULL, NULL, 'lineitem', 'cold', NULL, NULL, NULL, NULL, NULL, NULL, 'b', NULL, '{"class": "x"}', 'could not connect: refused');
+	  (now() - interval '1 hour', NULL, NULL, 'lineitem', 'cold', NULL, NULL, NULL, NULL, NULL, NULL, 'b', NULL, '{"class": "x"}', 'could not connect: refused'),
+	  -- a."b.c" and "a.b".c: two relations, whose names joined with a dot agree
+	  (now() - interval '3 hours', 1, 'a', 'b.c', 'cold', 40, 39, 41, 100, 40, '{ok}', 'c', 'primary', '{}', NULL),
+	  (now() - interval '2 hours', 1, 'a.b', 'c', 'cold', 60, 59, 61, 100, 60, '{ok}', 'c', 'primary', '{}', NULL);
 });
 # A local run, measured and recorded here (server NULL).
 $node->safe_psql('postgres', q{SELECT scan_history_record(r) FROM scan_efficiency('t', 'warm', max_seconds => 2, target_pct => 50) AS r});
@@ -125,6 +128,10 @@ for my $m (@pgwatch_sql)
 			'pgwatch scanbench_fleet: the last judged run, not the later unstable one');
 		my @b = grep { $_->{tag_server} eq 'b' } @$rows;
 		is("$b[0]{scan_pct} $b[0]{tag_role}", '70 standby', 'pgwatch scanbench_fleet: a failure is not a judged run');
+		my %c = map { ("$_->{tag_schema}|$_->{tag_relation}") => $_->{scan_pct} }
+		  grep { $_->{tag_server} eq 'c' } @$rows;
+		is(join(' ', map { "$_=$c{$_}" } sort keys %c), 'a.b|c=60 a|b.c=40',
+			'pgwatch scanbench_fleet: schema and relation apart, a."b.c" and "a.b".c two rows');
 		my @local = grep { $_->{tag_server} eq 'local' } @$rows;
 		is(scalar @local, $local_judged > 0 ? 1 : 0, 'pgwatch scanbench_fleet: the local run, when judged');
 	}
@@ -143,6 +150,11 @@ for my $q (@sqlexp_sql)
 		ok((grep { $_ eq $c } @$cols), "sql_exporter $q->{name}: $c is a column");
 	}
 	ok(@$rows >= 2, "sql_exporter $q->{name}: rows for the servers");
+	if ($q->{name} eq 'scanbench_fleet')
+	{
+		my @c = sort map { "$_->{schema}|$_->{relation}" } grep { $_->{server} eq 'c' } @$rows;
+		is("@c", 'a.b|c a|b.c', 'sql_exporter scanbench_fleet: a."b.c" and "a.b".c two rows');
+	}
 }
 
 # Debian's prometheus-sql-exporter on the configuration, pointed at the test

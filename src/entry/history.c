@@ -118,6 +118,19 @@ read_chart_runs(SbChart *c, const char *nsp, const char *want_schema,
 					 " WHERE ($1 IS NULL OR (h.relschema = $1 AND h.relname = $2))"
 					 " AND ($3 IS NULL OR h.cache = $3)"
 					 " AND h.measured_at > now() - make_interval(days => $4)"
+	/*
+	 * Rows kept from before the history checked its figures may hold an
+	 * infinite time or a NaN or 1e308: one of them would put every point
+	 * of the chart at NaN, so they are not drawn (the CHECK constraints
+	 * keep any new one out).  The ranges are the constraints', written
+	 * here so that a 0.3 definition, without the helpers, draws too.
+	 */
+					 " AND isfinite(h.measured_at)"
+					 " AND (h.scan_pct IS NULL OR (h.scan_pct >= 0 AND h.scan_pct <= 10000))"
+					 " AND (h.scan_pct_lo IS NULL OR (h.scan_pct_lo >= 0 AND h.scan_pct_lo <= 10000))"
+					 " AND (h.scan_pct_hi IS NULL OR (h.scan_pct_hi >= 0 AND h.scan_pct_hi <= 10000))"
+					 " AND (h.read_mb_s IS NULL OR (h.read_mb_s >= 0 AND h.read_mb_s <= 1e9))"
+					 " AND (h.scan_mb_s IS NULL OR (h.scan_mb_s >= 0 AND h.scan_mb_s <= 1e9))"
 					 " ORDER BY 3, h.measured_at, h.id", nsp);
 	if (SPI_execute_with_args(query, 4, argtypes, args, nulls, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "scan_history_svg: reading the history failed");

@@ -1,0 +1,419 @@
+# Code planted by a role that can CREATE in a schema on the caller's path
+# never runs inside scanbench.
+#
+# A role with CREATE on public (the default up to PostgreSQL 14, kept by
+# upgrades from 14), and on the extension's own schema, plants before the
+# extension is made:
+#  - operators over every pair of a dozen types (the exact match that beats
+#    pg_catalog's when that needs a cast, and exact duplicates of
+#    pg_catalog's, which win where public comes first on the path), for
+#    every operator scanbench's SQL uses;
+#  - functions and aggregates under the name of every function scanbench's
+#    SQL and PL/pgSQL call, with the argument types those calls could match
+#    more exactly than pg_catalog's (polymorphic, "any", VARIADIC) do;
+#  - functions under the names of scanbench's own helpers
+#    (scan_history_marks, scan_history_median, ...), in public and in the
+#    extension's schema, where an unqualified call would find them;
+#  - types under the names of the built-in types (a domain whose CHECK
+#    runs planted code), which a PL/pgSQL variable declared unqualified
+#    resolves through the caller's path.
+# Casts cannot be planted: CREATE CAST needs the ownership of its source
+# or target type, and the test checks that the role is refused one between
+# built-in types.  Every planted body counts itself in a sequence (which a
+# rollback does not undo) and raises a WARNING naming itself.
+#
+# Then every function and procedure of the extension (listed from the
+# catalog: the test fails if one has no call here) is called as a
+# superuser, once with the server's default path and once with public and
+# the extension's schema before pg_catalog, and those granted to
+# pg_monitor are called by a member of it.  No planted code may run.
+#
+# With the extension in public and with it in a schema of its own.
+#
+# Against the bodies of 0.3 (this test run on the tree before they were
+# qualified) it fails 126 of 377 tests: CREATE EXTENSION itself binds to
+# the planted code (the history's DEFAULT nextval('scan_history_id_seq')
+# took the planted nextval(text), "column id is of type bigint but default
+# expression is of type text"; the trend's array_agg(...)[1] took the
+# planted array_agg), so nothing can be called; and before the scan's
+# select list was resolved in pg_catalog alone, the count(1) of scan_rate,
+# scan_breakdown, scan_shapes, scan_sweep, scan_efficiency and scan_advice
+# ran the planted count(integer) (its nextval() refused only because the
+# scan runs read-only).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('planted');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_buffers = 32MB\n");
+$node->start;
+
+$node->safe_psql('postgres', q{
+	CREATE ROLE other LOGIN;
+	CREATE ROLE mon LOGIN;
+	GRANT pg_monitor TO mon;
+});
+
+my @types = qw(int4 int8 float8 numeric text bool timestamptz interval jsonb text[] oid regclass);
+my %is_type = map { $_ => 1 } @types;
+
+# The result type a planted operator gives, close enough to the real one
+# that a query using it still parses (and so runs the planted body).
+sub op_result
+{
+	my ($op, $l, $r) = @_;
+	return 'bool' if $op =~ /^(=|<>|<|>|<=|>=|&&|\@>|<\@|~~|\?)$/;
+	return 'jsonb' if $op eq '->';
+	return 'text' if $op eq '->>' || $op eq '||';
+	return 'float8' if $l eq 'float8' || $r eq 'float8';
+	return 'numeric' if $l eq 'numeric' || $r eq 'numeric';
+	return $l;
+}
+
+sub qtype
+{
+	my ($t) = @_;
+	return $t =~ /^(.*)\[\]$/ ? "pg_catalog.$1\[\]" : "pg_catalog.$t";
+}
+
+# A planted body: counts itself, says so, gives NULL (or no row).
+sub body
+{
+	my ($what, $bare) = @_;
+	$what =~ s/'/''/g;
+	my $ret = $bare ? 'RETURN;' : 'RETURN NULL;';
+	# IMMUTABLE, as a planter would declare it so that no check for
+	# volatile functions stops it; the WARNING first, since a read-only
+	# transaction refuses nextval().
+	return "LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog AS \$p\$BEGIN "
+	  . "RAISE WARNING 'planted code ran: %', '$what'; "
+	  . "PERFORM pg_catalog.nextval('public.planted_hits'::pg_catalog.regclass); $ret END\$p\$";
+}
+
+my $fn_no = 0;
+my %planted;
+
+# One function, unless one of that name and those argument types is there.
+sub plant_function
+{
+	my ($schema, $name, $args, $result, $setof) = @_;
+	my $argl = join(', ', map { qtype($_) } @$args);
+	return '' if $planted{"$schema.$name($argl)"}++;
+	my $ret = ($setof ? 'SETOF ' : '') . ($is_type{$result} ? qtype($result) : $result);
+	return "CREATE FUNCTION $schema.$name($argl) RETURNS $ret "
+	  . body("$schema.$name($argl)", $setof || $result eq 'void') . ";\n";
+}
+
+# The SQL a role with CREATE on $schema runs to plant everything there.
+sub plant_sql
+{
+	my ($schema) = @_;
+	my $sql = '';
+
+	# Operators.
+	my @binary = ('=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '%',
+		'||', '&&', '->', '->>', '<<', '|', '@>', '~~');
+	for my $op (@binary)
+	{
+		for my $l (@types)
+		{
+			for my $r (@types)
+			{
+				my $f = 'planted_op_' . $fn_no++;
+				$sql .= plant_function($schema, $f, [ $l, $r ], op_result($op, $l, $r));
+				$sql .= "CREATE OPERATOR $schema.$op (LEFTARG = " . qtype($l)
+				  . ", RIGHTARG = " . qtype($r) . ", FUNCTION = $schema.$f);\n";
+			}
+		}
+	}
+	for my $r (qw(int4 int8 float8 numeric interval))
+	{
+		my $f = 'planted_op_' . $fn_no++;
+		$sql .= plant_function($schema, $f, [$r], $r);
+		$sql .= "CREATE OPERATOR $schema.- (RIGHTARG = " . qtype($r) . ", FUNCTION = $schema.$f);\n";
+	}
+
+	# Functions, by the name scanbench calls them.  One and two arguments
+	# of every type; a third for those that take one.
+	my %text_result = map { $_ => 1 } qw(format replace array_to_string
+	  quote_ident quote_literal to_char pg_size_pretty concat_ws concat
+	  current_setting set_config jsonb_typeof lower upper substr trim btrim
+	  string_agg);
+	my @scalar = qw(round abs floor ceil trunc sqrt power exp ln log
+	  isfinite format replace array_to_string quote_ident
+	  quote_literal to_char pg_size_pretty concat_ws concat current_setting
+	  set_config cardinality array_length string_to_array make_interval
+	  now clock_timestamp statement_timestamp to_jsonb jsonb_typeof
+	  hashtext pg_advisory_xact_lock nextval pg_extension_config_dump
+	  date_part to_timestamp lower upper length substr btrim
+	  jsonb_build_object pg_relation_size);
+	for my $a (qw(text float8 numeric int4 int8))
+	{
+		my $ta = qtype($a) . '[]';
+		for my $name (qw(format concat_ws))
+		{
+			next if $planted{"$schema.$name(pg_catalog.text, $ta)"}++;
+			$sql .= "CREATE FUNCTION $schema.$name(pg_catalog.text, VARIADIC $ta) RETURNS pg_catalog.text "
+			  . body("$schema.$name(text, VARIADIC $a\[\])") . ";\n";
+		}
+	}
+
+	$sql .= "CREATE FUNCTION $schema.make_interval(days pg_catalog.int4) RETURNS pg_catalog.interval "
+	  . body("$schema.make_interval(days int4)") . ";\n";
+	$planted{"$schema.make_interval(pg_catalog.int4)"} = 1;
+	# The result type of the real function where it does not follow the
+	# first argument's, so that a query using the planted one still
+	# parses, runs it (and a column default made with it is accepted).
+	my %result = (nextval => 'int8', hashtext => 'int4', cardinality => 'int4',
+		array_length => 'int4', length => 'int4', pg_relation_size => 'int8',
+		isfinite => 'bool', pg_advisory_xact_lock => 'void',
+		pg_extension_config_dump => 'void', make_interval => 'interval',
+		now => 'timestamptz', clock_timestamp => 'timestamptz',
+		statement_timestamp => 'timestamptz', to_timestamp => 'timestamptz',
+		date_part => 'float8', string_to_array => 'text[]', to_jsonb => 'jsonb',
+		jsonb_build_object => 'jsonb');
+	for my $name (@scalar)
+	{
+		my $res = sub { $result{$name} // ($text_result{$name} ? 'text' : $_[0]) };
+		$sql .= plant_function($schema, $name, [], $res->('text'));
+		for my $a (@types)
+		{
+			$sql .= plant_function($schema, $name, [$a], $res->($a));
+			for my $b (@types)
+			{
+				$sql .= plant_function($schema, $name, [ $a, $b ], $res->($a));
+			}
+		}
+		for my $a (qw(text float8 numeric int4 int8))
+		{
+			$sql .= plant_function($schema, $name, [ 'text', $a, $a ], $res->('text'));
+			next if $a eq 'text';
+			$sql .= plant_function($schema, $name, [ 'text', 'text', $a ], $res->('text'));
+		}
+	}
+	# Set-returning functions.
+	for my $a (qw(text float8 int4 int8 jsonb))
+	{
+		$sql .= plant_function($schema, 'unnest', ["$a\[\]"], $a, 1);
+	}
+	$sql .= plant_function($schema, 'jsonb_array_elements_text', ['jsonb'], 'text', 1);
+	$sql .= plant_function($schema, 'jsonb_array_elements', ['jsonb'], 'jsonb', 1);
+	$sql .= "CREATE FUNCTION $schema.jsonb_each_text(pg_catalog.jsonb, OUT key pg_catalog.text, OUT value pg_catalog.text) RETURNS SETOF record "
+	  . body("$schema.jsonb_each_text(jsonb)", 1) . ";\n";
+
+	# Aggregates: each state function counts itself.
+	for my $a (@types)
+	{
+		my $sf = 'planted_sfunc_' . $fn_no++;
+		$sql .= plant_function($schema, $sf, [ 'int8', $a ], 'int8');
+		$sql .= "CREATE AGGREGATE $schema.count(" . qtype($a) . ") (SFUNC = $schema.$sf, STYPE = pg_catalog.int8);\n";
+		for my $agg (qw(min max))
+		{
+			my $mf = 'planted_sfunc_' . $fn_no++;
+			$sql .= plant_function($schema, $mf, [ $a, $a ], $a);
+			$sql .= "CREATE AGGREGATE $schema.$agg(" . qtype($a) . ") (SFUNC = $schema.$mf, STYPE = " . qtype($a) . ");\n";
+		}
+		my $af = 'planted_sfunc_' . $fn_no++;
+		my $arr = $a =~ /\[\]$/ ? $a : "$a\[\]";
+		$sql .= plant_function($schema, $af, [ $arr, $a ], $arr);
+		$sql .= "CREATE AGGREGATE $schema.array_agg(" . qtype($a) . ") (SFUNC = $schema.$af, STYPE = " . qtype($arr) . ");\n";
+		my $sa = 'planted_sfunc_' . $fn_no++;
+		$sql .= plant_function($schema, $sa, [ 'text', $a, 'text' ], 'text');
+		$sql .= "CREATE AGGREGATE $schema.string_agg(" . qtype($a) . ", pg_catalog.text) (SFUNC = $schema.$sa, STYPE = pg_catalog.text);\n";
+		my $jo = 'planted_sfunc_' . $fn_no++;
+		$sql .= plant_function($schema, $jo, [ 'jsonb', 'text', $a ], 'jsonb');
+		$sql .= "CREATE AGGREGATE $schema.jsonb_object_agg(pg_catalog.text, " . qtype($a) . ") (SFUNC = $schema.$jo, STYPE = pg_catalog.jsonb);\n";
+	}
+	my $cs = 'planted_sfunc_' . $fn_no++;
+	$sql .= plant_function($schema, $cs, ['int8'], 'int8');
+	$sql .= "CREATE AGGREGATE $schema.count(*) (SFUNC = $schema.$cs, STYPE = pg_catalog.int8);\n";
+
+	# scanbench's own helpers, under their names and arguments.
+	$sql .= plant_function($schema, 'scan_history_marks', ['text[]'], 'text');
+	$sql .= plant_function($schema, 'scan_history_kernel', [], 'text');
+	$sql .= plant_function($schema, 'scan_history_usable', ['float8'], 'bool');
+	$sql .= plant_function($schema, 'scan_history_window', [qw(int8 int4)], 'int8', 1);
+	$sql .= plant_function($schema, 'scan_history_outside_block', [], 'void');
+	$sql .= plant_function($schema, 'scan_history_check_limits',
+		[qw(float8 float8 float8 float8 int4)], 'void');
+	$sql .= plant_function($schema, 'scan_history_measure',
+		[qw(regclass text int4 float8 float8 float8 text float8 float8 float8 float8 int4)], 'int8');
+	for my $args ([qw(int8 int4)], ['int8'])
+	{
+		my $argl = join(', ', map { qtype($_) } @$args);
+		$sql .= "CREATE FUNCTION $schema.scan_history_median($argl, OUT median_pct pg_catalog.float8, "
+		  . "OUT runs pg_catalog.int4, OUT since pg_catalog.timestamptz) "
+		  . body("$schema.scan_history_median($argl)", 1) . ";\n";
+	}
+
+	# Types under the built-in names: a PL/pgSQL variable declared with an
+	# unqualified name would be one of these, and its CHECK runs on every
+	# assignment.
+	$sql .= "CREATE FUNCTION $schema.planted_check() RETURNS pg_catalog.bool "
+	  . "LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog AS \$p\$BEGIN "
+	  . "RAISE WARNING 'planted code ran: %', '$schema domain check'; "
+	  . "PERFORM pg_catalog.nextval('public.planted_hits'::pg_catalog.regclass); RETURN true; END\$p\$;\n";
+	for my $t (qw(text float8 int4 int8 numeric bool jsonb regclass oid timestamptz interval))
+	{
+		$sql .= "CREATE DOMAIN $schema.\"$t\" AS pg_catalog.$t CHECK ($schema.planted_check());\n";
+	}
+	return $sql;
+}
+
+# [ database, extension schema ]
+for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
+{
+	my ($db, $s) = @$case;
+	$node->safe_psql('postgres', "CREATE DATABASE $db");
+	$node->safe_psql($db, qq{
+		GRANT CREATE ON SCHEMA public TO other;
+		CREATE SCHEMA IF NOT EXISTS $s;
+		GRANT CREATE, USAGE ON SCHEMA $s TO other;
+		GRANT USAGE ON SCHEMA $s TO mon;
+		SET ROLE other;
+		CREATE SEQUENCE public.planted_hits;
+		GRANT USAGE ON SEQUENCE public.planted_hits TO PUBLIC;
+	});
+
+	# Plant in public, and in the extension's schema when it is another.
+	my @where = $s eq 'public' ? ('public') : ('public', $s);
+	for my $w (@where)
+	{
+		my $plant = plant_sql($w);
+		my ($ret, $out, $err) = $node->psql($db,
+			"SET client_min_messages = error; SET ROLE other;\n$plant",
+			on_error_stop => 1);
+		is($ret, 0, "$db: other plants in $w") or diag($err);
+	}
+	my ($cret, $cout, $cerr) = $node->psql($db, q{SET ROLE other;
+		CREATE FUNCTION public.planted_cast(pg_catalog.interval) RETURNS pg_catalog.int4
+		LANGUAGE sql AS 'SELECT 1';
+		CREATE CAST (pg_catalog.interval AS pg_catalog.int4) WITH FUNCTION public.planted_cast(pg_catalog.interval) AS IMPLICIT;});
+	like($cerr, qr/must be owner of type/, "$db: other cannot plant a cast between built-in types");
+
+	# The extension made after the planting, as a DBA would on such a server.
+	my ($xret, $xout, $xerr) = $node->psql($db, qq{
+		CREATE EXTENSION scanbench SCHEMA $s;
+		CREATE TABLE public.t (id bigint, pad text) WITH (autovacuum_enabled = off);
+		INSERT INTO public.t SELECT g, repeat('x', 100) FROM generate_series(1, 20000) g;
+		VACUUM (ANALYZE) public.t;
+	}, on_error_stop => 1);
+	is($xret, 0, "$db: CREATE EXTENSION scanbench SCHEMA $s") or diag($xerr);
+	unlike($xerr, qr/planted code ran/, "$db: no planted code ran while the extension was made");
+
+	# One call of each function and procedure, keyed by its signature as
+	# regprocedure prints it with the extension's schema named; $e is
+	# replaced by the schema.  A call that must fail gives its error.
+	my %calls = (
+		'E.raw_read(regclass,text,integer)' => [ q{SELECT E.raw_read('public.t', 'warm')} ],
+		'E.raw_read_segments(regclass,text,integer)' => [ q{SELECT pg_catalog.count(*) FROM E.raw_read_segments('public.t', 'warm')} ],
+		'E.random_read(regclass,text,integer,integer)' => [ q{SELECT E.random_read('public.t', 'warm', 100)} ],
+		'E.scan_rate(regclass,text,text,integer)' => [ q{SELECT E.scan_rate('public.t', 'warm')} ],
+		'E.scan_breakdown(regclass,text,text,integer)' => [ q{SELECT E.scan_breakdown('public.t', 'warm')} ],
+		'E.scan_shapes(regclass,text,integer)' => [ q{SELECT pg_catalog.count(*) FROM E.scan_shapes('public.t', 'warm')} ],
+		'E.scan_sweep(regclass,text,text,text[],integer)' => [ q{SELECT pg_catalog.count(*) FROM E.scan_sweep('public.t', 'warm', 'parallel_workers', '{0}')} ],
+		'E.scan_efficiency(regclass,text,integer,integer,double precision,double precision,double precision,text,boolean,boolean,boolean)' =>
+		  [ q{SELECT E.scan_efficiency('public.t', 'warm', max_seconds => 3, record => true)} ],
+		'E.storage_info(regclass)' => [ q{SELECT pg_catalog.count(*) FROM E.storage_info('public.t')} ],
+		'E.storage_info_tablespace(name)' => [ q{SELECT pg_catalog.count(*) FROM E.storage_info_tablespace('pg_default')} ],
+		'E.storage_profile(name,integer,integer,integer)' => [ q{SELECT pg_catalog.count(*) FROM E.storage_profile('pg_default', 4, 8192, 100)} ],
+		'scanbench_internal.scan_history_kernel()' => [ q{SELECT scanbench_internal.scan_history_kernel()} ],
+		'scanbench_internal.scan_history_outside_block()' => [ q{SELECT scanbench_internal.scan_history_outside_block()} ],
+		'scanbench_internal.scan_history_marks(text[])' => [ q{SELECT scanbench_internal.scan_history_marks('{ok,cpu_contended}')} ],
+		'scanbench_internal.scan_history_median(bigint,integer)' =>
+		  [ q{SELECT * FROM scanbench_internal.scan_history_median((SELECT pg_catalog.max(h.id) FROM E.scan_history h))} ],
+		'scanbench_internal.scan_history_usable(double precision)' => [ q{SELECT scanbench_internal.scan_history_usable(50)} ],
+		'scanbench_internal.scan_history_window(bigint,integer)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_window((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 30)} ],
+		'scanbench_internal.scan_history_check_limits(double precision,double precision,double precision,double precision,integer)' =>
+		  [ q{SELECT scanbench_internal.scan_history_check_limits(50, 20, 60, 10, 30)} ],
+		'E.scan_history_record(E.scan_efficiency_result,double precision,double precision,double precision,double precision,integer)' =>
+		  [ q{SELECT E.scan_history_record(E.scan_efficiency('public.t', 'warm', max_seconds => 2), 10, 20, 15, 10, 30)} ],
+		'scanbench_internal.scan_history_measure(regclass,text,integer,double precision,double precision,double precision,text,double precision,double precision,double precision,double precision,integer)' =>
+		  [ q{SELECT scanbench_internal.scan_history_measure('public.t', 'warm', 1, 1.0, 2, 10, 'pairs')} ],
+		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer)' =>
+		  [ q{SELECT * FROM E.scan_history_judge((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 10, 50, 11, 40, 30)} ],
+		'E.efficiency_check(regclass,text,double precision,double precision,double precision,double precision,integer,double precision,double precision,double precision,text,integer)' =>
+		  [ q{CALL E.efficiency_check('public.t', 'warm', min_pct => 0.5, max_drop_pct => 99, max_seconds => 2)} ],
+		'E.scan_history_prune(interval)' => [ q{SELECT E.scan_history_prune('400 days')} ],
+		'E.scanbench_metrics()' => [ q{SELECT pg_catalog.length(E.scanbench_metrics())} ],
+		'E.scan_history_svg(regclass,text,integer,double precision,double precision)' =>
+		  [ q{SELECT pg_catalog.length(E.scan_history_svg(NULL, NULL, 90, 10, 20))} ],
+		'E.scan_efficiency_shards(regclass,text,integer,integer)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.scan_efficiency_shards('public.t', 'warm')}, qr/is not a Citus table/ ],
+		'E.scan_efficiency_node(text,text,integer,bigint[],text[])' =>
+		  [ q{SELECT E.scan_efficiency_node('scan', 'warm', 8192, '{7}', '{public.t}')} ],
+		'E.scan_advice(regclass,text,double precision,text)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.scan_advice('public.t', 'warm', 5)} ],
+	);
+	# Read by pg_monitor: the view and the table too.
+	my @monitor = (
+		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer)',
+		'E.scanbench_metrics()',
+		'E.scan_history_svg(regclass,text,integer,double precision,double precision)',
+	);
+	my @monitor_reads = (q{SELECT pg_catalog.count(*) FROM E.scan_trend}, q{SELECT pg_catalog.count(*) FROM E.scan_history});
+
+	my $members = $node->safe_psql($db, q{
+		SET search_path = pg_catalog, pg_temp;
+		SELECT p.oid::regprocedure
+		FROM pg_depend d
+		JOIN pg_proc p ON p.oid = d.objid AND d.classid = 'pg_proc'::regclass
+		WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+		  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'scanbench')
+		ORDER BY 1});
+	# regprocedure names a schema only where it is not on the path: the
+	# extension's own schema is left out on both sides.
+	my $norm = sub { my ($k) = @_; $k =~ s/\b(?:E|public|$s)\.//g; return $k; };
+	my %called = map { $norm->($_) => 1 } keys %calls;
+	my @members = split /\n/, $members;
+	ok(scalar(@members) >= 25, "$db: " . scalar(@members) . " functions and procedures listed");
+	for my $m (@members)
+	{
+		ok($called{ $norm->($m) }, "$db: $m has a call in this test");
+	}
+
+	my $hits = sub {
+		return $node->safe_psql($db, q{SET search_path = pg_catalog, pg_temp;
+			SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM public.planted_hits});
+	};
+
+	# As the superuser, with the default path and with the planted schemas
+	# first (exact duplicates of pg_catalog's then win); as a member of
+	# pg_monitor for what is granted to it.
+	my @runs = (
+		[ 'superuser, default path', '', '', [ sort keys %calls ], [] ],
+		[ "superuser, path public, $s, pg_catalog", '', "SET search_path = public, $s, pg_catalog;", [ sort keys %calls ], [] ],
+		[ "pg_monitor member, path public, $s, pg_catalog", 'mon', "SET search_path = public, $s, pg_catalog;", \@monitor, \@monitor_reads ],
+	);
+	for my $run (@runs)
+	{
+		my ($label, $user, $path, $keys, $extra) = @$run;
+		my @todo = ((map { [ $_, @{ $calls{$_} } ] } @$keys), map { [ $_, $_ ] } @$extra);
+		for my $c (@todo)
+		{
+			my ($key, $sql, $expect_error) = @$c;
+			$sql =~ s/\bE\./$s./g;
+			my $before = $hits->();
+			my ($ret, $out, $err) = $node->psql($db, "$path\n$sql",
+				$user ? (extra_params => [ '-U', $user ]) : ());
+			if ($expect_error)
+			{
+				like($err, $expect_error, "$db, $label: $key fails as it should");
+			}
+			else
+			{
+				is($ret, 0, "$db, $label: $key runs") or diag($err);
+			}
+			unlike($err, qr/planted code ran/, "$db, $label: $key runs no planted code")
+			  or diag(join("\n", grep { /planted code ran/ } split /\n/, $err));
+			is($hits->(), $before, "$db, $label: $key: planted code counted no call");
+		}
+	}
+}
+
+$node->stop;
+done_testing();
