@@ -492,8 +492,8 @@ for my $p (@pages)
 		}
 		else
 		{
-			check(!marks_differ($body), "$prel: the table of the verdict's marks lists those of $marks_source",
-				  marks_differ($body));
+			my @why = marks_differ($body);
+			check(!@why, "$prel: the table of the verdict's marks lists those of $marks_source", @why);
 		}
 	}
 }
@@ -596,8 +596,12 @@ for my $p (@pages)
 				$arg_names{ $_->{name} } = 1 for @in;
 				$ok_count = 1 if @p <= @in;
 			}
-			push @bad_args, "$where: $name() takes no argument " . ($1 // '?') . " (it has " . join(', ', map { $_->{name} } grep { $_->{mode} ne 'o' && $_->{mode} ne 't' } @{ $fn_by_name{$name}[0]{args} }) . ")"
-			  for grep { /^\s*([a-z_][a-z0-9_]*)\s*=>/ && !$arg_names{$1} } @p;
+			for my $piece (@p)
+			{
+				next unless $piece =~ /^\s*([a-z_][a-z0-9_]*)\s*=>/ && !$arg_names{$1};
+				push @bad_args, "$where: $name() takes no argument $1 (its arguments: "
+				  . join(', ', sort keys %arg_names) . ")";
+			}
 			push @bad_args, "$where: $name() given " . scalar(@p) . " arguments, more than it takes" unless $ok_count;
 		}
 		next unless $kind eq 'block';
