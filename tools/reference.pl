@@ -413,7 +413,9 @@ while ($text{$page} =~ /$block_re/g)
 }
 for my $p (grep { $_ ne $page } @pages)
 {
-	while ($text{$p} =~ /$block_re/g)
+	# A block shown as an example, in a fenced block, is no block.
+	(my $prose = $text{$p}) =~ s/^```.*?^```//gms;
+	while ($prose =~ /$block_re/g)
 	{
 		push @misplaced, File::Spec->abs2rel($p, $top) . ": <!-- catalog: $1 --> belongs in doc/reference.md"
 		  unless $1 eq 'verdict marks by hand';
