@@ -185,6 +185,13 @@ like($out, qr/^#   `bogus` is no mark of the verdict$/m, '... naming it');
 isnt($rc, 0, 'a table of marks by hand on another page that misses marks fails');
 like($out, qr/^not ok - doc\/a\.md: the table of the verdict's marks lists those of src\/verdict\.c$/m, '... naming the page');
 
+($rc, $out) = run_reference(with_page($written, 'doc/a.md' => "# A\n\n<!-- catalog: runs -->\n<!-- /catalog -->\n"), $cat);
+isnt($rc, 0, 'a block of an object on another page fails');
+like($out, qr/^#   doc\/a\.md: <!-- catalog: runs --> belongs in doc\/reference\.md$/m, '... naming the page');
+
+($rc, $out) = run_reference(with_page($written, 'doc/a.md' => "# A\n\n```\n<!-- catalog: runs -->\n<!-- /catalog -->\n```\n"), $cat);
+is($rc, 0, '... but one shown in a fenced example passes') or diag($out);
+
 ($rc, $out) = run_reference(with_page($written, 'README.md' => "# t\n\n```sql\nSELECT * FROM measure('t', mode => 'warm');\n```\n"), $cat);
 isnt($rc, 0, 'an example naming an argument the function lacks fails');
 like($out, qr/^#   line 4: measure\(\) takes no argument mode/m, '... naming the line and the argument');
