@@ -2,7 +2,9 @@
 # Run the code blocks of README.md and of every page of doc/ that are
 # marked safe to run, against a throwaway cluster, and fail if any of them
 # fails; before that, tools/docs-check.pl checks the README's size and every
-# relative link, and that each page of doc/ is linked from the README.
+# relative link, and that each page of doc/ is linked from the README, and
+# tools/reference.pl checks doc/reference.md and the pages' examples against
+# the catalog of the installed extension.
 #
 #   tools/readme-check.sh [PAGE.md...]   (as root, or as the postgres user)
 #
@@ -99,6 +101,31 @@ SQL
 	echo "not ok - set-up: database tpch, roles, tablespace, lineitem"
 	fail=$((fail + 1))
 	finish
+fi
+
+# doc/reference.md's generated blocks and the pages' examples against the
+# catalog of the extension installed here (tools/reference.pl), in a
+# database of their own.
+if [ $# -eq 0 ]; then
+	if as_pg psql -X -q -v ON_ERROR_STOP=1 -d postgres -c 'CREATE DATABASE reference' >"$work/reference.log" 2>&1 &&
+		as_pg psql -X -q -v ON_ERROR_STOP=1 -d reference -c 'CREATE EXTENSION scanbench' >>"$work/reference.log" 2>&1; then
+		out=$(env PATH="$bin:$PATH" PGHOST="$work" PGPORT=5432 PGUSER=postgres \
+			perl "$top/tools/reference.pl" --check -d reference "$top" 2>&1)
+		rc=$?
+		printf '%s\n' "$out" | sed '$d'
+		counts=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+		if [ -n "$counts" ]; then
+			pass=$((pass + ${counts% *})) fail=$((fail + ${counts#* }))
+		else
+			printf '%s\n' "$out" | sed 's/^/#   /'
+			echo "not ok - tools/reference.pl (exit $rc)"
+			fail=$((fail + 1))
+		fi
+	else
+		sed 's/^/#   /' "$work/reference.log"
+		echo "not ok - a database with the extension for tools/reference.pl"
+		fail=$((fail + 1))
+	fi
 fi
 
 while read -r file page line; do
