@@ -16,6 +16,11 @@ use FindBin;
 use lib $FindBin::RealBin;
 use SbTree;
 
+# Loaded at compile time, where it can be: PostgreSQL::Test::Utils has INIT
+# blocks, which a require at run time is too late for (15's copy dies).
+my $have_cluster;
+BEGIN { $have_cluster = eval { require PostgreSQL::Test::Cluster; 1 }; }
+
 my $check = 'tools/docs-check.pl';
 
 sub run_check
@@ -243,7 +248,7 @@ is($rc, 0, '... and it passes') or diag($out);
 SKIP:
 {
 	skip 'PostgreSQL::Test::Cluster is not available', 4
-	  unless eval { require PostgreSQL::Test::Cluster; 1 };
+	  unless $have_cluster;
 	my $node = PostgreSQL::Test::Cluster->new('docs');
 	$node->init;
 	$node->start;
