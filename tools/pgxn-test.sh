@@ -8,7 +8,7 @@
 #
 #   tools/pgxn-test.sh [--zip FILE]        (as root: apt, make install)
 #
-# Without --zip the zip is made here with `make dist` from the checkout's
+# Without --zip (or SB_DIST_ZIP, which tools/release.sh sets) the zip is made here with `make dist` from the checkout's
 # commit (with the changes to tracked files not yet committed, through
 # `git stash create`, so that a test of a working tree tests that tree).
 # A major this machine's apt lacks is tested in its Debian root
@@ -25,7 +25,7 @@ nok() { echo "not ok - $*"; fail=$((fail + 1)); }
 finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
 sb_on_die() { nok "$*"; finish; }
 
-zip=""
+zip=${SB_DIST_ZIP:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--zip) zip=${2:-}; shift 2 ;;
