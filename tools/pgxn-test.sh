@@ -59,12 +59,14 @@ fi
 # A major tested in a root: the same script there, with this zip.
 if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && suite=$(sb_root_suite "$SB_PGMAJOR"); then
 	root=${SCANBENCH_PG_CACHE:-/var/cache/scanbench-pg}/root-$suite
-	[ -d "$root/tmp" ] || { nok "no $suite root for PostgreSQL $SB_PGMAJOR (tools/test.sh --pg $SB_PGMAJOR makes it)"; finish; }
-	inner=$(mktemp -d "$root/tmp/scanbench-pgxn-zip.XXXXXX")
+	# In the root's /var/tmp: pg-root.sh empties its /tmp before a run.
+	[ -d "$root/var/tmp" ] || { nok "no $suite root for PostgreSQL $SB_PGMAJOR (tools/test.sh --pg $SB_PGMAJOR makes it)"; finish; }
+	inner=$(mktemp -d "$root/var/tmp/scanbench-pgxn-zip.XXXXXX")
 	sb_on_exit "rm -rf '$inner'"
 	cp "$zip" "$inner/"
+	chmod -R a+rX "$inner"
 	out=$("$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" env SB_PGMAJOR="$SB_PGMAJOR" \
-		/src/scanbench/tools/pgxn-test.sh --zip "/tmp/${inner##*/}/${zip##*/}" 2>&1)
+		/src/scanbench/tools/pgxn-test.sh --zip "/var/tmp/${inner##*/}/${zip##*/}" 2>&1)
 	printf '%s\n' "$out" | sed '$d'
 	counts=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 	[ -n "$counts" ] || { nok "pgxn-test.sh in the $suite root gave no count"; finish; }
