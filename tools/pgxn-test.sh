@@ -74,9 +74,20 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && suite=$(sb_root_su
 	finish
 fi
 
+need=()
+for p in pgxnclient unzip build-essential libpq-dev "postgresql-server-dev-$SB_PGMAJOR"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	apt-get install -y -q --no-install-recommends "${need[@]}" >"$work/apt.log" 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 &&
+			apt-get install -y -q --no-install-recommends "${need[@]}" >"$work/apt.log" 2>&1; } ||
+		{ cat "$work/apt.log"; nok "apt-get install ${need[*]}"; finish; }
+fi
+
 # The zip as PGXN takes it: one top directory named for the release,
 # META.json at its top with the same version, nothing built.
-listing=$(unzip -Z1 "$zip")
+listing=$(unzip -Z1 "$zip") && [ -n "$listing" ] || { nok "unzip -Z1 $zip lists its files"; finish; }
 tops=$(printf '%s\n' "$listing" | cut -d/ -f1 | sort -u | tr '\n' ' ')
 [ "$tops" = "$name " ] && ok "the zip has one top directory, $name/" || nok "the zip's top directories: $tops (want $name/)"
 meta_version=$(unzip -p "$zip" "$name/META.json" 2>/dev/null |
@@ -91,17 +102,6 @@ done
 
 sb_use_pg || { nok "PostgreSQL $SB_PGMAJOR's server"; finish; }
 bin=$(sb_pgbin)
-need=()
-for p in pgxnclient unzip build-essential libpq-dev "postgresql-server-dev-$SB_PGMAJOR"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-	apt-get install -y -q --no-install-recommends "${need[@]}" >"$work/apt.log" 2>&1 ||
-		{ apt-get update -q >/dev/null 2>&1 &&
-			apt-get install -y -q --no-install-recommends "${need[@]}" >"$work/apt.log" 2>&1; } ||
-		{ cat "$work/apt.log"; nok "apt-get install ${need[*]}"; finish; }
-fi
-
 # pgxn install replaces the server's copy of scanbench: runs take turns
 # (tools/test.sh holds the lock already).
 [ -n "${SB_INSTALL_LOCKED:-}" ] || sb_lock_install
