@@ -117,8 +117,15 @@ for major in "${majors[@]}"; do
 	t0=$SECONDS
 	base=localhost/scanbench-test-postgres:$major
 	build_base=localhost/scanbench-test-postgres-build:$major
+	# The two roots at once: each is mostly waiting for the archive.
+	declare -A tars=()
+	base_tar build "$suite" "$major" >"$work/build-tar" &
+	build_pid=$!
+	tars[run]=$(base_tar run "$suite" "$major")
+	wait $build_pid && tars[build]=$(cat "$work/build-tar")
 	for kind in run build; do
-		tar=$(base_tar $kind "$suite" "$major") || { nok "mmdebstrap a $suite root with PostgreSQL $major ($kind)"; continue 2; }
+		tar=${tars[$kind]:-}
+		[ -n "$tar" ] || { nok "mmdebstrap a $suite root with PostgreSQL $major ($kind)"; continue 2; }
 		tag=$base
 		[ $kind = build ] && tag=$build_base
 		# Made once from this root: the image is labelled with the root's
@@ -126,7 +133,7 @@ for major in "${majors[@]}"; do
 		stamp=$(stat -c '%s-%Y' "$tar")-$(sha1sum "$SB_TOP"/packaging/container/test-base/* | sha1sum | cut -c1-12)
 		[ "$(pm image inspect --format '{{index .Labels "scanbench.base"}}' "$tag" 2>/dev/null)" = "$stamp" ] && continue
 		if pm import "$tar" "$tag-import" >/dev/null 2>"$work/import.log" &&
-			pm build --network none -q -f "$SB_TOP/packaging/container/test-base/Containerfile" \
+			pm build --network none --layers=false -q -f "$SB_TOP/packaging/container/test-base/Containerfile" \
 				--build-arg FROM="$tag-import" --build-arg PG_MAJOR="$major" \
 				--build-arg PGDATA="$pgdata" --build-arg VOLUME="$volume" --label scanbench.base="$stamp" \
 				-t "$tag" "$SB_TOP/packaging/container/test-base" >/dev/null 2>"$work/import.log"; then
@@ -142,10 +149,15 @@ for major in "${majors[@]}"; do
 	# The image, as the README builds it, on the stand-in base.
 	t0=$SECONDS
 	image=localhost/scanbench:$major
-	if pm build --network none -f "$SB_TOP/packaging/container/Containerfile" \
+	# Built without a cache of its steps (the tree changes with each
+	# commit, and cached steps would pile up); the image it replaces goes.
+	old_id=$(pm image inspect --format '{{.Id}}' "$image" 2>/dev/null)
+	if pm build --network none --layers=false -f "$SB_TOP/packaging/container/Containerfile" \
 		--build-arg PG_MAJOR="$major" --build-arg BASE="$base" --build-arg BUILD_BASE="$build_base" \
 		-t "$image" "$SB_TOP" >"$work/build-$major.log" 2>&1; then
 		ok "PostgreSQL $major: podman build of packaging/container/Containerfile ($((SECONDS - t0)) s)"
+		[ -n "$old_id" ] && [ "$old_id" != "$(pm image inspect --format '{{.Id}}' "$image")" ] &&
+			pm rmi "$old_id" >/dev/null 2>&1
 	else
 		tail -n 40 "$work/build-$major.log"
 		nok "PostgreSQL $major: podman build of packaging/container/Containerfile"
@@ -200,7 +212,7 @@ for major in "${majors[@]}"; do
 		cat "$work/figure.txt"
 		nok "PostgreSQL $major: psql -c \"SELECT * FROM scan_efficiency('lineitem')\" gives a row"
 	fi
-	IFS='|' read -r pct verdict quota period < <(q "SELECT round(scan_pct::numeric, 1), array_to_string(verdict, ','), cpu_quota_us, cpu_period_us FROM scan_efficiency('lineitem', max_seconds => 10)" 2>"$work/q.log")
+	IFS='|' read -r pct verdict quota period fs < <(q "SELECT round(scan_pct::numeric, 1), array_to_string(verdict, ','), cpu_quota_us, cpu_period_us, filesystem FROM scan_efficiency('lineitem', max_seconds => 10)" 2>"$work/q.log")
 	echo "# PostgreSQL $major: scan_pct ${pct:-?}, verdict ${verdict:-?}"
 	[ -n "${verdict:-}" ] && ok "PostgreSQL $major: the row has a verdict ($verdict)" ||
 		{ cat "$work/q.log"; nok "PostgreSQL $major: the row has a verdict"; }
@@ -229,6 +241,12 @@ for major in "${majors[@]}"; do
 	else
 		nok "PostgreSQL $major: the table's file on this machine ($file)"
 	fi
+	# Claim 4: the data directory is on the image's volume, the host's
+	# filesystem, not in the overlay: filesystem names the host's.
+	host_fs=$(findmnt -n -o FSTYPE --target "$src" 2>/dev/null)
+	[ -n "$host_fs" ] && [ "${fs:-}" = "$host_fs" ] &&
+		ok "PostgreSQL $major: filesystem is the volume's on this machine ($fs), not overlay" ||
+		nok "PostgreSQL $major: filesystem '${fs:-}' is the volume's on this machine ('${host_fs:-?}')"
 
 	pm rm -f -v -t 0 "$name" >/dev/null 2>&1
 
