@@ -256,11 +256,15 @@ for major in "${majors[@]}"; do
 	if [ "$major" -ge 18 ]; then
 		pm run -d --name "$name" --network none -e POSTGRES_PASSWORD=scanbench-test \
 			"$image" postgres -c io_method=io_uring >/dev/null 2>&1
-		for i in $(seq 1 120); do
-			[ "$(pm inspect --format '{{.State.Running}}' "$name" 2>/dev/null)" = true ] || break
+		# Until the server has said why it stopped, or the container ended.
+		for i in $(seq 1 240); do
+			pm logs "$name" 2>&1 | grep -q 'could not setup io_uring queue' && break
+			[ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ] && break
 			sleep 0.5
 		done
-		if pm logs "$name" 2>&1 | grep -q 'could not setup io_uring queue: Function not implemented'; then
+		sleep 1
+		if pm logs "$name" 2>&1 | grep -q 'could not setup io_uring queue: Function not implemented' &&
+			[ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ]; then
 			ok "PostgreSQL $major: io_method = io_uring under the default seccomp profile: the server refuses to start (io_uring_setup: ENOSYS)"
 		else
 			pm logs "$name" 2>&1 | tail -n 10
