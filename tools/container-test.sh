@@ -158,6 +158,9 @@ for major in "${majors[@]}"; do
 		ok "PostgreSQL $major: podman build of packaging/container/Containerfile ($((SECONDS - t0)) s)"
 		[ -n "$old_id" ] && [ "$old_id" != "$(pm image inspect --format '{{.Id}}' "$image")" ] &&
 			pm rmi "$old_id" >/dev/null 2>&1
+		# The build stage's image, left untagged: it carries the stand-in
+		# base's label, which no other image here has.
+		pm image prune -f --filter label=scanbench.base >/dev/null 2>&1
 	else
 		tail -n 40 "$work/build-$major.log"
 		nok "PostgreSQL $major: podman build of packaging/container/Containerfile"
