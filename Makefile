@@ -5,6 +5,8 @@
 #   make uninstall            remove them all
 #   make installcheck         pg_regress (sql/, expected/) and TAP (t/)
 #                             against the server named by PGHOST/PGPORT
+#   make dist                 scanbench-VERSION.zip (PGXN) and .tar.gz
+#                             from the last commit (git archive)
 #
 # The version lives in scanbench.control alone; this file, the install
 # script and the client read it from there.
@@ -78,5 +80,20 @@ uninstall-fleet:
 clean-fleet:
 	$(FLEET_MAKE) clean
 
+# The distribution: what a commit holds (HEAD, or DIST_REF), as PGXN
+# wants it (a zip with one top directory, scanbench-VERSION/, META.json at
+# its top) and as packagers take it (the same files in a tarball).  git
+# archive, not the working tree: nothing built, nothing left uncommitted
+# goes in, and two runs from one commit give the same files.
+DIST_REF ?= HEAD
+DISTDIR ?= .
+DIST_NAME = $(EXTENSION)-$(EXTVERSION)
+dist:
+	git -C '$(srcdir)' archive --format=zip --prefix=$(DIST_NAME)/ \
+		-o '$(abspath $(DISTDIR))/$(DIST_NAME).zip' $(DIST_REF)
+	git -C '$(srcdir)' archive --format=tar.gz --prefix=$(DIST_NAME)/ \
+		-o '$(abspath $(DISTDIR))/$(DIST_NAME).tar.gz' $(DIST_REF)
+
+.PHONY: dist
 .PHONY: all-loader install-loader uninstall-loader clean-loader
 .PHONY: all-fleet install-fleet uninstall-fleet clean-fleet

@@ -12,7 +12,8 @@ NAME
 
 SYNOPSIS
     tools/test.sh [--pg MAJOR|all]... [--jobs N] [--port PORT] [--tmpdir DIR]
-                  [--keep] [--no-slow] [--lab-first] [TAP_FILE...]
+                  [--keep] [--no-slow] [--lab-first] [--[no-]packaging]
+                  [TAP_FILE...]
 
 DESCRIPTION
     For each PostgreSQL major asked for: installs the Debian packages the
@@ -26,7 +27,12 @@ DESCRIPTION
         (PG_TEST_EXTRA gets scanbench_slow);
       - a check that the library built at -O0 loads (no call to a function
         the server lacks hides behind the optimiser);
-      - the further checks listed at the end of this script.
+      - the further checks listed at the end of this script;
+      - on 15 and 18, the packaging checks, made from this machine: on 15
+        tools/release.sh --dry-run (the release's tarball and zip, the zip
+        installed with pgxn), on 18 tools/pgxn-test.sh, and on both
+        tools/container-test.sh (the container image built on a local
+        base, run, scan_efficiency in it).
 
     The server is Debian's own packaged one wherever the machine's apt
     has the major (on Debian 12: 15). A major it lacks is tested by this
@@ -97,6 +103,11 @@ OPTIONS
         waits for them, as it waits for a package root being made
         (tools/pg-root.sh writes hundreds of MB to the disk it measures).
 
+    --packaging, --no-packaging
+        Make the packaging checks (on 15 and 18) or leave them out. By
+        default a whole run makes them and a run of named TAP_FILEs does
+        not.
+
     -h, --help
         Print this help.
 
@@ -120,6 +131,7 @@ tmpbase=${TMPDIR:-/tmp}
 keep=0
 slow=1
 lab_first=0
+packaging=""
 jobs=1
 tests=()
 pass_on=()		# options repeated for each major's run
@@ -135,6 +147,8 @@ while [ $# -gt 0 ]; do
 	--keep) keep=1; pass_on+=(--keep); shift; continue ;;
 	--no-slow) slow=0; pass_on+=(--no-slow); shift; continue ;;
 	--lab-first) lab_first=1; shift; continue ;;
+	--packaging) packaging=1; pass_on+=(--packaging); shift; continue ;;
+	--no-packaging) packaging=0; pass_on+=(--no-packaging); shift; continue ;;
 	--) shift; tests+=("$@"); break ;;
 	-*) sb_log "unknown option: $1 (see --help)"; exit 2 ;;
 	*) tests+=("$1"); shift; continue ;;
@@ -169,6 +183,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#majors[@]} -eq 0 ] && majors=("$SB_APT_MAJOR")
+# The packaging checks (the release's dry run, PGXN, the container images)
+# take minutes: a whole run makes them, a run of named TAP files only when
+# asked.
+[ -z "$packaging" ] && { [ ${#tests[@]} -eq 0 ] && packaging=1 || packaging=0; }
 # Each major once, in the order given.
 mapfile -t majors < <(printf '%s\n' "${majors[@]}" | awk '!seen[$0]++')
 for t in "${tests[@]}"; do
@@ -312,6 +330,71 @@ pass=0 fail=0
 sb_on_die() { echo "$pass passed, $((fail + 1)) failed"; }
 SB_PGMAJOR=${majors[0]}
 
+# count PASSED FAILED [RUNNER_STATUS]: add to the totals; a runner that
+# failed without reporting a failure still counts as one.
+count()
+{
+	local p=$1 f=$2 rc=${3:-0}
+	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+# check NAME COMMAND...: one further check, run with the throwaway cluster
+# in PGHOST/PGPORT, the server in SB_PGBIN (SB_PGMAJOR) and the built tree
+# in SB_BUILD.  If its last line is "N passed, N failed" those counts are
+# added; otherwise its exit status counts as one test.
+check()
+{
+	local name=$1 out rc counts t0=$SECONDS
+	shift
+	sb_log "$name"
+	out=$("$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	sb_log "... $((SECONDS - t0)) s"
+	counts=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	if [ -n "$counts" ]; then
+		count ${counts% *} ${counts#* } $rc
+	elif [ $rc -eq 0 ]; then
+		count 1 0
+	else
+		echo "not ok - $name (exit $rc)"
+		count 0 1
+	fi
+}
+
+# The distribution and the container image, tested from this machine
+# (git reads the checkout here, podman runs here) on 15 and 18, in a whole
+# run (or with --packaging): 15's through tools/release.sh --dry-run, which
+# builds the release's tarball and zip and installs the zip with pgxn; 18's
+# zip with tools/pgxn-test.sh, which installs it in the sid root.  The
+# images are built once per major and run.
+packaging_checks()
+{
+	[ $packaging -eq 1 ] && [ -z "${SB_IN_ROOT:-}" ] || return 0
+	case $SB_PGMAJOR in
+	"$SB_APT_MAJOR")
+		# A release's own run, from its tarball: the release's zip.
+		if [ -n "${SB_DIST_ZIP:-}" ]; then
+			check "PGXN: the release's zip installed with pgxn, its installcheck, on $SB_PGMAJOR" \
+				env SB_INSTALL_LOCKED=1 SB_PGMAJOR="$SB_PGMAJOR" "$SB_TOP/tools/pgxn-test.sh"
+		else
+			check "the release, dry run: papers, tarball and zip, built and installed (pgxn) on $SB_PGMAJOR" \
+			env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/release.sh" "$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$SB_TOP/scanbench.control")" --dry-run
+		fi
+		;;
+	18)
+		check "PGXN: make dist's zip installed with pgxn, its installcheck, on $SB_PGMAJOR" \
+			env SB_PGMAJOR="$SB_PGMAJOR" "$SB_TOP/tools/pgxn-test.sh"
+		;;
+	*) return 0 ;;
+	esac
+	check "container image on PostgreSQL $SB_PGMAJOR: built on a local base, run, scan_efficiency in it" \
+		"$SB_TOP/tools/container-test.sh" "$SB_PGMAJOR"
+}
+
+
 # A major this machine's apt lacks but a Debian suite packages: the same
 # tests, run by this script inside a root of that suite (tools/pg-root.sh),
 # against Debian's own server there.
@@ -375,6 +458,7 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 			fail=$((fail + 1))
 		fi
 	fi
+	packaging_checks
 	sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, the $(sb_root_suite "$SB_PGMAJOR") root included, 0 s of them waiting for other runs"
 	echo "$pass passed, $fail failed"
 	[ $fail -eq 0 ]
@@ -464,16 +548,6 @@ if [ $slow -eq 1 ]; then
 	export PG_TEST_EXTRA="${PG_TEST_EXTRA:+$PG_TEST_EXTRA }scanbench_slow"
 fi
 
-# count PASSED FAILED [RUNNER_STATUS]: add to the totals; a runner that
-# failed without reporting a failure still counts as one.
-count()
-{
-	local p=$1 f=$2 rc=${3:-0}
-	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-	pass=$((pass + p))
-	fail=$((fail + f))
-}
-
 # .../lib/pgxs/src/makefiles/pgxs.mk -> .../lib/pgxs
 pgxs_dir=$(dirname "$(dirname "$(dirname "$("$(sb_pgbin)/pg_config" --pgxs)")")")
 
@@ -536,30 +610,6 @@ fi
 count "$(grep -cE '^ *ok [0-9]+' "$tap_log")" "$(grep -cE '^ *not ok [0-9]+' "$tap_log")" $tap_rc
 sb_log "TAP tests took $((SECONDS - t0)) s"
 
-# check NAME COMMAND...: one further check, run with the throwaway cluster
-# in PGHOST/PGPORT, the server in SB_PGBIN (SB_PGMAJOR) and the built tree
-# in SB_BUILD.  If its last line is "N passed, N failed" those counts are
-# added; otherwise its exit status counts as one test.
-check()
-{
-	local name=$1 out rc counts t0=$SECONDS
-	shift
-	sb_log "$name"
-	out=$("$@" 2>&1)
-	rc=$?
-	printf '%s\n' "$out"
-	sb_log "... $((SECONDS - t0)) s"
-	counts=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
-	if [ -n "$counts" ]; then
-		count ${counts% *} ${counts#* } $rc
-	elif [ $rc -eq 0 ]; then
-		count 1 0
-	else
-		echo "not ok - $name (exit $rc)"
-		count 0 1
-	fi
-}
-
 # The library built without optimisation loads: a call to a function this
 # server lacks cannot hide behind dead-code elimination.
 check_o0()
@@ -581,6 +631,7 @@ check "make installcheck in a fresh copy, with the installed loader" "$SB_TOP/to
 check "Debian package: build, dpkg -i, CREATE EXTENSION, the loader from it" env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/package-test.sh"
 check "README and doc/: size, links, the blocks marked run" "$SB_TOP/tools/readme-check.sh"
 check "C layout: the engine in src/, entry files in src/entry/ that call no other" "$SB_TOP/tools/check-layout.sh"
+packaging_checks
 # ---- end layout ----
 
 sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, ${SB_LOCK_WAITED:-0} s of them waiting for other runs"
