@@ -37,7 +37,7 @@ sb_lab_disk_mount "$work" "$mnt" || { echo "fio-check.sh: mount failed" >&2; exi
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -r), $(fio --version)"
 echo "# layer: $(head -1 "$mnt/.lab-disk")"
 
-devices=("latency_us=1000 depth=32 iops=3000 mb_s=125" "latency_us=2000 depth=8 iops=0 mb_s=1000")
+devices=("latency_us=1000 depth=32 iops=3000 mb_s=125" "latency_us=5000 depth=8 iops=0 mb_s=400")
 declare -A res req
 
 run()

@@ -1,0 +1,65 @@
+# Reads at depth against a disk of known latency and depth (t/SbLab.pm's
+# lab disk, tools/lab-disk): a tablespace on it, random_read one at a time
+# and with 16 reads in flight, each within 10 % of the answer the disk's
+# numbers give, min(depth read, depth served) / latency reads a second.
+# Skips, saying why, where FUSE is missing; runs with
+# PG_TEST_EXTRA=scanbench_slow (it times reads, and takes the lab lock).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbLab;
+
+plan skip_all => 'times reads on the lab disk: set PG_TEST_EXTRA=scanbench_slow'
+  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
+my $why = lab_disk_why();
+plan skip_all => "no lab disk here: $why" if defined $why;
+
+my $node = PostgreSQL::Test::Cluster->new('lab_disk');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_buffers = 16MB\n");
+$node->start;
+
+my $disk = lab_disk_new();
+my $dir = $disk->dir;
+
+# 10,000 blocks: every read of a run lands on a block of its own (a block
+# read twice would come from the page cache).
+$node->safe_psql('postgres', qq{
+	CREATE EXTENSION scanbench;
+	CREATE TABLESPACE lab LOCATION '$dir';
+	CREATE UNLOGGED TABLE r (g int, pad text) WITH (fillfactor = 10) TABLESPACE lab;
+	INSERT INTO r SELECT g, repeat('x', 600) FROM generate_series(1, 130000) g;
+	CHECKPOINT;
+});
+my $blocks = $node->safe_psql('postgres', "SELECT pg_relation_size('r') / 8192");
+cmp_ok($blocks, '>=', 9000, "the table has $blocks blocks on the lab disk");
+
+# A read of 4 ms: the layer's own cost is then a few per cent of it.
+my $lat_us = 4000;
+
+# (depth served, depth read, reads): about two seconds each.
+for my $cell ([32, 1, 500], [32, 16, 8000], [8, 16, 4000])
+{
+	my ($served, $depth, $reads) = @$cell;
+	$disk->set(latency_us => $lat_us, depth => $served, iops => 0, mb_s => 0);
+	my $known = ($depth < $served ? $depth : $served) * 1e6 / $lat_us;
+	my $out = $node->safe_psql('postgres', qq{
+		SELECT iops, depth, repeats FROM random_read('r', 'cold', $reads, 8192, $depth)});
+	my ($iops, $d, $repeats) = split /\|/, $out;
+	my $st = $disk->stat;
+	note("served $served, read at $depth: $iops IOPS, known $known; layer: "
+		  . "$st->{reads} reads, at most $st->{in_flight_max} in flight");
+	is($d, $depth, "random_read reports depth $depth");
+	is($repeats, 'f', 'no block read twice');
+	cmp_ok($st->{in_flight_max}, '>=', ($depth < $served ? $depth : $served),
+		"depth $depth: the disk saw that many reads in flight");
+	cmp_ok(abs($iops - $known) / $known, '<=', 0.10,
+		"served $served, read at depth $depth: $iops IOPS within 10 % of $known");
+}
+
+$node->stop;
+done_testing();
