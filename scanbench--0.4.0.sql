@@ -79,7 +79,7 @@ COMMENT ON COLUMN raw_read_result.read_s IS 'wall-clock seconds of the timed rea
 COMMENT ON COLUMN raw_read_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
 COMMENT ON COLUMN raw_read_result.user_s IS 'user CPU seconds of this backend during the read';
 COMMENT ON COLUMN raw_read_result.sys_s IS 'system CPU seconds of this backend during the read';
-COMMENT ON COLUMN raw_read_result.depth IS 'reads kept in flight at once (fio --iodepth), each by a thread of its own; 1: one read() after another, as dd does';
+COMMENT ON COLUMN raw_read_result.depth IS 'reads kept in flight at once (fio''s iodepth), each by a thread of its own; 1: one read() after another, as dd does';
 
 CREATE TYPE raw_read_segment_result AS (
 	relation			regclass,
@@ -149,7 +149,7 @@ COMMENT ON COLUMN random_read_result.max_offset IS 'highest byte offset read; a 
 COMMENT ON COLUMN random_read_result.repeats IS 'true if more reads were asked than the relation has blocks, so some blocks were read twice';
 COMMENT ON COLUMN random_read_result.user_s IS 'user CPU seconds of this backend';
 COMMENT ON COLUMN random_read_result.sys_s IS 'system CPU seconds of this backend';
-COMMENT ON COLUMN random_read_result.depth IS 'reads kept in flight at once (fio --iodepth), each by a thread of its own; 1: one at a time';
+COMMENT ON COLUMN random_read_result.depth IS 'reads kept in flight at once (fio''s iodepth), each by a thread of its own; 1: one at a time';
 
 CREATE FUNCTION raw_read(rel regclass,
 						 cache text DEFAULT 'cold',
@@ -160,7 +160,7 @@ AS 'MODULE_PATHNAME', 'raw_read'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION raw_read(regclass, text, integer, integer) IS
-'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do, or depth of them in flight as fio --iodepth does (the device''s speed: cache => ''direct'', block_size => 1048576, depth => 32); cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
+'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do, or depth of them in flight as fio does at that iodepth (the device''s speed: cache => ''direct'', block_size => 1048576, depth => 32); cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
 
 REVOKE ALL ON FUNCTION raw_read(regclass, text, integer, integer) FROM PUBLIC;
 
