@@ -49,8 +49,8 @@ GRANT USAGE ON SCHEMA scanbench_internal TO PUBLIC;
 -- raw_read reads the relation's segment files with one read() after
 -- another, as dd or lmdd would, with the caches cold, warm, bypassed
 -- (direct) or as they are; raw_read_segments gives a row per segment
--- file; random_read reads random aligned blocks of them at queue depth 1
--- and gives the rate and the latency percentiles.
+-- file; random_read reads random aligned blocks of them, one at a time or
+-- depth at once, and gives the rate and the latency percentiles.
 --
 CREATE TYPE raw_read_result AS (
 	relation			regclass,
@@ -63,7 +63,8 @@ CREATE TYPE raw_read_result AS (
 	read_s				float8,
 	read_mb_s			float8,
 	user_s				float8,
-	sys_s				float8
+	sys_s				float8,
+	depth				integer
 );
 
 COMMENT ON TYPE raw_read_result IS 'one timed sequential read of all of a relation''s segment files (raw_read)';
@@ -78,6 +79,7 @@ COMMENT ON COLUMN raw_read_result.read_s IS 'wall-clock seconds of the timed rea
 COMMENT ON COLUMN raw_read_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
 COMMENT ON COLUMN raw_read_result.user_s IS 'user CPU seconds of this backend during the read';
 COMMENT ON COLUMN raw_read_result.sys_s IS 'system CPU seconds of this backend during the read';
+COMMENT ON COLUMN raw_read_result.depth IS 'reads kept in flight at once (fio''s iodepth), each by a thread of its own; 1: one read() after another, as dd does';
 
 CREATE TYPE raw_read_segment_result AS (
 	relation			regclass,
@@ -125,10 +127,11 @@ CREATE TYPE random_read_result AS (
 	max_offset			bigint,
 	repeats				boolean,
 	user_s				float8,
-	sys_s				float8
+	sys_s				float8,
+	depth				integer
 );
 
-COMMENT ON TYPE random_read_result IS 'random_read: random reads of a relation''s own files at queue depth 1';
+COMMENT ON TYPE random_read_result IS 'random_read: random reads of a relation''s own files, depth of them in flight';
 COMMENT ON COLUMN random_read_result.relation IS 'the relation whose files were read';
 COMMENT ON COLUMN random_read_result.reads IS 'reads done';
 COMMENT ON COLUMN random_read_result.block_size IS 'bytes per read; offsets are multiples of it';
@@ -146,18 +149,20 @@ COMMENT ON COLUMN random_read_result.max_offset IS 'highest byte offset read; a 
 COMMENT ON COLUMN random_read_result.repeats IS 'true if more reads were asked than the relation has blocks, so some blocks were read twice';
 COMMENT ON COLUMN random_read_result.user_s IS 'user CPU seconds of this backend';
 COMMENT ON COLUMN random_read_result.sys_s IS 'system CPU seconds of this backend';
+COMMENT ON COLUMN random_read_result.depth IS 'reads kept in flight at once (fio''s iodepth), each by a thread of its own; 1: one at a time';
 
 CREATE FUNCTION raw_read(rel regclass,
 						 cache text DEFAULT 'cold',
-						 block_size integer DEFAULT 8192)
+						 block_size integer DEFAULT 8192,
+						 depth integer DEFAULT 1)
 RETURNS raw_read_result
 AS 'MODULE_PATHNAME', 'raw_read'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION raw_read(regclass, text, integer) IS
-'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do; cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
+COMMENT ON FUNCTION raw_read(regclass, text, integer, integer) IS
+'sequential read of the relation''s segment files, one read() of block_size bytes after another as dd/lmdd do, or depth of them in flight as fio does at that iodepth (the device''s speed: cache => ''direct'', block_size => 1048576, depth => 32); cache: cold (evicted from the page cache first), warm (one untimed pass first), direct (O_DIRECT) or asis';
 
-REVOKE ALL ON FUNCTION raw_read(regclass, text, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION raw_read(regclass, text, integer, integer) FROM PUBLIC;
 
 CREATE FUNCTION raw_read_segments(rel regclass,
 								  cache text DEFAULT 'cold',
@@ -174,15 +179,16 @@ REVOKE ALL ON FUNCTION raw_read_segments(regclass, text, integer) FROM PUBLIC;
 CREATE FUNCTION random_read(rel regclass,
 							cache text DEFAULT 'cold',
 							reads integer DEFAULT 10000,
-							block_size integer DEFAULT 8192)
+							block_size integer DEFAULT 8192,
+							depth integer DEFAULT 1)
 RETURNS random_read_result
 AS 'MODULE_PATHNAME', 'random_read'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION random_read(regclass, text, integer, integer) IS
-'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, queue depth 1; cache: cold, warm, direct or asis';
+COMMENT ON FUNCTION random_read(regclass, text, integer, integer, integer) IS
+'pgiosim-style random reads of block_size bytes at aligned offsets in the relation''s segment files, depth of them in flight (1: one at a time); cache: cold, warm, direct or asis';
 
-REVOKE ALL ON FUNCTION random_read(regclass, text, integer, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION random_read(regclass, text, integer, integer, integer) FROM PUBLIC;
 
 --
 -- ==== Scan rate, breakdown, shapes and sweep ====

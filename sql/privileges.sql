@@ -3,7 +3,7 @@
 --
 CREATE ROLE regress_nobody;
 CREATE ROLE regress_monitor;
-GRANT EXECUTE ON FUNCTION raw_read(regclass, text, integer),
+GRANT EXECUTE ON FUNCTION raw_read(regclass, text, integer, integer),
 	raw_read_segments(regclass, text, integer),
 	scan_rate(regclass, text, text, integer),
 	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) TO regress_monitor;

@@ -16,6 +16,16 @@ FROM raw_read('sb_t', 'warm', 65536);
 SELECT block_size, reads = ceil(bytes / 1048576.0) AS reads_1m, cache
 FROM raw_read('sb_t', block_size => 1048576, cache => 'asis');
 
+-- At depth: every byte once, block_size at a time, depth reads in flight.
+SELECT bytes = pg_relation_size('sb_t') AS all_bytes,
+       reads = ceil(bytes / 65536.0) AS reads_64k, depth, read_mb_s > 0 AS rate_ok
+FROM raw_read('sb_t', 'cold', 65536, 4);
+
+SELECT bytes = pg_relation_size('sb_part_1') + pg_relation_size('sb_part_2') AS leaves, depth
+FROM raw_read('sb_part', 'cold', 8192, 3);
+
+SELECT segments, bytes, reads, read_mb_s, depth FROM raw_read('sb_empty', depth => 8);
+
 -- warm means resident: one untimed pass first.
 SELECT cache, cached_pct_before > 95 AS warm FROM raw_read('sb_t', cache => 'warm');
 
@@ -48,6 +58,8 @@ SELECT * FROM raw_read('sb_t', block_size => 1000);
 SELECT * FROM raw_read('sb_t', block_size => 0);
 SELECT * FROM raw_read('sb_t', block_size => 67109376);
 SELECT * FROM raw_read('sb_t', block_size => -512);
+SELECT * FROM raw_read('sb_t', depth => 0);
+SELECT * FROM raw_read('sb_t', depth => 257);
 SELECT * FROM raw_read('sb_t', cache => 'hot');
 SELECT * FROM raw_read_segments('sb_t', 'COLD', 8192);
 SELECT * FROM raw_read('sb_view');

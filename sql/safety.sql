@@ -12,7 +12,7 @@ CREATE POLICY sb_rls_one ON sb_rls FOR SELECT USING (id = 1);
 CREATE ROLE regress_sb_reader;
 CREATE ROLE regress_sb_bypass BYPASSRLS;
 GRANT SELECT ON sb_rls TO regress_sb_reader, regress_sb_bypass;
-GRANT EXECUTE ON FUNCTION raw_read(regclass, text, integer),
+GRANT EXECUTE ON FUNCTION raw_read(regclass, text, integer, integer),
 	scan_rate(regclass, text, text, integer),
 	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean)
 	TO regress_sb_reader, regress_sb_bypass;
@@ -51,7 +51,7 @@ ALTER TABLE sb_rls FORCE ROW LEVEL SECURITY;
 SELECT sb_sqlstate('SELECT scan_rate(''sb_rls'')') AS forced_owner;
 RESET ROLE;
 DROP TABLE sb_rls;
-REVOKE ALL ON FUNCTION raw_read(regclass, text, integer),
+REVOKE ALL ON FUNCTION raw_read(regclass, text, integer, integer),
 	scan_rate(regclass, text, text, integer),
 	scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean)
 	FROM regress_sb_reader, regress_sb_bypass;

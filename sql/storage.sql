@@ -34,6 +34,8 @@ SELECT * FROM storage_profile('pg_global');
 SELECT * FROM random_read('sb_st', reads => 0);
 SELECT * FROM random_read('sb_st', reads => 20000000);
 SELECT * FROM random_read('sb_st', block_size => 100);
+SELECT * FROM random_read('sb_st', depth => 0);
+SELECT * FROM random_read('sb_st', depth => 257);
 SELECT * FROM random_read('sb_st', cache => 'lukewarm');
 SELECT * FROM random_read('sb_st_view');
 
@@ -42,6 +44,12 @@ SELECT reads, block_size, cache, bytes, min_offset >= 0 AS min_ok,
        max_offset + block_size <= pg_relation_size('sb_st') AS max_ok,
        iops > 0 AS iops_ok, latency_p50_us <= latency_p99_us AS p_ok
 FROM random_read('sb_st', reads => 5);
+
+-- random_read at depth: four threads share the five reads.
+SELECT reads, block_size, cache, bytes, min_offset >= 0 AS min_ok,
+       max_offset + block_size <= pg_relation_size('sb_st') AS max_ok,
+       iops > 0 AS iops_ok, latency_p50_us <= latency_p99_us AS p_ok, depth
+FROM random_read('sb_st', reads => 5, depth => 4);
 
 -- Privileges: EXECUTE is revoked from PUBLIC.
 CREATE ROLE regress_sb_storage;
@@ -52,7 +60,7 @@ SELECT * FROM storage_profile();
 SELECT * FROM random_read('sb_st');
 RESET ROLE;
 -- Granted EXECUTE but no SELECT on the table.
-GRANT EXECUTE ON FUNCTION random_read(regclass, text, integer, integer),
+GRANT EXECUTE ON FUNCTION random_read(regclass, text, integer, integer, integer),
 	storage_info(regclass) TO regress_sb_storage;
 SET ROLE regress_sb_storage;
 SELECT * FROM random_read('sb_st');

@@ -3,7 +3,8 @@
  * randio.c
  *	  Random I/O at queue depth 1, as pgiosim and fio --iodepth=1 do it:
  *	  one pread() or pwrite() of block_size bytes at a block-aligned offset,
- *	  then the next, each one timed for the latency percentiles.
+ *	  then the next, each one timed for the latency percentiles; and random
+ *	  reads at a greater depth, as fio --iodepth=N does them.
  *
  * The offsets are drawn before the clock starts, so the timed loop holds
  * nothing but the I/O, the two clock reads around it and the cancel check.
@@ -16,10 +17,14 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/pg_prng.h"
 #include "miscadmin.h"
+#include "port/atomics.h"
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -61,6 +66,25 @@ draw_offsets(uint64 total, uint64 ops, bool *repeats)
 	if (seen)
 		pfree(seen);
 	return chosen;
+}
+
+/* The file holding chunk c: the last one starting at or before it. */
+static int
+file_of(const uint64 *first, int nfiles, uint64 c)
+{
+	int			lo = 0,
+				hi = nfiles - 1;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi + 1) / 2;
+
+		if (first[mid] <= c)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
 }
 
 /*
@@ -106,8 +130,7 @@ sb_random_io(SbRandomFile *files, int nfiles, int block_size, uint64 ops,
 	for (i = 0; i < ops; i++)
 	{
 		uint64		c = chosen[i];
-		int			lo = 0,
-					hi = nfiles - 1;
+		int			lo = file_of(first, nfiles, c);
 		off_t		offset;
 		ssize_t		done;
 		instr_time	t0,
@@ -115,16 +138,6 @@ sb_random_io(SbRandomFile *files, int nfiles, int block_size, uint64 ops,
 
 		CHECK_FOR_INTERRUPTS();
 
-		/* The file holding chunk c: the last one starting at or before. */
-		while (lo < hi)
-		{
-			int			mid = (lo + hi + 1) / 2;
-
-			if (first[mid] <= c)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
 		offset = (off_t) (c - first[lo]) * block_size;
 
 		INSTR_TIME_SET_CURRENT(t0);
@@ -212,5 +225,290 @@ sb_random_io(SbRandomFile *files, int nfiles, int block_size, uint64 ops,
 	pfree(lat_us);
 	pfree(chosen);
 	pfree(raw);
+	pfree(first);
+}
+
+/*
+ * Random reads at depth: depth threads, each reading one block at a time,
+ * so that depth reads are in flight at once, as fio's psync engine with
+ * numjobs=depth keeps them (and as a device sees io_uring's or libaio's
+ * at that depth).  The threads touch nothing of the server's: they take
+ * the next offset from an atomic counter, pread() into a buffer of their
+ * own and write a latency into the array allocated for them; every signal
+ * is blocked in them, so that the server's handlers run in this backend's
+ * own thread.  That thread waits, checking for a cancel every 10 ms: on
+ * one, the threads stop after their read in flight and are joined before
+ * the error is raised.  A failed read stops them too, and is reported
+ * once they have all ended.
+ */
+typedef struct SbDepthRun
+{
+	const SbRandomFile *files;
+	const uint64 *first;
+	int			nfiles;
+	int			block_size;
+	const uint64 *chosen;		/* NULL: chunk i is the i-th, in order */
+	uint64		ops;
+	double	   *lat_us;
+	pg_atomic_uint64 next;
+	pg_atomic_uint64 bytes;
+	pg_atomic_uint32 stop;
+	/* threads still reading, and the signal the last one gives */
+	int			running;
+	pthread_mutex_t lock;
+	pthread_cond_t ended;
+	/* the first failure, written by the thread that set stop first */
+	int			err;
+	off_t		err_offset;
+	ssize_t		err_done;
+} SbDepthRun;
+
+static void
+worker_ends(SbDepthRun *run, int n)
+{
+	pthread_mutex_lock(&run->lock);
+	run->running -= n;
+	if (run->running == 0)
+		pthread_cond_signal(&run->ended);
+	pthread_mutex_unlock(&run->lock);
+}
+
+static void *
+depth_worker(void *arg)
+{
+	SbDepthRun *run = arg;
+	char	   *raw = malloc(run->block_size + SB_IO_ALIGN);
+	char	   *buf;
+
+	if (raw == NULL)
+	{
+		if (pg_atomic_exchange_u32(&run->stop, 1) == 0)
+			run->err = ENOMEM;
+		worker_ends(run, 1);
+		return NULL;
+	}
+	buf = (char *) TYPEALIGN(SB_IO_ALIGN, raw);
+	while (pg_atomic_read_u32(&run->stop) == 0)
+	{
+		uint64		i = pg_atomic_fetch_add_u64(&run->next, 1);
+		uint64		c;
+		int			f;
+		off_t		offset;
+		int			want;
+		ssize_t		done;
+		instr_time	t0,
+					t1;
+
+		if (i >= run->ops)
+			break;
+		c = run->chosen ? run->chosen[i] : i;
+		f = file_of(run->first, run->nfiles, c);
+		offset = (off_t) (c - run->first[f]) * run->block_size;
+		/* a file's last chunk may be shorter */
+		want = run->block_size;
+		if (run->files[f].bytes > 0 && run->files[f].bytes - offset < (uint64) want)
+			want = (int) (run->files[f].bytes - offset);
+		INSTR_TIME_SET_CURRENT(t0);
+		done = pg_pread(run->files[f].fd, buf, want, offset);
+		INSTR_TIME_SET_CURRENT(t1);
+		if (done != want)
+		{
+			int			e = done < 0 ? errno : EIO;
+
+			if (pg_atomic_exchange_u32(&run->stop, 1) == 0)
+			{
+				run->err = e;
+				run->err_offset = offset;
+				run->err_done = done;
+			}
+			break;
+		}
+		INSTR_TIME_SUBTRACT(t1, t0);
+		run->lat_us[i] = INSTR_TIME_GET_DOUBLE(t1) * 1e6;
+		pg_atomic_fetch_add_u64(&run->bytes, done);
+	}
+	free(raw);
+	worker_ends(run, 1);
+	return NULL;
+}
+
+/*
+ * Read the chunks chosen (NULL: every chunk, in order) with depth threads,
+ * timed.  first[] gives each file's first chunk; ops chunks are read.
+ */
+static void
+read_at_depth(SbRandomFile *files, int nfiles, const uint64 *first,
+			  int block_size, const uint64 *chosen, uint64 ops, int depth,
+			  SbRandomResult *r)
+{
+	SbDepthRun	run;
+	pthread_t  *threads;
+	int			started = 0;
+	int			create_err = 0;
+	bool		cancelled = false;
+	sigset_t	all,
+				old;
+	SbClock		clock;
+	uint64		i;
+	int			f;
+
+	memset(&run, 0, sizeof(run));
+	run.files = files;
+	run.first = first;
+	run.nfiles = nfiles;
+	run.block_size = block_size;
+	run.chosen = chosen;
+	run.ops = ops;
+	run.lat_us = palloc_extended(sizeof(double) * ops, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	pg_atomic_init_u64(&run.next, 0);
+	pg_atomic_init_u64(&run.bytes, 0);
+	pg_atomic_init_u32(&run.stop, 0);
+	run.running = depth;
+	pthread_mutex_init(&run.lock, NULL);
+	pthread_cond_init(&run.ended, NULL);
+	threads = palloc(sizeof(pthread_t) * depth);
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	sb_clock_start(&clock);
+	for (f = 0; f < depth; f++)
+	{
+		create_err = pthread_create(&threads[f], NULL, depth_worker, &run);
+		if (create_err != 0)
+		{
+			/* those not started count as ended */
+			pg_atomic_write_u32(&run.stop, 1);
+			worker_ends(&run, depth - f);
+			break;
+		}
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+
+	/*
+	 * The last thread to end wakes this one at once, so that the clock
+	 * stops when the reads have ended; the 10 ms timeout is for a cancel.
+	 */
+	pthread_mutex_lock(&run.lock);
+	while (run.running > 0)
+	{
+		struct timespec until;
+
+		if (InterruptPending && !cancelled)
+		{
+			pg_atomic_write_u32(&run.stop, 1);
+			cancelled = true;
+		}
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 10 * 1000 * 1000;
+		if (until.tv_nsec >= 1000 * 1000 * 1000)
+		{
+			until.tv_sec++;
+			until.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		(void) pthread_cond_timedwait(&run.ended, &run.lock, &until);
+	}
+	pthread_mutex_unlock(&run.lock);
+	sb_clock_stop(&clock, &r->timing);
+	for (f = 0; f < started; f++)
+		pthread_join(threads[f], NULL);
+	pthread_mutex_destroy(&run.lock);
+	pthread_cond_destroy(&run.ended);
+	CHECK_FOR_INTERRUPTS();
+
+	if (create_err != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start a thread for reads at depth %d: %s",
+						depth, strerror(create_err)),
+				 errhint("Ask for a smaller depth.")));
+	if (run.err != 0)
+	{
+		errno = run.err;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read %d bytes at offset %lld: %m",
+						block_size, (long long) run.err_offset)));
+	}
+
+	r->ops = ops;
+	r->bytes = pg_atomic_read_u64(&run.bytes);
+	r->min_offset = PG_UINT64_MAX;
+	for (i = 0; i < ops; i++)
+	{
+		uint64		c = chosen ? chosen[i] : i;
+		int			lo = file_of(first, nfiles, c);
+		uint64		off = files[lo].base + (c - first[lo]) * block_size;
+
+		r->min_offset = Min(r->min_offset, off);
+		r->max_offset = Max(r->max_offset, off);
+	}
+	sb_sort(run.lat_us, (int) ops);
+	r->p50_us = sb_percentile_sorted(run.lat_us, (int) ops, 50);
+	r->p95_us = sb_percentile_sorted(run.lat_us, (int) ops, 95);
+	r->p99_us = sb_percentile_sorted(run.lat_us, (int) ops, 99);
+
+	pfree(run.lat_us);
+	pfree(threads);
+}
+
+/* Each file's first chunk, and the total after the last, in first[nfiles]. */
+static uint64 *
+chunk_starts(SbRandomFile *files, int nfiles)
+{
+	uint64	   *first = palloc(sizeof(uint64) * (nfiles + 1));
+	uint64		total = 0;
+	int			f;
+
+	for (f = 0; f < nfiles; f++)
+	{
+		first[f] = total;
+		total += files[f].chunks;
+	}
+	first[nfiles] = total;
+	return first;
+}
+
+/* ops random reads of block_size bytes, depth of them in flight. */
+void
+sb_random_read_depth(SbRandomFile *files, int nfiles, int block_size,
+					 uint64 ops, int depth, SbRandomResult *r)
+{
+	uint64	   *first;
+	uint64	   *chosen;
+
+	if (depth <= 1)
+	{
+		sb_random_io(files, nfiles, block_size, ops, false, r);
+		return;
+	}
+	memset(r, 0, sizeof(SbRandomResult));
+	r->p50_us = r->p95_us = r->p99_us = NAN;
+	first = chunk_starts(files, nfiles);
+	if (first[nfiles] == 0 || ops == 0)
+		return;
+	chosen = draw_offsets(first[nfiles], ops, &r->repeats);
+	read_at_depth(files, nfiles, first, block_size, chosen, ops, depth, r);
+	pfree(chosen);
+	pfree(first);
+}
+
+/*
+ * Every chunk of the files once, in order, depth of them in flight: the
+ * sequential read fio --rw=read --iodepth=depth makes.  A file's chunks
+ * are ceil(bytes / block_size), the last one shorter.
+ */
+void
+sb_sequential_read_depth(SbRandomFile *files, int nfiles, int block_size,
+						 int depth, SbRandomResult *r)
+{
+	uint64	   *first;
+
+	memset(r, 0, sizeof(SbRandomResult));
+	r->p50_us = r->p95_us = r->p99_us = NAN;
+	first = chunk_starts(files, nfiles);
+	if (first[nfiles] > 0)
+		read_at_depth(files, nfiles, first, block_size, NULL, first[nfiles],
+					  Max(depth, 1), r);
 	pfree(first);
 }

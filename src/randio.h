@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * randio.h
- *	  Timed random reads or writes over open files, at queue depth 1
- *	  (randio.c).
+ *	  Timed random reads or writes over open files, at queue depth 1,
+ *	  and reads, random or in order, with several in flight (randio.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -11,6 +11,9 @@
 
 #include "clock.h"
 
+/* the most reads random_read keeps in flight: a thread each */
+#define SB_MAX_DEPTH	256
+
 /* One file of a random I/O run: chunks of block_size, from offset 0. */
 typedef struct SbRandomFile
 {
@@ -18,6 +21,8 @@ typedef struct SbRandomFile
 	const char *path;			/* for errors */
 	uint64		chunks;
 	uint64		base;			/* reported offsets are base + offset */
+	uint64		bytes;			/* at depth: the file's size, its last chunk
+								 * shorter (0: chunks full ones) */
 } SbRandomFile;
 
 typedef struct SbRandomResult
@@ -35,5 +40,11 @@ typedef struct SbRandomResult
 
 extern void sb_random_io(SbRandomFile *files, int nfiles, int block_size,
 						 uint64 ops, bool write, SbRandomResult *r);
+extern void sb_random_read_depth(SbRandomFile *files, int nfiles,
+								 int block_size, uint64 ops, int depth,
+								 SbRandomResult *r);
+extern void sb_sequential_read_depth(SbRandomFile *files, int nfiles,
+									 int block_size, int depth,
+									 SbRandomResult *r);
 
 #endif							/* SCANBENCH_RANDIO_H */

@@ -1,8 +1,9 @@
 # A disk of known speed and a CPU of known size for a test's cluster,
 # through tools/lab.sh: the cluster's postmaster (and so its backends) in
 # control groups that throttle its reads and cap its CPU, and busy loops
-# outside them.  Everything made is removed when the test ends, however it
-# ends.
+# outside them; and a disk of known latency, depth and caps
+# (tools/lab-disk) for a tablespace.  Everything made is removed when the
+# test ends, however it ends.
 package SbLab;
 
 use strict;
@@ -11,15 +12,18 @@ use Exporter 'import';
 use FindBin;
 use File::Basename qw(dirname);
 use File::Temp qw(tempdir);
+use File::Path ();
 use Fcntl qw(:flock);
 use Time::HiRes qw(time);
 use Test::More ();
 
-our @EXPORT = qw(lab_why lab_new lab_lock_dir);
+our @EXPORT = qw(lab_why lab_new lab_lock_dir lab_disk_why lab_disk_new);
 
 my $lab_sh = "$FindBin::RealBin/../tools/lab.sh";
 my @groups;
 my @loadfiles;
+my @disks;
+my @shared_dirs;
 my ($lock, $lock_dir);
 
 sub run_lab
@@ -57,6 +61,51 @@ sub lab_lock
 
 # The directory the lab lock is held on, once a lab is made.
 sub lab_lock_dir { return $lock_dir; }
+
+# Why a lab disk cannot be mounted here (no FUSE, no fusermount3, no
+# libfuse to build it with), or undef when it can.
+sub lab_disk_why
+{
+	return "tools/lab.sh not found at $lab_sh" unless -r $lab_sh;
+	return undef if $ENV{SB_LAB_DISK} && -e "$ENV{SB_LAB_DISK}/.lab-disk";
+	my ($ok, $out) = run_lab('disk-check');
+	return $out unless $ok;
+	# libfuse opens /dev/fuse itself, and asks fusermount3 only when the
+	# mount is refused.
+	return "/dev/fuse is not open to this user, and no lab disk was mounted for it (SB_LAB_DISK: tools/test.sh mounts one as root)"
+	  unless $> == 0 || (-r '/dev/fuse' && -w '/dev/fuse');
+	return undef;
+}
+
+# A lab disk (tools/lab-disk) passing a directory of the test's through,
+# mounted in another; ->dir is where a tablespace goes.  It starts with no
+# latency and no limit (->set).  Stop the clusters using it before the
+# test ends: the disk is unmounted then.
+sub lab_disk_new
+{
+	lab_lock();
+	if ($ENV{SB_LAB_DISK} && -e "$ENV{SB_LAB_DISK}/.lab-disk")
+	{
+		# The one tools/test.sh mounted: a directory of this test's on it,
+		# the disk's numbers put back to none at the end.
+		my $dir = "$ENV{SB_LAB_DISK}/t-$$-" . scalar(@disks);
+		mkdir($dir) or die "mkdir $dir: $!";
+		push @shared_dirs, $dir;
+		my $self = bless { dir => $dir, top => $ENV{SB_LAB_DISK} }, 'SbLab::Disk';
+		$self->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);
+		Test::More::note("lab disk at $dir: " . join(' ', $self->stat_lines));
+		return $self;
+	}
+	my $base = PostgreSQL::Test::Utils::tempdir('lab_disk');
+	mkdir("$base/backing") or die "mkdir $base/backing: $!";
+	mkdir("$base/mnt") or die "mkdir $base/mnt: $!";
+	my ($ok, $out) = run_lab('disk-mount', "$base/backing", "$base/mnt");
+	die "tools/lab.sh disk-mount: $out" unless $ok;
+	push @disks, "$base/mnt";
+	my $self = bless { dir => "$base/mnt", top => "$base/mnt" }, 'SbLab::Disk';
+	Test::More::note("lab disk at $base/mnt: " . join(' ', $self->stat_lines));
+	return $self;
+}
 
 # A group holding $node's postmaster and its children.
 sub lab_new
@@ -121,9 +170,48 @@ sub load_stop
 	delete $self->{loadfile};
 }
 
+# A lab disk: latency, depth, IOPS and bytes (tools/lab-disk/lab-disk.c).
+package SbLab::Disk;
+
+sub dir { return $_[0]->{dir}; }
+
+# set(latency_us => N, depth => N, iops => N, mb_s => N): the device; any
+# left out keeps its value, 0 is no limit.  The counters start again.
+sub set
+{
+	my ($self, %p) = @_;
+	my @kv = map { "$_=$p{$_}" } sort keys %p;
+	my ($ok, $out) = SbLab::run_lab('disk-set', $self->{top}, @kv, 'reset');
+	die "tools/lab.sh disk-set: $out" unless $ok;
+}
+
+sub stat_lines
+{
+	my ($self) = @_;
+	my ($ok, $out) = SbLab::run_lab('disk-stat', $self->{top});
+	die "tools/lab.sh disk-stat: $out" unless $ok;
+	return split /\n/, $out;
+}
+
+# The numbers and the counters since the last set: latency_us, depth,
+# iops, mb_s, reads, read_bytes, in_flight_max, read_max, ...
+sub stat
+{
+	my ($self) = @_;
+	return { map { split /=/, $_, 2 } map { split ' ' } $self->stat_lines };
+}
+
+package SbLab;
+
 END
 {
 	my $rc = $?;
+	run_lab('disk-umount', $_) for @disks;
+	for my $d (@shared_dirs)
+	{
+		run_lab('disk-set', $ENV{SB_LAB_DISK}, 'latency_us=0', 'depth=0', 'iops=0', 'mb_s=0', 'reset');
+		File::Path::rmtree($d);
+	}
 	for my $f (@loadfiles)
 	{
 		next unless -e $f;

@@ -62,14 +62,16 @@ sb_packaged()
 # build dependencies (libicu-dev: Citus includes unicode/ucol.h); what the
 # Debian package build needs (tools/package-test.sh); fincore(1)
 # (util-linux-extra), which t/056 checks the page cache with; libfiu's
-# fiu-run and fiu-ctrl (fiu-utils), which t/024 injects I/O errors with.
+# fiu-run and fiu-ctrl (fiu-utils), which t/024 injects I/O errors with;
+# FUSE (fuse3, libfuse3-dev, pkg-config) for the lab's disk of known
+# latency (tools/lab-disk).
 sb_test_packages()
 {
 	local p
 	printf '%s\n' postgresql-common libpq-dev libipc-run-perl build-essential fio xfsprogs \
 		e2fsprogs mount time iproute2 procps libxml2-utils python3 util-linux-extra \
 		liblz4-dev libzstd-dev libcurl4-openssl-dev libkrb5-dev libssl-dev libicu-dev \
-		debhelper dpkg-dev postgresql-server-dev-all fiu-utils
+		debhelper dpkg-dev postgresql-server-dev-all fiu-utils fuse3 libfuse3-dev pkg-config
 	if sb_packaged "$1"; then
 		printf '%s\n' "postgresql-$1" "postgresql-server-dev-$1"
 		apt-cache policy "postgresql-$1-cron" 2>/dev/null | grep -q 'Candidate: [0-9]' &&

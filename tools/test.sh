@@ -530,6 +530,23 @@ if [ "$(id -u)" = 0 ]; then
 fi
 export SCANBENCH_TEST_TMPFS
 
+# A lab disk of known latency and depth (tools/lab-disk), for the lab's
+# TAP tests that read at depth (t/SbLab.pm), mounted here as root: libfuse
+# opens /dev/fuse itself before it would ask fusermount3, and on machines
+# like this one /dev/fuse is root's alone.  Served to every user
+# (allow_other); what the tests make on it belongs to them.  Where it
+# cannot be mounted, those tests skip and say why.
+SB_LAB_DISK=""
+if [ "$(id -u)" = 0 ] && "$SB_TOP/tools/lab.sh" disk-check >/dev/null 2>&1; then
+	mkdir -p "$work/lab-disk-backing" "$work/lab-disk"
+	chown postgres: "$work/lab-disk-backing" "$work/lab-disk"
+	if "$SB_TOP/tools/lab.sh" disk-mount "$work/lab-disk-backing" "$work/lab-disk" >/dev/null 2>&1; then
+		sb_on_exit "'$SB_TOP/tools/lab.sh' disk-umount '$work/lab-disk'"
+		SB_LAB_DISK=$work/lab-disk
+	fi
+fi
+export SB_LAB_DISK
+
 # Control groups the cluster's OS user may make below, for the lab's TAP
 # tests (t/SbLab.pm): a group handed to postgres in each hierarchy, removed
 # with whatever is left in it at exit.  Where groups cannot be made, the

@@ -4,10 +4,11 @@
  *	  Reads of a relation's own segment files, below the executor:
  *	  - raw_read(), raw_read_segments(): lmdd over the files, sequential
  *	    reads of block_size bytes (rawread.c), for the relation or a row
- *	    per file;
+ *	    per file; raw_read with depth reads in flight, as fio --iodepth
+ *	    reads a device (randio.c);
  *	  - random_read(): pgiosim over the files, random reads of block_size
  *	    bytes at block-aligned offsets inside the relation, at queue depth
- *	    1 (randio.c).
+ *	    1 or, as fio --iodepth does, with depth reads in flight (randio.c).
  *
  * random_read's files are opened read-only with OpenTransientFile, so an
  * error or a cancel closes them; the relation is locked as raw_read locks
@@ -49,6 +50,16 @@ arg_cache(SbArgs *args)
 	return sb_parse_cache(cstring_to_text(sb_arg_cstring(args, "cache", "cold")), true);
 }
 
+static void
+check_depth(int32 depth)
+{
+	if (depth < 1 || depth > SB_MAX_DEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid depth: %d", depth),
+				 errhint("depth, the reads kept in flight, must be between 1 and %d.", SB_MAX_DEPTH)));
+}
+
 /*
  * raw_read's and raw_read_segments' arguments, by name from the caller's
  * definition (0.1 and 0.2 had cache last), checked before anything is
@@ -56,7 +67,7 @@ arg_cache(SbArgs *args)
  */
 static Oid
 read_args(FunctionCallInfo fcinfo, const char *fn, SbCacheMode *cache,
-		  int32 *block_size)
+		  int32 *block_size, int32 *depth)
 {
 	SbArgs		args;
 	Oid			relid;
@@ -67,11 +78,14 @@ read_args(FunctionCallInfo fcinfo, const char *fn, SbCacheMode *cache,
 	*cache = arg_cache(&args);
 	*block_size = sb_arg_int32(&args, "block_size", 8192);
 	sb_check_block_size(*block_size);
+	/* up to 0.3, and raw_read_segments: one read at a time */
+	*depth = sb_arg_int32(&args, "depth", 1);
+	check_depth(*depth);
 	sb_citus_refuse(relid, fn);
 	return relid;
 }
 
-/* ---- raw_read(rel, cache, block_size) ---- */
+/* ---- raw_read(rel, cache, block_size, depth) ---- */
 
 /* The columns raw_read and raw_read_segments share, from bytes on. */
 static void
@@ -89,26 +103,81 @@ row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
 	sb_row_float(row, "sys_s", r->timing.sys_s, 3);
 }
 
+/*
+ * The whole relation in order, depth reads of block_size in flight, as
+ * fio --rw=read --iodepth=depth reads a device: what the storage delivers
+ * to a reader that keeps it busy, where one read at a time gets what its
+ * latency allows.
+ */
+static void
+read_in_flight(SbTarget *target, int32 block_size, SbCacheMode cache,
+			   int32 depth, SbReadResult *total)
+{
+	bool		direct = (cache == SB_CACHE_DIRECT);
+	SbRandomFile *files;
+	SbRandomResult r;
+	uint64		cached = 0;
+	int			i;
+
+	memset(total, 0, sizeof(SbReadResult));
+	if (cache == SB_CACHE_COLD)
+		sb_evict_page_cache(target);
+	else if (cache == SB_CACHE_WARM)
+	{
+		SbReadResult warm;
+
+		sb_raw_read(target, Max(block_size, 1024 * 1024), SB_CACHE_ASIS,
+					&warm, NULL);
+	}
+	for (i = 0; i < target->nsegments; i++)
+		cached += sb_segment_os_blocks(target->segments[i]);
+	total->cached_pct_before = sb_pct(cached, target->nblocks);
+
+	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
+	for (i = 0; i < target->nsegments; i++)
+	{
+		SbSegment  *seg = target->segments[i];
+
+		files[i].fd = sb_open_segment(seg, direct, false);
+		files[i].bytes = seg->bytes;
+		files[i].chunks = (seg->bytes + block_size - 1) / block_size;
+		files[i].base = (uint64) seg->first_block * BLCKSZ;
+	}
+	sb_sequential_read_depth(files, target->nsegments, block_size, depth, &r);
+	for (i = 0; i < target->nsegments; i++)
+		CloseTransientFile(files[i].fd);
+	pfree(files);
+
+	total->bytes = r.bytes;
+	total->reads = r.ops;
+	total->timing = r.timing;
+}
+
 Datum
 raw_read(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
 	int32		block_size;
+	int32		depth;
 	SbCacheMode cache;
 	TupleDesc	tupdesc;
 	SbTarget   *target;
 	SbReadResult total;
 	SbRow		row;
 
-	relid = read_args(fcinfo, "raw_read", &cache, &block_size);
+	relid = read_args(fcinfo, "raw_read", &cache, &block_size, &depth);
 	tupdesc = sb_result_tupdesc(fcinfo);
 	sb_row_init(&row, tupdesc);
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
-	sb_raw_read(target, block_size, cache, &total, NULL);
+	if (depth > 1)
+		read_in_flight(target, block_size, cache, depth, &total);
+	else
+		sb_raw_read(target, block_size, cache, &total, NULL);
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 	sb_row_datum(&row, "segments", Int32GetDatum(target->nsegments));
 	row_read_result(&row, &total, block_size, cache);
+	sb_row_datum(&row, "depth", Int32GetDatum(depth));
 	sb_target_close(target);
 
 	PG_RETURN_DATUM(sb_row_result(&row));
@@ -126,9 +195,10 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	SbTarget   *target;
 	SbReadResult total;
 	SbReadResult *per_segment;
+	int32		depth;
 	int			i;
 
-	relid = read_args(fcinfo, "raw_read_segments", &cache, &block_size);
+	relid = read_args(fcinfo, "raw_read_segments", &cache, &block_size, &depth);
 	sb_init_srf(fcinfo);
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
@@ -152,7 +222,7 @@ raw_read_segments(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* ---- random_read(rel, cache, reads, block_size) ---- */
+/* ---- random_read(rel, cache, reads, block_size, depth) ---- */
 
 static off_t
 largest_segment(SbTarget *target)
@@ -172,6 +242,7 @@ random_read(PG_FUNCTION_ARGS)
 	SbArgs		args;
 	int32		reads;
 	int32		block_size;
+	int32		depth;
 	SbCacheMode cache;
 	bool		direct;
 	TupleDesc	tupdesc;
@@ -189,6 +260,8 @@ random_read(PG_FUNCTION_ARGS)
 	cache = arg_cache(&args);
 	reads = sb_arg_int32(&args, "reads", 10000);
 	block_size = sb_arg_int32(&args, "block_size", 8192);
+	/* up to 0.3 the definitions had no depth: one read at a time */
+	depth = sb_arg_int32(&args, "depth", 1);
 	direct = (cache == SB_CACHE_DIRECT);
 
 	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
@@ -196,6 +269,7 @@ random_read(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid reads: %d", reads),
 				 errhint("reads must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
+	check_depth(depth);
 	sb_check_block_size(block_size);
 	tupdesc = sb_result_tupdesc(fcinfo);
 	sb_row_init(&row, tupdesc);
@@ -249,7 +323,7 @@ random_read(PG_FUNCTION_ARGS)
 		files[i].base = (uint64) seg->first_block * BLCKSZ;
 	}
 
-	sb_random_io(files, target->nsegments, block_size, reads, false, &r);
+	sb_random_read_depth(files, target->nsegments, block_size, reads, depth, &r);
 
 	for (i = 0; i < target->nsegments; i++)
 		CloseTransientFile(files[i].fd);
@@ -276,6 +350,7 @@ random_read(PG_FUNCTION_ARGS)
 	sb_row_datum(&row, "repeats", BoolGetDatum(r.repeats));
 	sb_row_float(&row, "user_s", r.timing.user_s, 3);
 	sb_row_float(&row, "sys_s", r.timing.sys_s, 3);
+	sb_row_datum(&row, "depth", Int32GetDatum(depth));
 	sb_target_close(target);
 
 	PG_RETURN_DATUM(sb_row_result(&row));
