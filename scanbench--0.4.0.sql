@@ -1701,15 +1701,16 @@ COMMENT ON FUNCTION scan_efficiency_shards(regclass, text, integer, integer) IS
 REVOKE ALL ON FUNCTION scan_efficiency_shards(regclass, text, integer, integer) FROM PUBLIC;
 
 CREATE FUNCTION scan_efficiency_node(step text, cache text, block_size integer,
-									 shardids bigint[], shards text[])
+									 shardids bigint[], shards text[],
+									 snapshots bytea[] DEFAULT '{}')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'scan_efficiency_node'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) IS
-'run by scan_efficiency and scan_efficiency_shards on each Citus node: one step (read, scan or prepare) over the named local placements, as jsonb (bytes, rows, seconds, cached_pct in percent, node_s in seconds)';
+COMMENT ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[], bytea[]) IS
+'run by scan_efficiency and scan_efficiency_shards on each Citus node: one step (read, scan, prepare, snapshot or restore) over the named local placements, as jsonb (bytes, rows, seconds, cached_pct in percent, node_s in seconds; snapshot: the caches as bytea, which restore takes back in snapshots; restore: cached_pct_end, restored_pct)';
 
-REVOKE ALL ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[], bytea[]) FROM PUBLIC;
 
 --
 -- ==== Advice: what would make a scan faster here ====

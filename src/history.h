@@ -9,12 +9,10 @@
 #ifndef SCANBENCH_HISTORY_H
 #define SCANBENCH_HISTORY_H
 
-#include "fmgr.h"
 #include "access/tupdesc.h"
 
 extern Oid	sb_history_schema(void);
 extern void sb_history_check_record(Oid nsp, const char *what);
-extern void sb_history_record(FunctionCallInfo fcinfo, Datum result,
-							  TupleDesc tupdesc);
+extern void sb_history_record(Oid nsp, Datum result, TupleDesc tupdesc);
 
 #endif							/* SCANBENCH_HISTORY_H */

@@ -67,6 +67,7 @@
 #include "history.h"
 #include "mountinfo.h"
 #include "relfiles.h"
+#include "request.h"
 #include "restore.h"
 #include "rows.h"
 #include "sampler.h"
@@ -76,9 +77,6 @@
 #include "tablespace.h"
 
 PG_FUNCTION_INFO_V1(scan_efficiency);
-
-/* scan_efficiency's arguments in the 0.2 definition; 0.1 passed 4. */
-#define SB_EFFICIENCY_NARGS_0_2	10
 
 /* ---- The verdict (verdict.c) ---- */
 
@@ -115,12 +113,49 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 	sb_judge(&in, v);
 }
 
+/*
+ * scan_efficiency's arguments, from whichever definition the caller's
+ * database has, by name (fnargs.c).  0.1's definition is (rel, cache,
+ * block_size, runs) and measured runs alternated whole passes with no
+ * budget: a database still at 0.1 gets that.  The checks that apply to
+ * both paths, one server and a Citus cluster, are made here.
+ */
+static void
+decode_request(FunctionCallInfo fcinfo, SbEfficiencyRequest *req)
+{
+	SbArgs		args;
+
+	sb_args_refuse_nulls(fcinfo);
+	sb_args_init(&args, fcinfo);
+	memset(req, 0, sizeof(*req));
+	req->relid = PG_GETARG_OID(0);
+	req->cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
+	req->block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
+	req->runs = sb_arg_int32(&args, "runs", 1);
+	req->sample = sb_arg_float8(&args, "sample", 1.0);
+	req->max_seconds = sb_arg_float8(&args, "max_seconds", SB_MAX_SECONDS);
+	req->target_pct = sb_arg_float8(&args, "target_pct", 0);
+	req->method = sb_parse_method(cstring_to_text(sb_arg_cstring(&args, "method", "whole")));
+	req->with_write = sb_arg_bool(&args, "with_write", false);
+	req->record = sb_arg_bool(&args, "record", false);
+	req->restore = sb_arg_bool(&args, "restore", false);
+	req->schema = get_func_namespace(fcinfo->flinfo->fn_oid);
+	req->tupdesc = sb_result_tupdesc(fcinfo);
+
+	sb_check_block_size(req->block_size);
+	sb_check_runs(req->runs);
+	sb_check_sample(req->sample);
+	sb_check_max_seconds(req->max_seconds);
+	sb_check_target_pct(req->target_pct);
+}
+
 /* ---- scan_efficiency(rel, cache, block_size, runs, sample, max_seconds,
- *                      target_pct, method) ---- */
+ *                      target_pct, method, with_write, record, restore) ---- */
 
 Datum
 scan_efficiency(PG_FUNCTION_ARGS)
 {
+	SbEfficiencyRequest req;
 	Oid			relid;
 	SbEfficiency e;
 	TupleDesc	tupdesc;
@@ -136,45 +171,33 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	SbServerFacts facts;
 	bool		record;
 	Datum		result;
-	SbArgs		args;
 	bool		restore;
 	SbCacheSnapshot snap;
 	SbRestoreResult restored;
 	instr_time	call_start;
 	double		lock_wait_s;
 
-	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
+	decode_request(fcinfo, &req);
 
 	/* A Citus table is measured on its nodes (citus_cluster.c). */
-	if (sb_citus_table(relid))
-		return sb_citus_scan_efficiency(fcinfo);
+	if (sb_citus_table(req.relid))
+		PG_RETURN_DATUM(sb_citus_scan_efficiency(&req));
 
 	memset(&e, 0, sizeof(e));
 	INSTR_TIME_SET_CURRENT(call_start);
+	relid = req.relid;
+	tupdesc = req.tupdesc;
+	e.cache = req.cache;
+	e.block_size = req.block_size;
+	e.runs = req.runs;
+	e.sample = req.sample;
+	e.max_seconds = req.max_seconds;
+	e.target_pct = req.target_pct;
+	e.method = req.method;
+	with_write = req.with_write;
+	record = req.record;
+	restore = req.restore;
 
-	/*
-	 * Arguments by name (fnargs.c).  0.1's definition is (rel, cache,
-	 * block_size, runs) and measured runs alternated whole passes with no
-	 * budget: a database still at 0.1 gets that.
-	 */
-	sb_args_init(&args, fcinfo);
-	e.cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
-	e.block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
-	e.runs = sb_arg_int32(&args, "runs", 1);
-	e.sample = sb_arg_float8(&args, "sample", 1.0);
-	e.max_seconds = sb_arg_float8(&args, "max_seconds", SB_MAX_SECONDS);
-	e.target_pct = sb_arg_float8(&args, "target_pct", 0);
-	e.method = sb_parse_method(cstring_to_text(sb_arg_cstring(&args, "method", "whole")));
-	with_write = sb_arg_bool(&args, "with_write", false);
-	record = sb_arg_bool(&args, "record", false);
-	restore = sb_arg_bool(&args, "restore", false);
-
-	sb_check_block_size(e.block_size);
-	sb_check_runs(e.runs);
-	sb_check_sample(e.sample);
-	sb_check_max_seconds(e.max_seconds);
-	sb_check_target_pct(e.target_pct);
 	if (e.method == SB_METHOD_WHOLE && e.sample < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -188,9 +211,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 				 errhint("Leave runs at 1, or use method => 'whole'.")));
 	/* Recording comes last: whether it can be done is said first. */
 	if (record)
-		sb_history_check_record(get_func_namespace(fcinfo->flinfo->fn_oid),
-								"scan_efficiency");
-	tupdesc = sb_result_tupdesc(fcinfo);
+		sb_history_check_record(req.schema, "scan_efficiency");
 	sb_row_init(&row, tupdesc);
 
 	/*
@@ -330,6 +351,6 @@ scan_efficiency(PG_FUNCTION_ARGS)
 
 	result = sb_row_result(&row);
 	if (record)
-		sb_history_record(fcinfo, result, tupdesc);
+		sb_history_record(req.schema, result, tupdesc);
 	PG_RETURN_DATUM(result);
 }
