@@ -930,24 +930,37 @@ LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION scanbench_internal.scan_history_outside_block() IS
 'error when called inside a transaction block, where efficiency_check could not commit its run';
 
--- The marks a run is compared under: NULL when it cannot be judged
--- (unstable, cached, burst), else '' or the marks that make its figure a
--- different quantity, in verdict order.
+-- The verdict's marks, from the library's one table of them: the history,
+-- the fleet and the documentation check ask it instead of a copy.
+CREATE FUNCTION scan_verdict_marks(OUT mark text, OUT judged boolean,
+								   OUT reads_judged boolean,
+								   OUT compared_apart boolean, OUT meaning text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scan_verdict_marks'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 16;
+
+COMMENT ON FUNCTION scan_verdict_marks() IS
+'the marks scan_efficiency''s verdict may hold, in verdict order: whether a run with the mark is judged against earlier runs (judged), whether its read rate is still the storage''s (reads_judged), whether runs with it are compared only with runs with it (compared_apart), and what it means';
+
+-- The marks a run is compared under: NULL when it cannot be judged (a
+-- mark scan_verdict_marks() says is not judged), else '' or the marks
+-- that make its figure a different quantity, in verdict order.
 CREATE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
 	SELECT CASE
-		WHEN coalesce(verdict, '{}') && ARRAY['unstable', 'cached', 'burst', 'empty', 'over_budget'] THEN NULL
-		ELSE array_to_string(ARRAY(
-			SELECT m FROM unnest(verdict) WITH ORDINALITY AS v(m, i)
-			WHERE m = ANY (ARRAY['host_cache', 'cpu_contended', 'cpu_limited',
-								 'io_limited', 'storage_not_limiting'])
-			ORDER BY i), ',')
+		WHEN EXISTS (SELECT FROM @extschema@.scan_verdict_marks() AS k
+					 WHERE NOT k.judged AND k.mark OPERATOR(pg_catalog.=) ANY (verdict)) THEN NULL
+		ELSE pg_catalog.array_to_string(ARRAY(
+			SELECT v.m FROM pg_catalog.unnest(verdict) WITH ORDINALITY AS v(m, i)
+			JOIN @extschema@.scan_verdict_marks() AS k
+			  ON k.mark OPERATOR(pg_catalog.=) v.m AND k.compared_apart
+			ORDER BY v.i), ',')
 	END;
 END;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
-'NULL for a verdict that cannot be judged (unstable, cached, burst, empty, over_budget), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
+'NULL for a verdict that cannot be judged (a mark scan_verdict_marks() says is not judged: unstable, cached, burst, empty, over_budget), else the marks runs are compared under (those it says are compared apart: host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
 
 -- The one median of the history: the run a figure is compared with is the
 -- median of the earlier judged runs of the same server, relation, cache

@@ -190,3 +190,8 @@ ROLLBACK;
 DROP FUNCTION sb_seed;
 TRUNCATE scan_history;
 RESET client_min_messages;
+
+-- The verdict's marks, in verdict order, from the library's one table of
+-- them: the history, the fleet and the docs check read it.
+SELECT mark, judged, reads_judged, compared_apart FROM scan_verdict_marks();
+SELECT count(*) = 0 AS every_mark_explained FROM scan_verdict_marks() WHERE meaning = '';

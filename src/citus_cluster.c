@@ -30,9 +30,9 @@
 #include "citus.h"
 #include "citus_cluster.h"
 #include "clock.h"
+#include "efficiency_row.h"
 #include "history.h"
 #include "request.h"
-#include "rows.h"
 #include "settings.h"
 #include "stats.h"
 
@@ -76,7 +76,7 @@ sb_citus_scan_efficiency(const SbEfficiencyRequest *req)
 				pairs = 0;
 	instr_time	begin,
 				now;
-	SbRow		row;
+	SbEfficiencyRow r;
 	char	   *count_sql;
 	SbVerdict	verdict;
 	bool		judged;
@@ -215,58 +215,38 @@ sb_citus_scan_efficiency(const SbEfficiencyRequest *req)
 
 	/* The row outlives SPI's memory, which SPI_finish() releases. */
 	old = MemoryContextSwitchTo(outer);
-	sb_row_init(&row, tupdesc);
-	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
-	sb_row_datum(&row, "bytes", Int64GetDatum(bytes));
-	sb_row_datum(&row, "rows", Int64GetDatum(rows));
-	sb_row_text(&row, "cache", sb_cache_name(cache));
-	sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
-	sb_row_datum(&row, "runs", Int32GetDatum(runs));
-	sb_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
-	sb_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
-	sb_row_float(&row, "scan_pct", med, 1);
-	sb_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
-	sb_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
-	sb_row_float(&row, "read_cached_pct", read_cached, 1);
-	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
-	/*
-	 * The cluster's own columns from 0.3; an earlier result type has none,
-	 * and there the cluster is named in filesystem and device as it was.
-	 */
-	if (sb_row_has(&row, "citus_nodes"))
-	{
-		sb_row_datum(&row, "citus_nodes", Int32GetDatum(ct->nnodes));
-		sb_row_datum(&row, "citus_placements", Int32GetDatum(ct->nplacements));
-		sb_row_null(&row, "filesystem");
-		sb_row_null(&row, "device");
-	}
-	else
-	{
-		sb_row_text(&row, "filesystem", "citus");
-		sb_row_text(&row, "device", psprintf("%d nodes, %d placements",
-											 ct->nnodes, ct->nplacements));
-	}
-	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
-	sb_row_text(&row, "method", "cluster");
-	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));
-	sb_row_float(&row, "coverage_pct", 100.0, 1);
-	sb_row_float(&row, "scan_pct_lo", lo, 1);
-	sb_row_float(&row, "scan_pct_hi", hi, 1);
-	sb_row_float(&row, "scan_pct_p10", p10, 1);
-	sb_row_float(&row, "scan_pct_p90", p90, 1);
-	sb_row_float(&row, "elapsed_s", INSTR_TIME_GET_DOUBLE(now), 3);
-	sb_row_float(&row, "cached_pct_start", restored.cached_pct_start, 1);
-	sb_row_float(&row, "cached_pct_end", restored.cached_pct_end, 1);
-	sb_row_float(&row, "restored_pct", restored.restored_pct, 1);
-	sb_row_float(&row, "restore_s", restored.seconds, 3);
-	if (judged)
-		sb_row_verdict(&row, "verdict", &verdict);
-	else
-		sb_row_null(&row, "verdict");
-	sb_row_datum(&row, "settings", sb_io_settings());
-	/* The server-path columns a cluster figure has no value for. */
-	sb_row_rest_null(&row);
-	result = sb_row_result(&row);
+	sb_efficiency_row_init(&r);
+	r.relation = relid;
+	r.bytes = bytes;
+	r.rows = rows;
+	r.cache = sb_cache_name(cache);
+	r.block_size = block_size;
+	r.runs = runs;
+	r.read_mb_s = sb_median(read_mb_s, pairs);
+	r.scan_mb_s = sb_median(scan_mb_s, pairs);
+	r.scan_pct = med;
+	r.read_s = sb_median(read_s, pairs);
+	r.scan_s = sb_median(scan_s, pairs);
+	r.read_cached_pct = read_cached;
+	r.scan_cached_pct = scan_cached;
+	/* a cluster has no one filesystem, device, server facts or limits */
+	r.citus_nodes = ct->nnodes;
+	r.citus_placements = ct->nplacements;
+	r.method = "cluster";
+	r.pairs = pairs;
+	r.coverage_pct = 100.0;
+	r.scan_pct_lo = lo;
+	r.scan_pct_hi = hi;
+	r.scan_pct_p10 = p10;
+	r.scan_pct_p90 = p90;
+	r.elapsed_s = INSTR_TIME_GET_DOUBLE(now);
+	r.cached_pct_start = restored.cached_pct_start;
+	r.cached_pct_end = restored.cached_pct_end;
+	r.restored_pct = restored.restored_pct;
+	r.restore_s = restored.seconds;
+	r.verdict = judged ? &verdict : NULL;
+	r.settings = sb_io_settings();
+	result = sb_efficiency_row(tupdesc, &r);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 

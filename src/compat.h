@@ -198,43 +198,6 @@ typedef uint32 SbBufState;
 #include "utils/tuplestore.h"
 
 /*
- * Set-returning functions in materialize mode: InitMaterializedSRF() from
- * 16 on.  15.0 called it SetSingleFuncCall(); 15.1 renamed it and kept the
- * old name as a function, so every 15.x has the old name and a library
- * built against any 15.x loads on 15.0.  14 needs the tuplestore set up by
- * hand.
- */
-#if PG_VERSION_NUM >= 160000
-#define sb_init_srf(fcinfo)		InitMaterializedSRF(fcinfo, 0)
-#elif PG_VERSION_NUM >= 150000
-#define sb_init_srf(fcinfo)		SetSingleFuncCall(fcinfo, 0)
-#else
-#include "funcapi.h"
-#include "miscadmin.h"
-#include "utils/tuplestore.h"
-static inline void
-sb_init_srf(FunctionCallInfo fcinfo)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext old;
-	TupleDesc	tupdesc;
-
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("set-valued function called in context that cannot accept a set")));
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
-	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
-	MemoryContextSwitchTo(old);
-}
-#endif
-
-/*
  * A setting's definition (context, flags) by name, or NULL: find_option()
  * is exported from 16 on; before, the sorted array of settings is
  * searched by hand (names are case-insensitive).  For the files that

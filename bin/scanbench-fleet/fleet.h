@@ -111,6 +111,9 @@ typedef struct Row
 	double		scan_pct;
 	double		scan_pct_lo;
 	double		scan_pct_hi;
+	/* what the server's scan_verdict_marks() says of the verdict */
+	bool		verdict_judged; /* every mark lets scan_pct be judged */
+	bool		verdict_reads_judged;	/* every mark lets read_mb_s be */
 	bool		judged;			/* scan_pct with a verdict that can be judged */
 	bool		reads_judged;	/* read_mb_s with a verdict that lets it be */
 	/* own history */

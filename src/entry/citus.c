@@ -145,10 +145,10 @@ scan_efficiency_node(PG_FUNCTION_ARGS)
 	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", NULL)), false);
 	block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
 	sb_check_block_size(block_size);
-	ids = array_elements(sb_arg_array(&args, "shardids"), INT8OID, "shardids", &nids);
-	names = array_elements(sb_arg_array(&args, "shards"), TEXTOID, "shards", &nnames);
+	ids = array_elements(sb_arg_array(&args, "shardids", INT8OID), INT8OID, "shardids", &nids);
+	names = array_elements(sb_arg_array(&args, "shards", TEXTOID), TEXTOID, "shards", &nnames);
 	/* 0.3's definition has no snapshots: it never restores */
-	snaps_arr = sb_arg_array(&args, "snapshots");
+	snaps_arr = sb_arg_array(&args, "snapshots", BYTEAOID);
 	if (snaps_arr)
 		snaps = array_elements(snaps_arr, BYTEAOID, "snapshots", &nsnaps);
 	if (nids != nnames)
@@ -330,6 +330,7 @@ scan_efficiency_shards(PG_FUNCTION_ARGS)
 	int32		runs;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	MemoryContext outer = CurrentMemoryContext;
+	SbArgs		args;
 	SbCitusTable *ct;
 	TimestampTz at;
 	char		kind;
@@ -338,10 +339,11 @@ scan_efficiency_shards(PG_FUNCTION_ARGS)
 				i;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
-	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	block_size = PG_GETARG_INT32(2);
-	runs = PG_GETARG_INT32(3);
+	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
+	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
+	block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
+	runs = sb_arg_int32(&args, "runs", 1);
 
 	sb_check_block_size(block_size);
 	sb_check_runs(runs);

@@ -61,8 +61,8 @@ read_args(FunctionCallInfo fcinfo, const char *fn, SbCacheMode *cache,
 	Oid			relid;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
 	*cache = arg_cache(&args);
 	*block_size = sb_arg_int32(&args, "block_size", 8192);
 	sb_check_block_size(*block_size);
@@ -171,8 +171,8 @@ random_read(PG_FUNCTION_ARGS)
 	int			i;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
 	cache = arg_cache(&args);
 	reads = sb_arg_int32(&args, "reads", 10000);
 	block_size = sb_arg_int32(&args, "block_size", 8192);
