@@ -54,6 +54,7 @@
 
 #include "advice.h"
 #include "args.h"
+#include "compat_guc.h"
 #include "breakdown.h"
 #include "cgroup.h"
 #include "compat.h"

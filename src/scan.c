@@ -55,6 +55,7 @@
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
+#include "compat_executor.h"
 #include "scan.h"
 #include "stats.h"
 

@@ -34,6 +34,7 @@
 #include "cache.h"
 #include "cgroup.h"
 #include "citus.h"
+#include "compat_guc.h"
 #include "fnargs.h"
 #include "procstat.h"
 #include "rawread.h"
