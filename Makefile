@@ -17,13 +17,13 @@ MODULE_big = scanbench
 # family, each standing on the engine alone: tools/check-layout.sh).
 # Listed, not globbed: a stray file in the tree is not built in.
 OBJS = scanbench.o \
-	src/advice.o src/args.o src/breakdown.o src/cache.o src/cgroup.o \
+	src/advice.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
 	src/chart.o src/citus.o src/citus_cluster.o src/clock.o src/devices.o \
-	src/efficiency_row.o src/fnargs.o src/history.o src/mountinfo.o \
-	src/procstat.o src/randio.o src/rawread.o src/relfiles.o src/restore.o \
-	src/rows.o src/sampler.o src/scan.o src/scratch.o src/scratchdir.o \
+	src/efficiency_row.o src/fnargs.o src/history_record.o src/mountinfo.o \
+	src/procstat.o src/randio.o src/relfiles.o src/restore.o src/rows.o \
+	src/sampler.o src/scan.o src/scratch.o src/scratchdir.o src/seqread.o \
 	src/settings.o src/stats.o src/tablespace.o src/verdict.o \
-	src/entry/advice.o src/entry/citus.o src/entry/history.o \
+	src/entry/advice.o src/entry/citus.o src/entry/scan_history.o \
 	src/entry/raw_read.o src/entry/scan_efficiency.o src/entry/scan_rate.o \
 	src/entry/storage.o
 PGFILEDESC = "scanbench - executor scan rate against raw file read rate"

@@ -45,7 +45,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "stats.h"
 

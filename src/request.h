@@ -17,7 +17,7 @@
 
 #include "access/tupdesc.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "cache.h"
 
 /* scan_efficiency(rel, cache, block_size, runs, sample, max_seconds,

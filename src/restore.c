@@ -41,7 +41,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
-#include "rawread.h"
+#include "seqread.h"
 #include "restore.h"
 #include "stats.h"
 

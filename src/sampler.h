@@ -14,7 +14,7 @@
 #include "portability/instr_time.h"
 #include "utils/palloc.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "cgroup.h"
 #include "relfiles.h"
 #include "scan.h"

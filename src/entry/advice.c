@@ -21,7 +21,7 @@
 #include "utils/lsyscache.h"
 
 #include "advice.h"
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "fnargs.h"
 #include "relfiles.h"

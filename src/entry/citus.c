@@ -30,11 +30,11 @@
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "clock.h"
 #include "fnargs.h"
-#include "rawread.h"
+#include "seqread.h"
 #include "restore.h"
 #include "rows.h"
 #include "scan.h"

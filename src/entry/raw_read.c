@@ -3,7 +3,7 @@
  * raw_read.c
  *	  Reads of a relation's own segment files, below the executor:
  *	  - raw_read(), raw_read_segments(): lmdd over the files, sequential
- *	    reads of block_size bytes (rawread.c), for the relation or a row
+ *	    reads of block_size bytes (seqread.c), for the relation or a row
  *	    per file;
  *	  - random_read(): pgiosim over the files, random reads of block_size
  *	    bytes at block-aligned offsets inside the relation, at queue depth
@@ -24,11 +24,11 @@
 #include "storage/fd.h"
 #include "utils/builtins.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "fnargs.h"
 #include "randio.h"
-#include "rawread.h"
+#include "seqread.h"
 #include "relfiles.h"
 #include "rows.h"
 #include "stats.h"

@@ -29,7 +29,7 @@
 #include "utils/rel.h"
 #include "utils/typcache.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "breakdown.h"
 #include "cache.h"
 #include "cgroup.h"
@@ -37,7 +37,7 @@
 #include "compat_guc.h"
 #include "fnargs.h"
 #include "procstat.h"
-#include "rawread.h"
+#include "seqread.h"
 #include "relfiles.h"
 #include "rows.h"
 #include "scan.h"

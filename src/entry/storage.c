@@ -27,7 +27,7 @@
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "cgroup.h"
 #include "devices.h"
 #include "fnargs.h"

@@ -1,11 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * history.c
+ * scan_history.c
  *	  What the run history needs from C: the kernel release
  *	  (scan_history_kernel), the refusal to run efficiency_check inside
  *	  a transaction block (scan_history_outside_block), the chart
- *	  (scan_history_svg) and the verdict's marks (scan_verdict_marks).  Recording a row is the engine's (history.c),
- *	  and so is drawing the chart (chart.c).
+ *	  (scan_history_svg) and the verdict's marks (scan_verdict_marks).
+ *	  Recording a row is the engine's (history_record.c), and so is
+ *	  drawing the chart (chart.c).
  *
  * The history itself (table, checks, trend, metrics) is SQL in the
  * install script; the device facts of a run come from storage_info().
@@ -32,10 +33,10 @@
 #include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "chart.h"
 #include "fnargs.h"
-#include "history.h"
+#include "history_record.h"
 #include "verdict.h"
 
 PG_FUNCTION_INFO_V1(scan_history_kernel);

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * history.c
+ * history_record.c
  *	  Recording a scan_efficiency result row in the run history
  *	  (record => true), and whether the caller can, said before measuring.  The history itself (table, checks, trend,
  *	  metrics, chart) is SQL in the install script; what else it needs
- *	  from C is in entry/history.c.
+ *	  from C is in entry/scan_history.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,7 +30,7 @@
 #include "utils/ruleutils.h"
 
 #include "compat.h"
-#include "history.h"
+#include "history_record.h"
 
 /*
  * The schema the history lives in: the extension's.  A C function that is
