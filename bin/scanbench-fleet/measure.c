@@ -10,6 +10,7 @@
  * without this program changing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fleet.h"
@@ -130,4 +131,25 @@ measure_query(const char *s)
 		"            FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb\n"
 		"     FROM %s.storage_info(r.relation) AS i WHERE i.level > 0) AS st",
 		s, s, s, s);
+}
+
+/* A row's value by column name: NULL where it has none. */
+const char *
+row_value(const Row *row, const char *column)
+{
+	int			i = history_column(column);
+
+	return i < 0 ? NULL : row->values[i];
+}
+
+/* Set a row's value by column name (a copy; NULL for SQL NULL). */
+void
+row_set(Row *row, const char *column, const char *value)
+{
+	int			i = history_column(column);
+
+	if (i < 0)
+		return;
+	free(row->values[i]);
+	row->values[i] = xstrdup(value);
 }
