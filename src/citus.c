@@ -193,6 +193,7 @@ sb_citus_table_open(Oid relid, char kind, Oid schema, MemoryContext outer)
 	ct->relname = get_rel_name(relid);
 	ct->kind = kind;
 	ct->schema = pstrdup(quote_identifier(get_namespace_name(schema)));
+	ct->schema_oid = schema;
 	ct->nplacements = SPI_processed;
 	ct->placements = palloc0(sizeof(SbPlacement) * Max(ct->nplacements, 1));
 	ct->nodes = palloc0(sizeof(SbNode) * Max(ct->nplacements, 1));
@@ -313,7 +314,7 @@ sb_citus_run_step(SbCitusTable *ct, const char *step, SbCacheMode cache,
 					 errmsg("measuring the placements of \"%s\" failed on node %d",
 							ct->relname, nodeids[i]),
 					 errdetail("%s", result ? result : "no message"),
-					 errhint("scanbench must be installed on every node: CREATE EXTENSION scanbench on the coordinator creates it on the workers too.")));
+					 errhint("scanbench must be installed on every node, at a version that measures Citus tables (0.2 or later): CREATE EXTENSION scanbench and ALTER EXTENSION scanbench UPDATE on the coordinator do it on the workers too.")));
 		results[i] = pstrdup(result ? result : "[]");
 	}
 
@@ -400,6 +401,27 @@ sb_citus_step_wall_s(SbCitusTable *ct, SbStepRow *rows)
 		if (!isnan(rows[i].node_s) && rows[i].node_s > wall)
 			wall = rows[i].node_s;
 	return wall;
+}
+
+/*
+ * Whether the nodes can put their caches back: scan_efficiency_node takes
+ * the snapshots from 0.4.0 on.  A database not yet at ALTER EXTENSION
+ * UPDATE has the older definition, here and, with Citus propagating the
+ * extension, on the nodes.  Runs inside SPI.
+ */
+bool
+sb_citus_can_restore(SbCitusTable *ct)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1] = {ObjectIdGetDatum(ct->schema_oid)};
+
+	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_proc p "
+							  "WHERE p.proname OPERATOR(pg_catalog.=) 'scan_efficiency_node' "
+							  "AND p.pronamespace OPERATOR(pg_catalog.=) $1 "
+							  "AND 'snapshots' OPERATOR(pg_catalog.=) ANY (p.proargnames)",
+							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the definition of scan_efficiency_node");
+	return SPI_processed == 1;
 }
 
 /*

@@ -61,6 +61,7 @@ typedef struct SbCitusTable
 	int			nnodes;
 	SbNode	   *nodes;
 	char	   *schema;			/* where scanbench lives (quoted) */
+	Oid			schema_oid;
 } SbCitusTable;
 
 #define SB_CITUS_DISTRIBUTED	'd'
@@ -100,6 +101,7 @@ extern void sb_citus_alloc_pairs(SbCitusTable *ct, int maxpairs,
 								 MemoryContext outer);
 extern SbStepRow *sb_citus_run_step(SbCitusTable *ct, const char *step,
 									SbCacheMode cache, int block_size);
+extern bool sb_citus_can_restore(SbCitusTable *ct);
 extern double sb_citus_snapshot(SbCitusTable *ct);
 extern void sb_citus_restore(SbCitusTable *ct, SbCitusRestore *result);
 extern double sb_citus_step_cached_pct(SbCitusTable *ct, SbStepRow *rows);

@@ -83,6 +83,7 @@ sb_citus_scan_efficiency(const SbEfficiencyRequest *req)
 	Datum		result;
 	MemoryContext old;
 	SbCitusRestore restored;
+	bool		restore;
 
 	if (req->sample < 1)
 		ereport(ERROR,
@@ -133,7 +134,13 @@ sb_citus_scan_efficiency(const SbEfficiencyRequest *req)
 	/* What the nodes' caches held, before anything is evicted. */
 	memset(&restored, 0, sizeof(restored));
 	restored.restored_pct = restored.seconds = NAN;
-	if (req->restore)
+	restore = req->restore && sb_citus_can_restore(ct);
+	if (req->restore && !restore)
+		ereport(WARNING,
+				(errmsg("the nodes' caches of \"%s\" will not be put back", ct->relname),
+				 errdetail("This database's scan_efficiency_node predates restoring a Citus table's caches."),
+				 errhint("ALTER EXTENSION scanbench UPDATE, on the coordinator, updates it on every node.")));
+	if (restore)
 		restored.cached_pct_start = sb_citus_snapshot(ct);
 	else
 		restored.cached_pct_start =
@@ -201,7 +208,7 @@ sb_citus_scan_efficiency(const SbEfficiencyRequest *req)
 			break;
 	}
 	/* Put back what the caches held, or at least say what changed. */
-	if (req->restore)
+	if (restore)
 		sb_citus_restore(ct, &restored);
 	else
 		restored.cached_pct_end =
