@@ -27,16 +27,7 @@ $coord->safe_psql('postgres', q{
 
 # Each worker's placements, as arguments of scan_efficiency_node(), so
 # that each worker's caches are read there, apart from the call tested.
-my %args;
-for my $w ($w1, $w2)
-{
-	$args{ $w->port } = $coord->safe_psql('postgres', qq{
-		SELECT quote_literal(array_agg(s.shardid ORDER BY s.shardid)::text) || ', ' ||
-		       quote_literal(array_agg(shard_name(s.logicalrelid, s.shardid) ORDER BY s.shardid)::text)
-		FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
-		JOIN pg_dist_node n USING (groupid)
-		WHERE s.logicalrelid = 't'::regclass AND n.nodeport = @{[ $w->port ]}});
-}
+my %args = map { $_->port => SbCitus::placement_args($coord, $_, 't') } ($w1, $w2);
 
 # The share of each worker's placements in either cache, by bytes, %.
 sub cached
