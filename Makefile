@@ -17,7 +17,17 @@ EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(dir $(last
 MODULE_big = scanbench
 # The engine in src/, the SQL-callable functions in src/entry/ (one file a
 # family, each standing on the engine alone: tools/check-layout.sh).
-OBJS = scanbench.o $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/entry/*.c)))
+# Listed, not globbed: a stray file in the tree is not built in.
+OBJS = scanbench.o \
+	src/advice.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
+	src/chart.o src/citus.o src/citus_cluster.o src/clock.o src/devices.o \
+	src/efficiency_row.o src/fnargs.o src/history_record.o src/mountinfo.o \
+	src/procstat.o src/randio.o src/relfiles.o src/restore.o src/rows.o \
+	src/sampler.o src/scan.o src/scratch.o src/scratchdir.o src/seqread.o \
+	src/settings.o src/stats.o src/tablespace.o src/verdict.o \
+	src/entry/advice.o src/entry/citus.o src/entry/scan_history.o \
+	src/entry/raw_read.o src/entry/scan_efficiency.o src/entry/scan_rate.o \
+	src/entry/storage.o
 PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 
 # Install scripts: the current version's script, scanbench--$(EXTVERSION).sql,
@@ -28,12 +38,15 @@ PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 DATA = scanbench--0.1.sql $(sort $(wildcard scanbench--*--*.sql)) \
 	scanbench--$(EXTVERSION).sql
 
-# pg_regress runs the setup first, then the rest in name order.
-REGRESS = scanbench_setup $(filter-out scanbench_setup,$(sort $(basename $(notdir $(wildcard sql/*.sql)))))
+# pg_regress runs the setup first, then the rest in name order; each file
+# of sql/ is listed (tools/check-layout.sh checks that none is left out).
+REGRESS = scanbench_setup advice breakdown citus comments history \
+	history_checks messages null_args privileges raw_read safety \
+	scan_efficiency scan_rate storage
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
 TAP_TESTS = 1
 
-PG_CPPFLAGS = -I$(srcdir)/src
+PG_CPPFLAGS = -I$(srcdir)/src -DSB_VERSION='"$(EXTVERSION)"'
 
 EXTRA_CLEAN = tmp_check results regression.diffs regression.out
 

@@ -960,25 +960,37 @@ LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION scanbench_internal.scan_history_outside_block() IS
 'error when called inside a transaction block, where efficiency_check could not commit its run';
 
--- The marks a run is compared under: NULL when it cannot be judged
--- (unstable, cached, burst), else '' or the marks that make its figure a
--- different quantity, in verdict order.
+-- The verdict's marks, from the library's one table of them: the history,
+-- the fleet and the documentation check ask it instead of a copy.
+CREATE FUNCTION scan_verdict_marks(OUT mark text, OUT judged boolean,
+								   OUT reads_judged boolean,
+								   OUT compared_apart boolean, OUT meaning text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scan_verdict_marks'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 16;
+
+COMMENT ON FUNCTION scan_verdict_marks() IS
+'the marks scan_efficiency''s verdict may hold, in verdict order: whether a run with the mark is judged against earlier runs (judged), whether its read rate is still the storage''s (reads_judged), whether runs with it are compared only with runs with it (compared_apart), and what it means';
+
+-- The marks a run is compared under: NULL when it cannot be judged (a
+-- mark scan_verdict_marks() says is not judged), else '' or the marks
+-- that make its figure a different quantity, in verdict order.
 CREATE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
 	SELECT CASE
-		WHEN coalesce(verdict, '{}'::pg_catalog.text[]) OPERATOR(pg_catalog.&&)
-			 ARRAY['unstable', 'cached', 'burst', 'empty', 'over_budget']::pg_catalog.text[] THEN NULL
+		WHEN EXISTS (SELECT FROM @extschema@.scan_verdict_marks() AS k
+					 WHERE NOT k.judged AND k.mark OPERATOR(pg_catalog.=) ANY (verdict)) THEN NULL
 		ELSE pg_catalog.array_to_string(ARRAY(
 			SELECT v.m FROM pg_catalog.unnest(verdict) WITH ORDINALITY AS v(m, i)
-			WHERE v.m OPERATOR(pg_catalog.=) ANY (ARRAY['host_cache', 'cpu_contended', 'cpu_limited',
-								 'io_limited', 'storage_not_limiting']::pg_catalog.text[])
+			JOIN @extschema@.scan_verdict_marks() AS k
+			  ON k.mark OPERATOR(pg_catalog.=) v.m AND k.compared_apart
 			ORDER BY v.i), ','::pg_catalog.text)
 	END;
 END;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
-'NULL for a verdict that cannot be judged (unstable, cached, burst, empty, over_budget), else the marks runs are compared under (host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
+'NULL for a verdict that cannot be judged (a mark scan_verdict_marks() says is not judged: unstable, cached, burst, empty, over_budget), else the marks runs are compared under (those it says are compared apart: host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
 
 -- A figure a judgement can use: a finite scan efficiency from 0 to 10000 %,
 -- as the table's CHECK constraints ask of every row recorded since 0.4.0.
@@ -1877,15 +1889,16 @@ COMMENT ON FUNCTION scan_efficiency_shards(regclass, text, integer, integer) IS
 REVOKE ALL ON FUNCTION scan_efficiency_shards(regclass, text, integer, integer) FROM PUBLIC;
 
 CREATE FUNCTION scan_efficiency_node(step text, cache text, block_size integer,
-									 shardids bigint[], shards text[])
+									 shardids bigint[], shards text[],
+									 snapshots bytea[] DEFAULT '{}')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'scan_efficiency_node'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) IS
-'run by scan_efficiency and scan_efficiency_shards on each Citus node: one step (read, scan or prepare) over the named local placements, as jsonb (bytes, rows, seconds, cached_pct in percent, node_s in seconds)';
+COMMENT ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[], bytea[]) IS
+'run by scan_efficiency and scan_efficiency_shards on each Citus node: one step (read, scan, prepare, snapshot or restore) over the named local placements, as jsonb (bytes, rows, seconds, cached_pct in percent, node_s in seconds; snapshot: the caches as bytea, which restore takes back in snapshots; restore: cached_pct_end, restored_pct)';
 
-REVOKE ALL ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scan_efficiency_node(text, text, integer, bigint[], text[], bytea[]) FROM PUBLIC;
 
 --
 -- ==== Advice: what would make a scan faster here ====

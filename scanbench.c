@@ -14,4 +14,12 @@
 
 #include "fmgr.h"
 
+/*
+ * From 18 on the block carries the name and version that pg_get_loaded_modules()
+ * shows; the Makefile passes the version from scanbench.control.
+ */
+#ifdef PG_MODULE_MAGIC_EXT
+PG_MODULE_MAGIC_EXT(.name = "scanbench", .version = SB_VERSION);
+#else
 PG_MODULE_MAGIC;
+#endif

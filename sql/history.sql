@@ -190,3 +190,15 @@ ROLLBACK;
 DROP FUNCTION sb_seed;
 TRUNCATE scan_history;
 RESET client_min_messages;
+
+-- The verdict's marks, from the library's one table of them (the history,
+-- the fleet and the docs check read it): each named once and explained, a
+-- mark that sets runs apart only on runs that are judged, and the marks
+-- that say there is no judged figure.
+SELECT count(*) = count(DISTINCT mark) AS named_once,
+       bool_and(meaning <> '') AS explained,
+       bool_and(judged OR NOT compared_apart) AS apart_only_judged
+FROM scan_verdict_marks();
+SELECT mark, judged, reads_judged, compared_apart FROM scan_verdict_marks()
+WHERE mark IN ('ok', 'unstable', 'cached', 'burst', 'empty', 'over_budget')
+ORDER BY mark;

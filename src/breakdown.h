@@ -12,7 +12,7 @@
 #define SCANBENCH_BREAKDOWN_H
 
 #include "cache.h"
-#include "rawread.h"
+#include "seqread.h"
 #include "relfiles.h"
 #include "scan.h"
 

@@ -41,6 +41,7 @@
 #include "utils/rel.h"
 
 #include "cache.h"
+#include "compat_bufmgr.h"
 
 /* How often the long loops over buffers check for cancel. */
 #define SB_INTERRUPT_EVERY	4096

@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "mountinfo.h"
 #include "procstat.h"
 
 #define SB_CG_PATH	1024
@@ -132,35 +133,25 @@ hierarchy_mount(SbCgController which, int version, char *mnt, char *root,
 				size_t size)
 {
 	const char *v1name = which == SB_CG_CPU ? "cpu" : "blkio";
-	FILE	   *f = fopen("/proc/self/mountinfo", "r");
-	char		line[4096];
-	bool		found = false;
+	SbMountLine *lines;
+	int			n,
+				i;
 
-	if (f == NULL)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
+	lines = sb_mountinfo(&n);
+	for (i = 0; lines != NULL && i < n; i++)
 	{
-		char		r[SB_CG_PATH],
-					m[SB_CG_PATH],
-					fstype[64],
-					source[SB_CG_PATH],
-					opts[SB_CG_PATH];
-		char	   *dash = strstr(line, " - ");
+		SbMountLine *l = &lines[i];
 
-		if (dash == NULL ||
-			sscanf(line, "%*s %*s %*s %1023s %1023s", r, m) != 2 ||
-			sscanf(dash + 3, "%63s %1023s %1023s", fstype, source, opts) != 3)
-			continue;
-		if (version == 2 ? strcmp(fstype, "cgroup2") == 0 :
-			(strcmp(fstype, "cgroup") == 0 && in_list(opts, strlen(opts), v1name)))
+		if (version == 2 ? strcmp(l->fstype, "cgroup2") == 0 :
+			(strcmp(l->fstype, "cgroup") == 0 &&
+			 in_list(l->super_options, strlen(l->super_options), v1name)))
 		{
-			strlcpy(mnt, m, size);
-			strlcpy(root, r, size);
-			found = true;
+			strlcpy(mnt, l->mount_point, size);
+			strlcpy(root, l->root, size);
+			return true;
 		}
 	}
-	fclose(f);
-	return found;
+	return false;
 }
 
 /*

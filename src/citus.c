@@ -42,9 +42,10 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "stats.h"
 
@@ -139,11 +140,12 @@ spi_int64(int row, int col)
 
 /*
  * Open a Citus table for measuring: checks that apply to the whole table,
- * then its placements in (group, shard) order.  Runs inside SPI; what it
+ * then its placements in (group, shard) order.  schema is scanbench's,
+ * where the nodes find scan_efficiency_node.  Runs inside SPI; what it
  * returns is allocated in 'outer'.
  */
 SbCitusTable *
-sb_citus_table_open(Oid relid, char kind, Oid funcid, MemoryContext outer)
+sb_citus_table_open(Oid relid, char kind, Oid schema, MemoryContext outer)
 {
 	Oid			argtypes[1] = {OIDOID};
 	Datum		args[1];
@@ -190,7 +192,8 @@ sb_citus_table_open(Oid relid, char kind, Oid funcid, MemoryContext outer)
 	ct->relid = relid;
 	ct->relname = get_rel_name(relid);
 	ct->kind = kind;
-	ct->schema = pstrdup(quote_identifier(get_namespace_name(get_func_namespace(funcid))));
+	ct->schema = pstrdup(quote_identifier(get_namespace_name(schema)));
+	ct->schema_oid = schema;
 	ct->nplacements = SPI_processed;
 	ct->placements = palloc0(sizeof(SbPlacement) * Max(ct->nplacements, 1));
 	ct->nodes = palloc0(sizeof(SbNode) * Max(ct->nplacements, 1));
@@ -256,8 +259,9 @@ sb_citus_alloc_pairs(SbCitusTable *ct, int maxpairs, MemoryContext outer)
  */
 SbStepRow *
 sb_citus_run_step(SbCitusTable *ct, const char *step, SbCacheMode cache,
-			   int block_size)
+				  int block_size)
 {
+	bool		restore = strcmp(step, "restore") == 0;
 	StringInfoData cmd;
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		args[1];
@@ -272,17 +276,20 @@ sb_citus_run_step(SbCitusTable *ct, const char *step, SbCacheMode cache,
 	appendStringInfo(&cmd,
 					 "SELECT %s.scan_efficiency_node(%s, %s, %d, "
 					 "coalesce(array_agg(s.shardid ORDER BY s.ord), '{}'), "
-					 "coalesce(array_agg(s.shard ORDER BY s.ord), '{}')) "
+					 "coalesce(array_agg(s.shard ORDER BY s.ord), '{}')%s) "
 					 "FROM (VALUES ",
 					 ct->schema, quote_literal_cstr(step),
-					 quote_literal_cstr(sb_cache_name(cache)), block_size);
+					 quote_literal_cstr(sb_cache_name(cache)), block_size,
+					 restore ? ", snapshots => coalesce(array_agg(s.snapshot ORDER BY s.ord), '{}')" : "");
+	/* Every node's snapshots travel to every node; each keeps its own. */
 	for (i = 0; i < ct->nplacements; i++)
-		appendStringInfo(&cmd, "%s(%d, %d, %lld::bigint, %s)", i ? ", " : "",
+		appendStringInfo(&cmd, "%s(%d, %d, %lld::bigint, %s, %s::bytea)", i ? ", " : "",
 						 ct->placements[i].groupid, i,
 						 (long long) ct->placements[i].shardid,
-						 quote_literal_cstr(ct->placements[i].shard));
+						 quote_literal_cstr(ct->placements[i].shard),
+						 restore ? quote_literal_cstr(ct->placements[i].snapshot) : "NULL");
 	appendStringInfoString(&cmd,
-						   ") s(groupid, ord, shardid, shard) "
+						   ") s(groupid, ord, shardid, shard, snapshot) "
 						   "WHERE s.groupid = (SELECT groupid FROM pg_catalog.pg_dist_local_group)");
 
 	args[0] = CStringGetTextDatum(cmd.data);
@@ -307,7 +314,7 @@ sb_citus_run_step(SbCitusTable *ct, const char *step, SbCacheMode cache,
 					 errmsg("measuring the placements of \"%s\" failed on node %d",
 							ct->relname, nodeids[i]),
 					 errdetail("%s", result ? result : "no message"),
-					 errhint("scanbench must be installed on every node: CREATE EXTENSION scanbench on the coordinator creates it on the workers too.")));
+					 errhint("scanbench must be installed on every node, at a version that measures Citus tables (0.2 or later): CREATE EXTENSION scanbench and ALTER EXTENSION scanbench UPDATE on the coordinator do it on the workers too.")));
 		results[i] = pstrdup(result ? result : "[]");
 	}
 
@@ -317,10 +324,12 @@ sb_citus_run_step(SbCitusTable *ct, const char *step, SbCacheMode cache,
 	for (i = 0; i < nanswers; i++)
 	{
 		args[0] = CStringGetTextDatum(results[i]);
-		if (SPI_execute_with_args("SELECT shardid, bytes, rows, seconds, cached_pct, node_s "
+		if (SPI_execute_with_args("SELECT shardid, bytes, rows, seconds, cached_pct, node_s, "
+								  "snapshot, cached_pct_end, restored_pct "
 								  "FROM jsonb_to_recordset($1::jsonb) AS x(shardid bigint, "
 								  "bytes bigint, rows bigint, seconds float8, "
-								  "cached_pct float8, node_s float8)",
+								  "cached_pct float8, node_s float8, snapshot text, "
+								  "cached_pct_end float8, restored_pct float8)",
 								  1, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "could not read a node's measurements");
 		for (j = 0; j < (int) SPI_processed; j++)
@@ -345,6 +354,11 @@ sb_citus_run_step(SbCitusTable *ct, const char *step, SbCacheMode cache,
 			out[k].cached_pct = v ? strtod(v, NULL) : NAN;
 			v = spi_text(j, 6);
 			out[k].node_s = v ? strtod(v, NULL) : NAN;
+			out[k].snapshot = spi_text(j, 7);
+			v = spi_text(j, 8);
+			out[k].cached_pct_end = v ? strtod(v, NULL) : NAN;
+			v = spi_text(j, 9);
+			out[k].restored_pct = v ? strtod(v, NULL) : NAN;
 		}
 	}
 	for (i = 0; i < ct->nplacements; i++)
@@ -387,6 +401,81 @@ sb_citus_step_wall_s(SbCitusTable *ct, SbStepRow *rows)
 		if (!isnan(rows[i].node_s) && rows[i].node_s > wall)
 			wall = rows[i].node_s;
 	return wall;
+}
+
+/*
+ * Whether the nodes can put their caches back: scan_efficiency_node takes
+ * the snapshots from 0.4.0 on.  A database not yet at ALTER EXTENSION
+ * UPDATE has the older definition, here and, with Citus propagating the
+ * extension, on the nodes.  Runs inside SPI.
+ */
+bool
+sb_citus_can_restore(SbCitusTable *ct)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1] = {ObjectIdGetDatum(ct->schema_oid)};
+
+	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_proc p "
+							  "WHERE p.proname OPERATOR(pg_catalog.=) 'scan_efficiency_node' "
+							  "AND p.pronamespace OPERATOR(pg_catalog.=) $1 "
+							  "AND 'snapshots' OPERATOR(pg_catalog.=) ANY (p.proargnames)",
+							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the definition of scan_efficiency_node");
+	return SPI_processed == 1;
+}
+
+/*
+ * restore => true: what every node's caches hold of its placements, kept
+ * in the placements for sb_citus_restore(); returns the bytes-weighted
+ * share cached, %.
+ */
+double
+sb_citus_snapshot(SbCitusTable *ct)
+{
+	SbStepRow  *rows = sb_citus_run_step(ct, "snapshot", SB_CACHE_ASIS, BLCKSZ);
+	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(ct));
+	int			i;
+
+	for (i = 0; i < ct->nplacements; i++)
+	{
+		if (rows[i].snapshot == NULL)
+			elog(ERROR, "node %s answered no snapshot of placement %s",
+				 ct->placements[i].node, ct->placements[i].shard);
+		ct->placements[i].snapshot = pstrdup(rows[i].snapshot);
+	}
+	MemoryContextSwitchTo(old);
+	return sb_citus_step_cached_pct(ct, rows);
+}
+
+/*
+ * Every node puts back what its caches held at the snapshot.  The shares
+ * are weighted by bytes, the restored one by the bytes cached at the start;
+ * the time is the slowest node's.
+ */
+void
+sb_citus_restore(SbCitusTable *ct, SbCitusRestore *result)
+{
+	SbStepRow  *rows = sb_citus_run_step(ct, "restore", SB_CACHE_ASIS, BLCKSZ);
+	double		cached_before = 0,
+				kept = 0,
+				end = 0;
+	int64		bytes = 0;
+	int			i;
+
+	for (i = 0; i < ct->nplacements; i++)
+	{
+		double		before = rows[i].cached_pct / 100.0 * rows[i].bytes;
+
+		bytes += rows[i].bytes;
+		cached_before += before;
+		end += rows[i].cached_pct_end / 100.0 * rows[i].bytes;
+		if (!isnan(rows[i].restored_pct))
+			kept += rows[i].restored_pct / 100.0 * before;
+	}
+	result->cached_pct_start = bytes > 0 ? 100.0 * cached_before / bytes : NAN;
+	result->cached_pct_end = bytes > 0 ? 100.0 * end / bytes : NAN;
+	result->restored_pct = cached_before > 0 ? 100.0 * kept / cached_before : NAN;
+	result->seconds = sb_citus_step_wall_s(ct, rows);
 }
 
 void

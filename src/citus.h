@@ -38,6 +38,7 @@ typedef struct SbPlacement
 	double	   *scan_s;
 	double		read_cached;	/* the highest over pairs */
 	double		scan_cached;
+	char	   *snapshot;		/* its caches before (restore => true) */
 } SbPlacement;
 
 /* A node holding placements, with its per-pair times. */
@@ -60,6 +61,7 @@ typedef struct SbCitusTable
 	int			nnodes;
 	SbNode	   *nodes;
 	char	   *schema;			/* where scanbench lives (quoted) */
+	Oid			schema_oid;
 } SbCitusTable;
 
 #define SB_CITUS_DISTRIBUTED	'd'
@@ -76,17 +78,32 @@ typedef struct SbStepRow
 	double		seconds;
 	double		cached_pct;
 	double		node_s;
+	char	   *snapshot;		/* 'snapshot': the caches, as bytea's text */
+	double		cached_pct_end; /* 'restore': after it */
+	double		restored_pct;
 } SbStepRow;
+
+/* What a 'restore' step put back, over the placements. */
+typedef struct SbCitusRestore
+{
+	double		cached_pct_start;
+	double		cached_pct_end;
+	double		restored_pct;
+	double		seconds;
+} SbCitusRestore;
 
 extern bool sb_citus_table(Oid relid);
 extern void sb_citus_refuse(Oid relid, const char *function);
 extern bool sb_citus_table_kind(Oid relid, char *kind);
-extern SbCitusTable *sb_citus_table_open(Oid relid, char kind, Oid funcid,
+extern SbCitusTable *sb_citus_table_open(Oid relid, char kind, Oid schema,
 										 MemoryContext outer);
 extern void sb_citus_alloc_pairs(SbCitusTable *ct, int maxpairs,
 								 MemoryContext outer);
 extern SbStepRow *sb_citus_run_step(SbCitusTable *ct, const char *step,
 									SbCacheMode cache, int block_size);
+extern bool sb_citus_can_restore(SbCitusTable *ct);
+extern double sb_citus_snapshot(SbCitusTable *ct);
+extern void sb_citus_restore(SbCitusTable *ct, SbCitusRestore *result);
 extern double sb_citus_step_cached_pct(SbCitusTable *ct, SbStepRow *rows);
 extern double sb_citus_step_wall_s(SbCitusTable *ct, SbStepRow *rows);
 extern void sb_citus_store_step(SbCitusTable *ct, SbStepRow *rows,

@@ -26,30 +26,36 @@
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "citus_cluster.h"
 #include "clock.h"
-#include "history.h"
-#include "rows.h"
+#include "efficiency_row.h"
+#include "history_record.h"
+#include "request.h"
 #include "settings.h"
 #include "stats.h"
 
 /* ---- scan_efficiency on a Citus table: the cluster's figure ---- */
 
+/*
+ * What differs from one server: a sample of the cluster is not taken
+ * (every placement is read in every pass), nor a write; method 'pairs'
+ * adds pairs of whole-cluster passes until the interval meets the target
+ * or the budget would be overrun, 'whole' takes runs pairs.
+ */
 Datum
-sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
+sb_citus_scan_efficiency(const SbEfficiencyRequest *req)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	SbCacheMode cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	int32		block_size = PG_GETARG_INT32(2);
-	int32		runs = PG_GETARG_INT32(3);
-	double		max_seconds = 0;	/* 0: no budget, runs pairs */
-	double		target_pct = 0;
-	bool		adaptive = false;
-	bool		record = false;
+	Oid			relid = req->relid;
+	SbCacheMode cache = req->cache;
+	int32		block_size = req->block_size;
+	int32		runs = req->runs;
+	double		max_seconds = req->max_seconds;
+	double		target_pct = req->target_pct;
+	bool		adaptive = req->method == SB_METHOD_PAIRS;
 	MemoryContext outer = CurrentMemoryContext;
-	TupleDesc	tupdesc;
+	TupleDesc	tupdesc = req->tupdesc;
 	SbCitusTable *ct;
 	char		kind;
 	double	   *read_mb_s,
@@ -70,48 +76,35 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 				pairs = 0;
 	instr_time	begin,
 				now;
-	SbRow		row;
+	SbEfficiencyRow r;
 	char	   *count_sql;
 	SbVerdict	verdict;
 	bool		judged;
 	Datum		result;
 	MemoryContext old;
+	SbCitusRestore restored;
+	bool		restore;
 
-	sb_check_block_size(block_size);
-	sb_check_runs(runs);
-
-	/*
-	 * scan_efficiency(rel, cache, block_size, runs, sample, max_seconds,
-	 * target_pct, method, ..., record).  Method 'pairs' adds pairs of
-	 * whole-cluster passes until the interval meets the target or the
-	 * budget would be overrun; 'whole' takes runs pairs.  A sample of the
-	 * cluster is not taken: every placement is read in every pass.
-	 */
-	if (PG_NARGS() >= 8)
-	{
-		double		sample = PG_GETARG_FLOAT8(4);
-
-		max_seconds = PG_GETARG_FLOAT8(5);
-		target_pct = PG_GETARG_FLOAT8(6);
-		adaptive = (sb_parse_method(PG_GETARG_TEXT_PP(7)) == SB_METHOD_PAIRS);
-		sb_check_sample(sample);
-		sb_check_max_seconds(max_seconds);
-		sb_check_target_pct(target_pct);
-		if (sample < 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("sample is not supported for a Citus table"),
-					 errdetail("The cluster figure reads every shard placement in each pass."),
-					 errhint("Leave sample at 1; max_seconds bounds the call.")));
-		if (PG_NARGS() >= 9)
-			record = PG_GETARG_BOOL(PG_NARGS() - 1);
-	}
-	tupdesc = sb_result_tupdesc(fcinfo);
+	if (req->sample < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("sample is not supported for a Citus table"),
+				 errdetail("The cluster figure reads every shard placement in each pass."),
+				 errhint("Leave sample at 1; max_seconds bounds the call.")));
+	if (req->with_write)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("with_write is not supported for a Citus table"),
+				 errdetail("The write test runs in one server's tablespace; a Citus table's data lives on its nodes."),
+				 errhint("Run storage_profile() on each node for its write rate.")));
+	/* Recording comes last: whether it can be done is said first. */
+	if (req->record)
+		sb_history_check_record(req->schema, "scan_efficiency");
 
 	SPI_connect();
 	if (!sb_citus_table_kind(relid, &kind))
 		elog(ERROR, "relation %u is not a Citus table", relid);
-	ct = sb_citus_table_open(relid, kind, fcinfo->flinfo->fn_oid, outer);
+	ct = sb_citus_table_open(relid, kind, req->schema, outer);
 	if (ct->kind == SB_CITUS_REFERENCE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -137,6 +130,21 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 	count_sql = psprintf("SELECT count(1) FROM %s",
 						 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 													ct->relname));
+
+	/* What the nodes' caches held, before anything is evicted. */
+	memset(&restored, 0, sizeof(restored));
+	restored.restored_pct = restored.seconds = NAN;
+	restore = req->restore && sb_citus_can_restore(ct);
+	if (req->restore && !restore)
+		ereport(WARNING,
+				(errmsg("the nodes' caches of \"%s\" will not be put back", ct->relname),
+				 errdetail("This database's scan_efficiency_node predates restoring a Citus table's caches."),
+				 errhint("ALTER EXTENSION scanbench UPDATE, on the coordinator, updates it on every node.")));
+	if (restore)
+		restored.cached_pct_start = sb_citus_snapshot(ct);
+	else
+		restored.cached_pct_start =
+			sb_citus_step_cached_pct(ct, sb_citus_run_step(ct, "prepare", SB_CACHE_ASIS, block_size));
 
 	INSTR_TIME_SET_CURRENT(begin);
 	while (pairs < maxpairs)
@@ -199,6 +207,12 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 		if (target_pct > 0 && sb_halfwidth_pct(med, lo, hi) <= target_pct)
 			break;
 	}
+	/* Put back what the caches held, or at least say what changed. */
+	if (restore)
+		sb_citus_restore(ct, &restored);
+	else
+		restored.cached_pct_end =
+			sb_citus_step_cached_pct(ct, sb_citus_run_step(ct, "prepare", SB_CACHE_ASIS, block_size));
 	INSTR_TIME_SET_CURRENT(now);
 	INSTR_TIME_SUBTRACT(now, begin);
 
@@ -208,58 +222,42 @@ sb_citus_scan_efficiency(FunctionCallInfo fcinfo)
 
 	/* The row outlives SPI's memory, which SPI_finish() releases. */
 	old = MemoryContextSwitchTo(outer);
-	sb_row_init(&row, tupdesc);
-	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
-	sb_row_datum(&row, "bytes", Int64GetDatum(bytes));
-	sb_row_datum(&row, "rows", Int64GetDatum(rows));
-	sb_row_text(&row, "cache", sb_cache_name(cache));
-	sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
-	sb_row_datum(&row, "runs", Int32GetDatum(runs));
-	sb_row_float(&row, "read_mb_s", sb_median(read_mb_s, pairs), 1);
-	sb_row_float(&row, "scan_mb_s", sb_median(scan_mb_s, pairs), 1);
-	sb_row_float(&row, "scan_pct", med, 1);
-	sb_row_float(&row, "read_s", sb_median(read_s, pairs), 3);
-	sb_row_float(&row, "scan_s", sb_median(scan_s, pairs), 3);
-	sb_row_float(&row, "read_cached_pct", read_cached, 1);
-	sb_row_float(&row, "scan_cached_pct", scan_cached, 1);
-	/*
-	 * The cluster's own columns from 0.3; an earlier result type has none,
-	 * and there the cluster is named in filesystem and device as it was.
-	 */
-	if (sb_row_has(&row, "citus_nodes"))
-	{
-		sb_row_datum(&row, "citus_nodes", Int32GetDatum(ct->nnodes));
-		sb_row_datum(&row, "citus_placements", Int32GetDatum(ct->nplacements));
-		sb_row_null(&row, "filesystem");
-		sb_row_null(&row, "device");
-	}
-	else
-	{
-		sb_row_text(&row, "filesystem", "citus");
-		sb_row_text(&row, "device", psprintf("%d nodes, %d placements",
-											 ct->nnodes, ct->nplacements));
-	}
-	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
-	sb_row_text(&row, "method", "cluster");
-	sb_row_datum(&row, "pairs", Int32GetDatum(pairs));
-	sb_row_float(&row, "coverage_pct", 100.0, 1);
-	sb_row_float(&row, "scan_pct_lo", lo, 1);
-	sb_row_float(&row, "scan_pct_hi", hi, 1);
-	sb_row_float(&row, "scan_pct_p10", p10, 1);
-	sb_row_float(&row, "scan_pct_p90", p90, 1);
-	sb_row_float(&row, "elapsed_s", INSTR_TIME_GET_DOUBLE(now), 3);
-	if (judged)
-		sb_row_verdict(&row, "verdict", &verdict);
-	else
-		sb_row_null(&row, "verdict");
-	sb_row_datum(&row, "settings", sb_io_settings());
-	/* The server-path columns a cluster figure has no value for. */
-	sb_row_rest_null(&row);
-	result = sb_row_result(&row);
+	sb_efficiency_row_init(&r);
+	r.relation = relid;
+	r.bytes = bytes;
+	r.rows = rows;
+	r.cache = sb_cache_name(cache);
+	r.block_size = block_size;
+	r.runs = runs;
+	r.read_mb_s = sb_median(read_mb_s, pairs);
+	r.scan_mb_s = sb_median(scan_mb_s, pairs);
+	r.scan_pct = med;
+	r.read_s = sb_median(read_s, pairs);
+	r.scan_s = sb_median(scan_s, pairs);
+	r.read_cached_pct = read_cached;
+	r.scan_cached_pct = scan_cached;
+	/* a cluster has no one filesystem, device, server facts or limits */
+	r.citus_nodes = ct->nnodes;
+	r.citus_placements = ct->nplacements;
+	r.method = "cluster";
+	r.pairs = pairs;
+	r.coverage_pct = 100.0;
+	r.scan_pct_lo = lo;
+	r.scan_pct_hi = hi;
+	r.scan_pct_p10 = p10;
+	r.scan_pct_p90 = p90;
+	r.elapsed_s = INSTR_TIME_GET_DOUBLE(now);
+	r.cached_pct_start = restored.cached_pct_start;
+	r.cached_pct_end = restored.cached_pct_end;
+	r.restored_pct = restored.restored_pct;
+	r.restore_s = restored.seconds;
+	r.verdict = judged ? &verdict : NULL;
+	r.settings = sb_io_settings();
+	result = sb_efficiency_row(tupdesc, &r);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 
-	if (record)
-		sb_history_record(fcinfo, result, tupdesc);
-	PG_RETURN_DATUM(result);
+	if (req->record)
+		sb_history_record(req->schema, result, tupdesc);
+	return result;
 }

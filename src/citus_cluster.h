@@ -9,8 +9,8 @@
 #ifndef SCANBENCH_CITUS_CLUSTER_H
 #define SCANBENCH_CITUS_CLUSTER_H
 
-#include "fmgr.h"
+#include "request.h"
 
-extern Datum sb_citus_scan_efficiency(FunctionCallInfo fcinfo);
+extern Datum sb_citus_scan_efficiency(const SbEfficiencyRequest *req);
 
 #endif							/* SCANBENCH_CITUS_CLUSTER_H */

@@ -6,9 +6,11 @@
  *	  in one place.  The rest of the code uses only the
  *	  sb_* names below, spelled as the newest server spells them.
  *
- * The parts that need the server's internal headers (the buffer manager's,
- * the settings tables) are compiled only in the files that include those
- * headers first, so that no other file sees them.
+ * The parts that need the server's internal headers live beside it, one
+ * header a subsystem, each including what it needs, so that the file
+ * that uses a part includes it, in any order: compat_bufmgr.h (the
+ * buffer manager's internals), compat_guc.h (the settings tables),
+ * compat_executor.h (a scan's I/O statistics).
  *
  *-------------------------------------------------------------------------
  */
@@ -48,107 +50,6 @@ typedef RelFileNode SbFileId;
 #define sb_relation_path(rel) \
 	relpathbackend(SbRelFileId(rel), (rel)->rd_backend, MAIN_FORKNUM)
 #endif
-
-/* What cache.c needs: it includes storage/buf_internals.h first. */
-#ifdef BUFMGR_INTERNALS_H
-
-/* Buffer tags: one RelFileNode member until 15, flattened Oids from 16. */
-#if PG_VERSION_NUM >= 160000
-#define sb_buftag_matches(tag, fileid) \
-	(BufTagMatchesRelFileLocator(&(tag), &(fileid)) && \
-	 BufTagGetForkNum(&(tag)) == MAIN_FORKNUM)
-#define sb_buftags_equal(a, b)		BufferTagsEqual(&(a), &(b))
-#define sb_buftag_clear(tag)		ClearBufferTag(&(tag))
-#define sb_buftag_fileid(tag)		BufTagGetRelFileLocator(&(tag))
-#define sb_buftag_forknum(tag)		BufTagGetForkNum(&(tag))
-#else
-#define sb_buftag_matches(tag, fileid) \
-	(RelFileNodeEquals((tag).rnode, fileid) && (tag).forkNum == MAIN_FORKNUM)
-#define sb_buftags_equal(a, b)		BUFFERTAGS_EQUAL(a, b)
-#define sb_buftag_clear(tag)		CLEAR_BUFFERTAG(tag)
-#define sb_buftag_fileid(tag)		((tag).rnode)
-#define sb_buftag_forknum(tag)		((tag).forkNum)
-#endif
-
-/*
- * Evicting one shared buffer, without ever discarding data or taking a
- * buffer from under someone (cache.c explains the protocol and makes one
- * pass over the pool for all leaves; 18's EvictRelUnpinnedBuffers() would
- * be a pass per leaf).  sb_evict_shared_buffer(desc, tag): from 17 the
- * server's EvictUnpinnedBuffer() (one argument in 17, a "was it flushed"
- * output from 18), which writes a dirty buffer out first; before 17, the
- * removal of a clean, unpinned buffer from the mapping table that the
- * buffer manager does when it drops a relation, done here under the
- * mapping partition lock and the buffer header spinlock.
- */
-#if PG_VERSION_NUM >= 180000
-static inline bool
-sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
-{
-	bool		flushed;
-
-	return EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc), &flushed);
-}
-#elif PG_VERSION_NUM >= 170000
-#define sb_evict_shared_buffer(desc, tag) \
-	EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc))
-#else
-static inline bool
-sb_evict_shared_buffer(BufferDesc *desc, BufferTag *tag)
-{
-	uint32		hash = BufTableHashCode(tag);
-	LWLock	   *partition_lock = BufMappingPartitionLock(hash);
-	uint32		state;
-
-	LWLockAcquire(partition_lock, LW_EXCLUSIVE);
-	state = LockBufHdr(desc);
-	if (!sb_buftags_equal(desc->tag, *tag) ||
-		!(state & BM_TAG_VALID) ||
-		BUF_STATE_GET_REFCOUNT(state) != 0 ||
-		(state & BM_DIRTY) != 0)
-	{
-		UnlockBufHdr(desc, state);
-		LWLockRelease(partition_lock);
-		return false;
-	}
-	sb_buftag_clear(desc->tag);
-	state &= ~(BUF_FLAG_MASK | BUF_USAGECOUNT_MASK);
-	UnlockBufHdr(desc, state);
-	BufTableDelete(tag, hash);
-	LWLockRelease(partition_lock);
-
-	StrategyFreeBuffer(desc);
-	return true;
-}
-#endif
-
-/*
- * A buffer header's state word: 32 bits until 18, 64 bits from 19
- * (pg_atomic_uint64, the flags and counts at the same places), where
- * UnlockBufHdr() takes the descriptor alone and writes back the state
- * LockBufHdr() returned, unchanged.  Callers read the flags (BM_VALID,
- * BM_DIRTY) and the counts only.
- */
-#if PG_VERSION_NUM >= 190000
-typedef uint64 SbBufState;
-#define sb_buf_state(desc)				pg_atomic_read_u64(&(desc)->state)
-#define sb_unlock_buf_hdr(desc, state)	UnlockBufHdr(desc)
-#else
-typedef uint32 SbBufState;
-#define sb_buf_state(desc)				pg_atomic_read_u32(&(desc)->state)
-#define sb_unlock_buf_hdr(desc, state)	UnlockBufHdr(desc, state)
-#endif
-
-/* Local (temp-table) buffers are dropped by RelFileLocator from 16 on. */
-#if PG_VERSION_NUM >= 160000
-#define sb_drop_local_buffers(fileid) \
-	DropRelationAllLocalBuffers(fileid)
-#else
-#define sb_drop_local_buffers(fileid) \
-	DropRelFileNodeAllLocalBuffers(fileid)
-#endif
-
-#endif							/* BUFMGR_INTERNALS_H */
 
 /* Relation kinds that have a table access method: named in 15. */
 #ifndef RELKIND_HAS_TABLE_AM
@@ -198,68 +99,6 @@ typedef uint32 SbBufState;
 #include "utils/tuplestore.h"
 
 /*
- * Set-returning functions in materialize mode: InitMaterializedSRF() from
- * 16 on.  15.0 called it SetSingleFuncCall(); 15.1 renamed it and kept the
- * old name as a function, so every 15.x has the old name and a library
- * built against any 15.x loads on 15.0.  14 needs the tuplestore set up by
- * hand.
- */
-#if PG_VERSION_NUM >= 160000
-#define sb_init_srf(fcinfo)		InitMaterializedSRF(fcinfo, 0)
-#elif PG_VERSION_NUM >= 150000
-#define sb_init_srf(fcinfo)		SetSingleFuncCall(fcinfo, 0)
-#else
-#include "funcapi.h"
-#include "miscadmin.h"
-#include "utils/tuplestore.h"
-static inline void
-sb_init_srf(FunctionCallInfo fcinfo)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext old;
-	TupleDesc	tupdesc;
-
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("set-valued function called in context that cannot accept a set")));
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
-	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
-	MemoryContextSwitchTo(old);
-}
-#endif
-
-/*
- * A setting's definition (context, flags) by name, or NULL: find_option()
- * is exported from 16 on; before, the sorted array of settings is
- * searched by hand (names are case-insensitive).  For the files that
- * include utils/guc_tables.h.
- */
-#ifdef GUC_TABLES_H
-#if PG_VERSION_NUM >= 160000
-#define sb_find_guc(name)	find_option(name, false, true, ERROR)
-#else
-static inline struct config_generic *
-sb_find_guc(const char *name)
-{
-	struct config_generic **vars = get_guc_variables();
-	int			n = GetNumConfigOptions();
-	int			i;
-
-	for (i = 0; i < n; i++)
-		if (pg_strcasecmp(vars[i]->name, name) == 0)
-			return vars[i];
-	return NULL;
-}
-#endif
-#endif							/* GUC_TABLES_H */
-
-/*
  * Privileges on a tablespace: pg_tablespace_aclcheck() until 15, the
  * generic object_aclcheck() from 16.  Callers include utils/acl.h and
  * catalog/pg_tablespace.h.
@@ -306,63 +145,6 @@ sb_find_guc(const char *name)
  * has run and before ExecutorEnd ends the scan; before 19 there are none
  * and it adds nothing.
  */
-/*
- * scanbench begins a seq scan itself, to bound it (scan.c), as SeqNext()
- * would with table_beginscan_strat(); on 19 that passes no flags of the
- * caller's, so the scan that counts its reads is begun with
- * SO_SCAN_INSTRUMENT through table_beginscan_common(), which
- * table_beginscan_strat() calls.
- */
-#if PG_VERSION_NUM >= 190000
-#define sb_beginscan_strat(rel, snapshot, count_io) \
-	table_beginscan_common(rel, snapshot, 0, NULL, NULL, \
-						   SO_TYPE_SEQSCAN | SO_ALLOW_PAGEMODE | SO_ALLOW_STRAT, \
-						   (count_io) ? SO_SCAN_INSTRUMENT : SO_NONE)
-#else
-#define sb_beginscan_strat(rel, snapshot, count_io) \
-	table_beginscan_strat(rel, snapshot, 0, NULL, true, false)
-#endif
-
-#ifdef EXECNODES_H
-#if PG_VERSION_NUM >= 190000
-#include "access/relscan.h"
-#include "executor/instrument_node.h"
-
-#define SB_HAVE_SCAN_IO			true
-#define SB_INSTRUMENT_SCAN_IO	INSTRUMENT_IO
-typedef IOStats SbIOStats;
-
-static inline void
-sb_seqscan_io_stats(SeqScanState *node, SbIOStats *sum)
-{
-	TableScanDesc scan = node->ss.ss_currentScanDesc;
-	int			i;
-
-	if (scan != NULL && scan->rs_instrument != NULL)
-		AccumulateIOStats(sum, &scan->rs_instrument->io);
-	if (node->sinstrument != NULL)
-		for (i = 0; i < node->sinstrument->num_workers; i++)
-			AccumulateIOStats(sum, &node->sinstrument->sinstrument[i].stats.io);
-}
-#else
-#define SB_HAVE_SCAN_IO			false
-#define SB_INSTRUMENT_SCAN_IO	0
-typedef struct SbIOStats
-{
-	uint64		prefetch_count;
-	uint64		distance_sum;
-	int16		distance_max;
-	uint64		wait_count;
-	uint64		io_count;
-	uint64		io_nblocks;
-} SbIOStats;
-
-static inline void
-sb_seqscan_io_stats(SeqScanState *node, SbIOStats *sum)
-{
-}
-#endif
-#endif							/* EXECNODES_H */
 
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000

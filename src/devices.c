@@ -31,6 +31,7 @@
 
 #include "devices.h"
 #include "mountinfo.h"
+#include "procstat.h"
 
 /* A chain deeper than this is a loop in what /sys says. */
 #define SB_MAX_DEPTH	12
@@ -43,19 +44,13 @@ static char *
 read_sys(const char *dir, const char *file)
 {
 	char	   *path = psprintf("%s/%s", dir, file);
-	char		line[4096];
-	FILE	   *f;
+	char		buf[4096];
 	char	   *result = NULL;
 
-	f = AllocateFile(path, "r");
-	if (f != NULL)
+	if (sb_read_small_file(path, buf, sizeof(buf)))
 	{
-		if (fgets(line, sizeof(line), f) != NULL)
-		{
-			line[strcspn(line, "\n")] = '\0';
-			result = pstrdup(line);
-		}
-		FreeFile(f);
+		buf[strcspn(buf, "\n")] = '\0';
+		result = pstrdup(buf);
 	}
 	pfree(path);
 	return result;

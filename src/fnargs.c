@@ -14,14 +14,23 @@
  * takes the value the caller of that older version got, which the entry
  * function passes as the default.
  *
+ * Each argument's type is checked against the type it is read as: an
+ * argument that kept its name in some definition and changed its type
+ * would otherwise be misread (an integer's Datum taken as a pointer to
+ * text), and is refused with an error that names it instead.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/tuplestore.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "fnargs.h"
@@ -44,6 +53,8 @@ sb_args_init(SbArgs *args, FunctionCallInfo fcinfo)
 	args->fcinfo = fcinfo;
 	args->nargs = Min(n, PG_NARGS());
 	args->names = names;
+	args->types = types;
+	args->function = get_func_name(fcinfo->flinfo->fn_oid);
 }
 
 /*
@@ -98,17 +109,29 @@ arg_position(SbArgs *args, const char *name)
 	return -1;
 }
 
-/* The argument's position, or -1; a NULL passed for it is refused. */
+/*
+ * The argument's position, or -1; a NULL passed for it is refused, and
+ * one of another type than the library reads it as.
+ */
 static int
-arg_present(SbArgs *args, const char *name)
+arg_present(SbArgs *args, const char *name, Oid type)
 {
 	int			i = arg_position(args, name);
 
-	if (i >= 0 && args->fcinfo->args[i].isnull)
+	if (i < 0)
+		return -1;
+	if (args->fcinfo->args[i].isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be NULL", name),
 				 errhint("Leave the argument out for its default.")));
+	if (args->types[i] != type)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("argument %s of %s() is of type %s, which this version of scanbench does not read",
+						name, args->function, format_type_be(args->types[i])),
+				 errdetail("The library reads %s as %s.", name, format_type_be(type)),
+				 errhint("Run ALTER EXTENSION scanbench UPDATE to get the definitions of the installed library.")));
 	return i;
 }
 
@@ -121,7 +144,7 @@ sb_arg_given(SbArgs *args, const char *name)
 int32
 sb_arg_int32(SbArgs *args, const char *name, int32 dflt)
 {
-	int			i = arg_present(args, name);
+	int			i = arg_present(args, name, INT4OID);
 
 	return i < 0 ? dflt : DatumGetInt32(args->fcinfo->args[i].value);
 }
@@ -129,7 +152,7 @@ sb_arg_int32(SbArgs *args, const char *name, int32 dflt)
 double
 sb_arg_float8(SbArgs *args, const char *name, double dflt)
 {
-	int			i = arg_present(args, name);
+	int			i = arg_present(args, name, FLOAT8OID);
 
 	return i < 0 ? dflt : DatumGetFloat8(args->fcinfo->args[i].value);
 }
@@ -137,7 +160,7 @@ sb_arg_float8(SbArgs *args, const char *name, double dflt)
 bool
 sb_arg_bool(SbArgs *args, const char *name, bool dflt)
 {
-	int			i = arg_present(args, name);
+	int			i = arg_present(args, name, BOOLOID);
 
 	return i < 0 ? dflt : DatumGetBool(args->fcinfo->args[i].value);
 }
@@ -146,21 +169,89 @@ sb_arg_bool(SbArgs *args, const char *name, bool dflt)
 char *
 sb_arg_cstring(SbArgs *args, const char *name, const char *dflt)
 {
-	int			i = arg_present(args, name);
+	int			i = arg_present(args, name, TEXTOID);
 
 	if (i < 0)
 		return dflt ? pstrdup(dflt) : NULL;
 	return TextDatumGetCString(args->fcinfo->args[i].value);
 }
 
+/* A name argument (a tablespace's) as a C string, or NULL. */
+char *
+sb_arg_name(SbArgs *args, const char *name)
+{
+	int			i = arg_present(args, name, NAMEOID);
+
+	return i < 0 ? NULL : pstrdup(NameStr(*DatumGetName(args->fcinfo->args[i].value)));
+}
+
 /*
- * An array argument, detoasted; NULL when the definition has none of that
- * name.
+ * An argument of an OID type (regclass): a definition lacking it is a
+ * definition this library does not serve.
+ */
+Oid
+sb_arg_oid(SbArgs *args, const char *name, Oid type)
+{
+	int			i = arg_present(args, name, type);
+
+	if (i < 0)
+		elog(ERROR, "%s() has no argument %s", args->function, name);
+	return DatumGetObjectId(args->fcinfo->args[i].value);
+}
+
+/*
+ * An array argument of elemtype, detoasted; NULL when the definition has
+ * none of that name.
  */
 ArrayType *
-sb_arg_array(SbArgs *args, const char *name)
+sb_arg_array(SbArgs *args, const char *name, Oid elemtype)
 {
-	int			i = arg_present(args, name);
+	int			i = arg_present(args, name, get_array_type(elemtype));
 
 	return i < 0 ? NULL : DatumGetArrayTypeP(args->fcinfo->args[i].value);
+}
+
+/* The caller's result type, blessed for a composite Datum. */
+TupleDesc
+sb_result_tupdesc(FunctionCallInfo fcinfo)
+{
+	TupleDesc	tupdesc;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	return BlessTupleDesc(tupdesc);
+}
+
+/*
+ * A set-returning call in materialize mode: InitMaterializedSRF() from 16
+ * on.  15.0 called it SetSingleFuncCall(); 15.1 renamed it and kept the
+ * old name as a function, so every 15.x has the old name and a library
+ * built against any 15.x loads on 15.0.  14 needs the tuplestore set up by
+ * hand.
+ */
+void
+sb_init_srf(FunctionCallInfo fcinfo)
+{
+#if PG_VERSION_NUM >= 160000
+	InitMaterializedSRF(fcinfo, 0);
+#elif PG_VERSION_NUM >= 150000
+	SetSingleFuncCall(fcinfo, 0);
+#else
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext old;
+	TupleDesc	tupdesc;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
+	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
+	MemoryContextSwitchTo(old);
+#endif
 }

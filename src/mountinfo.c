@@ -88,6 +88,66 @@ merge_options(const char *mount_opts, const char *super_opts)
 }
 
 /*
+ * Every line of /proc/self/mountinfo, its fields unescaped, the one reader
+ * of that file (cgroup.c finds its hierarchies here too); NULL where the
+ * file cannot be read, with errno set.  A line reads:
+ *   id parent major:minor root mountpoint options [optional fields...]
+ *   - fstype source superoptions
+ */
+SbMountLine *
+sb_mountinfo(int *n)
+{
+	FILE	   *mi = AllocateFile("/proc/self/mountinfo", "r");
+	SbMountLine *lines;
+	int			size = 64;
+	char		line[8192];
+
+	*n = 0;
+	if (mi == NULL)
+		return NULL;
+	lines = palloc(sizeof(SbMountLine) * size);
+	while (fgets(line, sizeof(line), mi) != NULL)
+	{
+		SbMountLine *l;
+		char		root[4096];
+		char		mountpoint[4096];
+		char		opts[2048];
+		char		type[256];
+		char		source[4096];
+		char		superopts[2048];
+		unsigned int maj,
+					min;
+		char	   *sep = strstr(line, " - ");
+
+		superopts[0] = '\0';
+		if (sep == NULL ||
+			sscanf(line, "%*d %*d %u:%u %4095s %4095s %2047s",
+				   &maj, &min, root, mountpoint, opts) != 5 ||
+			sscanf(sep + 3, "%255s %4095s %2047s", type, source, superopts) < 2)
+			continue;
+		if (*n == size)
+		{
+			size *= 2;
+			lines = repalloc(lines, sizeof(SbMountLine) * size);
+		}
+		l = &lines[(*n)++];
+		unescape_octal(root);
+		unescape_octal(mountpoint);
+		unescape_octal(source);
+		l->dev_major = maj;
+		l->dev_minor = min;
+		l->root = pstrdup(root);
+		l->mount_point = pstrdup(mountpoint);
+		l->options = pstrdup(opts);
+		l->fstype = pstrdup(type);
+		l->source = pstrdup(source);
+		l->super_options = pstrdup(superopts);
+	}
+	FreeFile(mi);
+	return lines;
+}
+
+/*
  * Fill *m for the filesystem holding path (relative to the data directory
  * or absolute).  Returns false, with m->note saying why, when the file or
  * /proc/self/mountinfo cannot be read or no line matches; never errors.
@@ -97,8 +157,9 @@ sb_mount_lookup(const char *path, SbMount *m)
 {
 	struct stat st;
 	char		real[PATH_MAX];
-	FILE	   *mi;
-	char		line[8192];
+	SbMountLine *lines;
+	int			n,
+				i;
 	size_t		best_len = 0;
 	bool		best_prefix = false;
 
@@ -118,59 +179,34 @@ sb_mount_lookup(const char *path, SbMount *m)
 	if (realpath(path, real) == NULL)
 		strlcpy(real, path, sizeof(real));
 
-	mi = AllocateFile("/proc/self/mountinfo", "r");
-	if (mi == NULL)
+	lines = sb_mountinfo(&n);
+	if (lines == NULL)
 	{
 		m->note = psprintf("could not read /proc/self/mountinfo: %m");
 		return false;
 	}
-
-	/*
-	 * A line reads: id parent major:minor root mountpoint options
-	 * [optional fields...] - fstype source superoptions
-	 */
-	while (fgets(line, sizeof(line), mi) != NULL)
+	for (i = 0; i < n; i++)
 	{
-		unsigned int maj,
-					min;
-		char		mountpoint[4096];
-		char		opts[2048];
-		char		type[256];
-		char		source[4096];
-		char		superopts[2048];
-		char	   *sep;
+		SbMountLine *l = &lines[i];
 		bool		prefix;
 		size_t		len;
 
-		if (sscanf(line, "%*d %*d %u:%u %*s %4095s %2047s",
-				   &maj, &min, mountpoint, opts) != 4)
+		if (l->dev_major != m->dev_major || l->dev_minor != m->dev_minor)
 			continue;
-		if (maj != m->dev_major || min != m->dev_minor)
-			continue;
-		sep = strstr(line, " - ");
-		if (sep == NULL)
-			continue;
-		superopts[0] = '\0';
-		if (sscanf(sep + 3, "%255s %4095s %2047s", type, source, superopts) < 2)
-			continue;
-		unescape_octal(mountpoint);
-		unescape_octal(source);
-
 		/* Prefer a mount the file's path goes through, then the deepest. */
-		prefix = path_under(real, mountpoint);
-		len = strlen(mountpoint);
+		prefix = path_under(real, l->mount_point);
+		len = strlen(l->mount_point);
 		if (m->fstype != NULL &&
 			((best_prefix && !prefix) ||
 			 (prefix == best_prefix && len < best_len)))
 			continue;
 		best_prefix = prefix;
 		best_len = len;
-		m->mount_point = pstrdup(mountpoint);
-		m->fstype = pstrdup(type);
-		m->source = pstrdup(source);
-		m->options = merge_options(opts, superopts);
+		m->mount_point = l->mount_point;
+		m->fstype = l->fstype;
+		m->source = l->source;
+		m->options = merge_options(l->options, l->super_options);
 	}
-	FreeFile(mi);
 
 	if (m->fstype == NULL)
 	{

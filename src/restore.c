@@ -38,9 +38,10 @@
 #include "portability/instr_time.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
-#include "rawread.h"
+#include "seqread.h"
 #include "restore.h"
 #include "stats.h"
 
@@ -285,4 +286,120 @@ sb_cache_restore(SbTarget *target, SbCacheSnapshot *snap,
 	pfree(os_after);
 	pfree(buf_after);
 	pfree(chunk);
+}
+
+/*
+ * A snapshot as bytes, and back.  On a Citus cluster each node takes the
+ * snapshot of its placements in one step and restores it in another, each
+ * a transaction of its own on a connection the coordinator may not keep:
+ * the node hands the snapshot to the coordinator, which hands it back.
+ * The layout is this library's own: the residency at the start, the
+ * number of leaves, then each leaf's block count and its two bitmaps.
+ */
+typedef struct SbSnapshotHeader
+{
+	SbResidency before;
+	int32		nleaves;
+} SbSnapshotHeader;
+
+static Size
+bitmap_bytes(BlockNumber nblocks)
+{
+	return nblocks / 8 + 1;
+}
+
+bytea *
+sb_cache_snapshot_bytes(SbTarget *target, SbCacheSnapshot *snap)
+{
+	SbSnapshotHeader hdr;
+	Size		len = VARHDRSZ + sizeof(hdr);
+	bytea	   *out;
+	char	   *p;
+	int			l;
+
+	for (l = 0; l < target->nleaves; l++)
+		len += sizeof(uint32) + 2 * bitmap_bytes(target->leaves[l].nblocks);
+	out = palloc(len);
+	SET_VARSIZE(out, len);
+	p = VARDATA(out);
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.before = snap->before;
+	hdr.nleaves = target->nleaves;
+	memcpy(p, &hdr, sizeof(hdr));
+	p += sizeof(hdr);
+	for (l = 0; l < target->nleaves; l++)
+	{
+		uint32		nblocks = target->leaves[l].nblocks;
+		Size		n = bitmap_bytes(nblocks);
+
+		memcpy(p, &nblocks, sizeof(nblocks));
+		p += sizeof(nblocks);
+		memcpy(p, snap->os_bits[l], n);
+		p += n;
+		memcpy(p, snap->buf_bits[l], n);
+		p += n;
+	}
+	return out;
+}
+
+static void
+snapshot_mismatch(SbTarget *target)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the cache snapshot does not fit \"%s\"",
+					get_rel_name(target->relid)),
+			 errdetail("It was not taken of this relation by this version of scanbench.")));
+}
+
+/*
+ * A relation that grew since the snapshot gets its new blocks as not
+ * cached; one that shrank loses the bits past its end.
+ */
+void
+sb_cache_snapshot_from_bytes(SbTarget *target, bytea *bytes,
+							 SbCacheSnapshot *snap)
+{
+	SbSnapshotHeader hdr;
+	const char *p = VARDATA_ANY(bytes);
+	const char *end = p + VARSIZE_ANY_EXHDR(bytes);
+	int			l;
+
+	if (end - p < (ptrdiff_t) sizeof(hdr))
+		snapshot_mismatch(target);
+	memcpy(&hdr, p, sizeof(hdr));
+	p += sizeof(hdr);
+	if (hdr.nleaves != target->nleaves)
+		snapshot_mismatch(target);
+	snap->before = hdr.before;
+	snap->nleaves = target->nleaves;
+	snap->os_bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	snap->buf_bits = palloc0(sizeof(uint8 *) * Max(target->nleaves, 1));
+	for (l = 0; l < target->nleaves; l++)
+	{
+		uint32		nblocks;
+		Size		have = bitmap_bytes(target->leaves[l].nblocks);
+		Size		n;
+
+		if (end - p < (ptrdiff_t) sizeof(nblocks))
+			snapshot_mismatch(target);
+		memcpy(&nblocks, p, sizeof(nblocks));
+		p += sizeof(nblocks);
+		n = bitmap_bytes(nblocks);
+		if ((Size) (end - p) < 2 * n)
+			snapshot_mismatch(target);
+		snap->os_bits[l] = palloc0(have);
+		snap->buf_bits[l] = palloc0(have);
+		memcpy(snap->os_bits[l], p, Min(n, have));
+		memcpy(snap->buf_bits[l], p + n, Min(n, have));
+		/* the bits past the last block of a shrunk relation are dropped */
+		if (n > have)
+		{
+			uint8		mask = (1 << (target->leaves[l].nblocks % 8)) - 1;
+
+			snap->os_bits[l][have - 1] &= mask;
+			snap->buf_bits[l][have - 1] &= mask;
+		}
+		p += 2 * n;
+	}
 }

@@ -34,5 +34,8 @@ typedef struct SbRestoreResult
 extern void sb_cache_snapshot(SbTarget *target, SbCacheSnapshot *snap);
 extern void sb_cache_restore(SbTarget *target, SbCacheSnapshot *snap,
 							 SbRestoreResult *result);
+extern bytea *sb_cache_snapshot_bytes(SbTarget *target, SbCacheSnapshot *snap);
+extern void sb_cache_snapshot_from_bytes(SbTarget *target, bytea *bytes,
+										 SbCacheSnapshot *snap);
 
 #endif							/* SCANBENCH_RESTORE_H */

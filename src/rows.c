@@ -182,16 +182,6 @@ sb_row_text(SbRow *row, const char *name, const char *s)
 		sb_row_datum(row, name, CStringGetTextDatum(s));
 }
 
-/* Every column not filled so far is NULL on purpose. */
-void
-sb_row_rest_null(SbRow *row)
-{
-	int			i;
-
-	for (i = 0; i < row->tupdesc->natts; i++)
-		row->filled[i] = true;
-}
-
 /*
  * The I/O workers' CPU over a scan, user then system; NULL where there
  * are none (before PostgreSQL 18, io_method other than worker) or /proc
@@ -210,16 +200,6 @@ sb_row_io_workers(SbRow *row, SbProcDelta *procs)
 		sb_row_null(row, "io_worker_user_s");
 		sb_row_null(row, "io_worker_sys_s");
 	}
-}
-
-TupleDesc
-sb_result_tupdesc(FunctionCallInfo fcinfo)
-{
-	TupleDesc	tupdesc;
-
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	return BlessTupleDesc(tupdesc);
 }
 
 /* The row as a tuple of its type; every live column must have been filled. */
@@ -245,12 +225,18 @@ sb_row_result(SbRow *row)
 	return HeapTupleGetDatum(sb_row_tuple(row));
 }
 
-/* A limit in bytes, IOPS or microseconds; NULL where none applies. */
-static void
-row_limit(SbRow *row, const char *name, int64 v)
+/*
+ * A count or a limit (bytes, IOPS, microseconds), in the column's own
+ * integer type; NULL where it is negative: none applies, or none was
+ * counted.
+ */
+void
+sb_row_count(SbRow *row, const char *name, int64 v)
 {
 	if (v < 0)
 		sb_row_null(row, name);
+	else if (sb_row_type(row, name) == INT4OID)
+		sb_row_datum(row, name, Int32GetDatum((int32) v));
 	else
 		sb_row_datum(row, name, Int64GetDatum(v));
 }
@@ -259,10 +245,10 @@ row_limit(SbRow *row, const char *name, int64 v)
 void
 sb_row_limits(SbRow *row, const SbCgroupLimits *l)
 {
-	row_limit(row, "cpu_quota_us", l->cpu_quota_us);
-	row_limit(row, "cpu_period_us", l->cpu_period_us);
-	row_limit(row, "read_bps_limit", l->read_bps);
-	row_limit(row, "write_bps_limit", l->write_bps);
-	row_limit(row, "read_iops_limit", l->read_iops);
-	row_limit(row, "write_iops_limit", l->write_iops);
+	sb_row_count(row, "cpu_quota_us", l->cpu_quota_us);
+	sb_row_count(row, "cpu_period_us", l->cpu_period_us);
+	sb_row_count(row, "read_bps_limit", l->read_bps);
+	sb_row_count(row, "write_bps_limit", l->write_bps);
+	sb_row_count(row, "read_iops_limit", l->read_iops);
+	sb_row_count(row, "write_iops_limit", l->write_iops);
 }

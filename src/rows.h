@@ -10,7 +10,6 @@
 #ifndef SCANBENCH_ROWS_H
 #define SCANBENCH_ROWS_H
 
-#include "fmgr.h"
 #include "access/htup.h"
 #include "access/tupdesc.h"
 
@@ -32,11 +31,10 @@ extern void sb_row_datum(SbRow *row, const char *name, Datum d);
 extern void sb_row_null(SbRow *row, const char *name);
 extern void sb_row_float(SbRow *row, const char *name, double v, int digits);
 extern void sb_row_text(SbRow *row, const char *name, const char *s);
-extern void sb_row_rest_null(SbRow *row);
+extern void sb_row_count(SbRow *row, const char *name, int64 v);
 extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);
 struct SbCgroupLimits;
 extern void sb_row_limits(SbRow *row, const struct SbCgroupLimits *l);
-extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
 extern HeapTuple sb_row_tuple(SbRow *row);
 extern Datum sb_row_result(SbRow *row);
 

@@ -24,7 +24,7 @@
 #include "utils/timestamp.h"
 
 #include "cache.h"
-#include "rawread.h"
+#include "seqread.h"
 #include "sampler.h"
 #include "scan.h"
 #include "stats.h"

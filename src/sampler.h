@@ -14,7 +14,7 @@
 #include "portability/instr_time.h"
 #include "utils/palloc.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "cgroup.h"
 #include "relfiles.h"
 #include "scan.h"
@@ -51,7 +51,7 @@
  */
 #define SB_DIRECT_BLOCK		(1024 * 1024)
 
-/* A pass long enough to drain a rate limiter's allowance (pairs.c). */
+/* A pass long enough to drain a rate limiter's allowance (sampler.c). */
 #define SB_SUSTAIN_S		1.0
 #define SB_SUSTAIN_PERIODS	10
 

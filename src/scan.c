@@ -55,7 +55,8 @@
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
-#include "args.h"
+#include "argcheck.h"
+#include "compat_executor.h"
 #include "scan.h"
 #include "stats.h"
 

@@ -8,7 +8,8 @@
  *	  comma-separated text under 0.2's definition), and the history reads
  *	  that value, never re-derives it.
  *
- * The marks, each with the measurement that produces it in bench/truth.sh:
+ * The marks (their names in mark_table below), each with the measurement
+ * that produces it in bench/truth.sh:
  *   unstable       the interval is missing or wider than the target
  *   cached         a cold pass found more than 5 % of the blocks resident
  *   host_cache     cold buffered reads outran O_DIRECT reads of the same
@@ -75,11 +76,83 @@ sb_judge_input_init(SbJudgeInput *in)
 	in->scan_timed_s = in->scan_busy_s = NAN;
 }
 
+/*
+ * The marks, in the order a verdict lists them, and the one table of their
+ * names and what they mean for the history: whether a run with the mark is
+ * judged against earlier runs at all, whether its read rate is still the
+ * storage's (the fleet compares servers' read rates on those), and whether
+ * runs with it are compared only with runs with it (its figure is another
+ * quantity).  scan_verdict_marks() shows the table in SQL; the history,
+ * the metrics, the fleet and the documentation check read it there.  A new
+ * mark is a line in each of the two and its rule in sb_judge().
+ */
+typedef enum SbMark
+{
+	SB_MARK_OK,
+	SB_MARK_UNSTABLE,
+	SB_MARK_CACHED,
+	SB_MARK_HOST_CACHE,
+	SB_MARK_BURST,
+	SB_MARK_CPU_CONTENDED,
+	SB_MARK_CPU_LIMITED,
+	SB_MARK_IO_LIMITED,
+	SB_MARK_STORAGE_NOT_LIMITING,
+	SB_MARK_EMPTY,
+	SB_MARK_OVER_BUDGET,
+	SB_NMARKS
+} SbMark;
+
+static const SbMarkInfo mark_table[SB_NMARKS] = {
+	[SB_MARK_OK] = {"ok", true, true, false,
+	"the interval is within the target, nothing was cached, the storage limited the scan"},
+	[SB_MARK_UNSTABLE] = {"unstable", false, true, false,
+	"the interval of scan_pct is missing or wider than the target"},
+	[SB_MARK_CACHED] = {"cached", false, false, false,
+	"a cold pass found more than 5 % of the blocks resident after eviction"},
+	[SB_MARK_HOST_CACHE] = {"host_cache", true, true, true,
+	"cold buffered reads outran O_DIRECT reads of the same blocks: a cache below this system served them"},
+	[SB_MARK_BURST] = {"burst", false, false, false,
+	"the timed passes ran faster than the server's limits allow over time"},
+	[SB_MARK_CPU_CONTENDED] = {"cpu_contended", true, true, true,
+	"other processes kept the backend off a CPU for more than 10 % of the timed passes"},
+	[SB_MARK_CPU_LIMITED] = {"cpu_limited", true, true, true,
+	"the server's own CPU quota held the scans back"},
+	[SB_MARK_IO_LIMITED] = {"io_limited", true, true, true,
+	"the server's own read throttle, not the device, set the read rate"},
+	[SB_MARK_STORAGE_NOT_LIMITING] = {"storage_not_limiting", true, true, true,
+	"the scan ran at its warm (CPU) rate or faster than the raw read: scan_pct measures the CPU"},
+	[SB_MARK_EMPTY] = {"empty", false, false, false,
+	"the relation has no blocks: nothing was measured"},
+	[SB_MARK_OVER_BUDGET] = {"over_budget", false, false, false,
+	"no pair was measured within max_seconds"},
+};
+
+int
+sb_mark_count(void)
+{
+	return SB_NMARKS;
+}
+
+const SbMarkInfo *
+sb_mark_info(int i)
+{
+	Assert(i >= 0 && i < SB_NMARKS);
+	return &mark_table[i];
+}
+
 static void
-add(SbVerdict *v, const char *mark)
+add(SbVerdict *v, SbMark mark)
 {
 	if (v->n < SB_VERDICT_MAX_MARKS)
-		v->marks[v->n++] = mark;
+		v->marks[v->n++] = mark_table[mark].name;
+}
+
+/* Nothing measured, nothing to judge: the verdict says why. */
+void
+sb_verdict_unmeasured(SbVerdict *v, bool empty)
+{
+	memset(v, 0, sizeof(SbVerdict));
+	add(v, empty ? SB_MARK_EMPTY : SB_MARK_OVER_BUDGET);
 }
 
 /* " of \"rel\"" where the input names the relation. */
@@ -129,7 +202,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 
 	if (isnan(halfwidth) || halfwidth > target)
 	{
-		add(v, "unstable");
+		add(v, SB_MARK_UNSTABLE);
 		if (say && isnan(halfwidth))
 			ereport(NOTICE,
 					(errmsg("scan_pct%s is unstable: %d %s too few for a %.0f %% confidence interval",
@@ -149,7 +222,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	if (in->cache == SB_CACHE_COLD && !isnan(in->cached_pct) &&
 		in->cached_pct > SB_CACHED_PCT)
 	{
-		add(v, "cached");
+		add(v, SB_MARK_CACHED);
 		if (say)
 			ereport(WARNING,
 					(errmsg("cold measurement found %.1f %% of the blocks still cached after eviction",
@@ -169,7 +242,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	if (in->cache == SB_CACHE_COLD && !isnan(in->host_ratio) &&
 		in->host_ratio > SB_HOST_CACHE_RATIO && !at_read_limit)
 	{
-		add(v, "host_cache");
+		add(v, SB_MARK_HOST_CACHE);
 		if (say)
 			ereport(WARNING,
 					(errmsg("cold reads ran %.1f times as fast as O_DIRECT reads of the same blocks",
@@ -188,7 +261,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 		(quota && !isnan(in->cpu_busy_s) && in->timed_s > 0 &&
 		 in->cpu_busy_s / in->timed_s > SB_BURST_RATIO * sb_cgroup_cpus(l)))
 	{
-		add(v, "burst");
+		add(v, SB_MARK_BURST);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("the timed passes ran faster than the server's limits allow over time"),
@@ -201,7 +274,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 
 	if (in->timed_s > 0 && !isnan(others) && others > SB_CONTENDED_SHARE * in->timed_s)
 	{
-		add(v, "cpu_contended");
+		add(v, SB_MARK_CPU_CONTENDED);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("this backend waited for a CPU held by other processes during %.0f %% of the timed passes",
@@ -241,7 +314,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 		(isnan(in->ceiling_ratio) || in->ceiling_ratio >= SB_CEILING_RATIO ||
 		 (!isnan(used) && used >= SB_QUOTA_USED)))
 	{
-		add(v, "cpu_limited");
+		add(v, SB_MARK_CPU_LIMITED);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("%s held the timed passes back for %.0f %% of their time",
@@ -253,7 +326,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 
 	if (at_read_limit)
 	{
-		add(v, "io_limited");
+		add(v, SB_MARK_IO_LIMITED);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("%s, not the device, set the read rate of %.1f MB/s",
@@ -265,7 +338,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 		(!isnan(in->median) && in->median > SB_ABOVE_PCT);
 	if ((!isnan(in->ceiling_ratio) && in->ceiling_ratio >= SB_CEILING_RATIO) || above)
 	{
-		add(v, "storage_not_limiting");
+		add(v, SB_MARK_STORAGE_NOT_LIMITING);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("storage is not what limits this scan: it ran at %.0f %% of its warm rate (%.1f MB/s), at %.1f %% of the raw read rate",
@@ -296,7 +369,7 @@ sb_verdict_text(const SbVerdict *v)
 	int			i;
 
 	if (v->n == 0)
-		return pstrdup("ok");
+		return pstrdup(mark_table[SB_MARK_OK].name);
 	initStringInfo(&buf);
 	for (i = 0; i < v->n; i++)
 		appendStringInfo(&buf, "%s%s", i > 0 ? "," : "", v->marks[i]);
@@ -317,7 +390,7 @@ sb_row_verdict(SbRow *row, const char *name, const SbVerdict *v)
 		int			i;
 
 		if (v->n == 0)
-			d[0] = CStringGetTextDatum("ok");
+			d[0] = CStringGetTextDatum(mark_table[SB_MARK_OK].name);
 		for (i = 0; i < v->n; i++)
 			d[i] = CStringGetTextDatum(v->marks[i]);
 		sb_row_datum(row, name,

@@ -58,6 +58,19 @@ typedef struct SbVerdict
 	const char *marks[SB_VERDICT_MAX_MARKS];
 } SbVerdict;
 
+/* A mark's name and what it means for the history (verdict.c's table). */
+typedef struct SbMarkInfo
+{
+	const char *name;
+	bool		judged;			/* a run with it is judged against others */
+	bool		reads_judged;	/* its read rate is the storage's */
+	bool		apart;			/* compared only with runs that have it */
+	const char *meaning;
+} SbMarkInfo;
+
+extern int	sb_mark_count(void);
+extern const SbMarkInfo *sb_mark_info(int i);
+extern void sb_verdict_unmeasured(SbVerdict *v, bool empty);
 extern void sb_judge_input_init(SbJudgeInput *in);
 extern void sb_judge(const SbJudgeInput *in, SbVerdict *v);
 extern bool sb_verdict_has(const SbVerdict *v, const char *mark);

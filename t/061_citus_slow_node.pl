@@ -25,16 +25,7 @@ $coord->safe_psql('postgres', q{
 });
 
 # Each worker's placements, as arguments of scan_efficiency_node().
-my %args;
-for my $w ($w1, $w2)
-{
-	$args{ $w->port } = $coord->safe_psql('postgres', qq{
-		SELECT quote_literal(array_agg(s.shardid ORDER BY s.shardid)::text) || ', ' ||
-		       quote_literal(array_agg(shard_name(s.logicalrelid, s.shardid) ORDER BY s.shardid)::text)
-		FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
-		JOIN pg_dist_node n USING (groupid)
-		WHERE s.logicalrelid = 't'::regclass AND n.nodeport = @{[ $w->port ]}});
-}
+my %args = map { $_->port => SbCitus::placement_args($coord, $_, 't') } ($w1, $w2);
 
 for my $case ([ $w1, $w2 ], [ $w2, $w1 ])
 {

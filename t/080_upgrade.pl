@@ -17,6 +17,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbCitus;
 
 my $node = PostgreSQL::Test::Cluster->new('upgrade');
 $node->init;
@@ -283,6 +286,16 @@ for my $v (@old)
 	}
 }
 
+# An argument that kept its name in some definition and changed its type
+# is refused by name, never read as the type the library expects.
+sql('fresh', q{CREATE TABLE t AS SELECT g FROM generate_series(1, 1000) g;
+	CREATE FUNCTION sb_retyped(rel regclass, cache text, block_size text)
+	RETURNS scan_efficiency_result AS '$libdir/scanbench', 'scan_efficiency' LANGUAGE C});
+my ($rc, $out, $err) = $node->psql('fresh', q{SELECT * FROM sb_retyped('t', 'warm', '8192')});
+like($err, qr/argument block_size of sb_retyped\(\) is of type text, which this version of scanbench does not read.*HINT:  Run ALTER EXTENSION scanbench UPDATE/s,
+	'a definition whose argument changed type is refused, naming the argument');
+is($node->safe_psql('postgres', 'SELECT 1'), '1', 'the server is up after the refusal');
+
 # A history table OF each result type (the standalone composite types:
 # CREATE TABLE OF refuses a table's row type, which a member's pg_depend
 # rows may also name) and a table with a column of it, each
@@ -320,4 +333,82 @@ for my $v (@old)
 }
 
 $node->stop;
+
+# On a Citus table: scan_efficiency through each version's definition,
+# before ALTER EXTENSION UPDATE and after, records a run when asked to
+# (record => true, and efficiency_check), once, and records nothing
+# otherwise (restore => true, which puts the nodes' caches back).
+subtest 'a Citus table under every definition' => sub {
+	my $why = SbCitus::unavailable();
+	plan skip_all => $why if defined $why;
+	my ($coord, $w1, $w2) = SbCitus::start_cluster('upgrade');
+	$coord->safe_psql('postgres', q{
+		CREATE TABLE ct (id bigint, pad text);
+		SELECT create_distributed_table('ct', 'id', shard_count => 4);
+		INSERT INTO ct SELECT g, repeat('x', 100) FROM generate_series(1, 20000) g;
+		VACUUM ct});
+	my $runs = sub {
+		return 0 if $coord->safe_psql('postgres', "SELECT to_regclass('scan_history') IS NULL") eq 't';
+		return $coord->safe_psql('postgres', 'SELECT count(*) FROM scan_history');
+	};
+	my $has = sub {
+		my ($name, $arg) = @_;
+		return $coord->safe_psql('postgres', qq{
+			SELECT count(*) > 0 FROM pg_proc WHERE proname = '$name'
+			   AND (SELECT '$arg' = ANY (proargnames) OR '$arg' = '')}) eq 't';
+	};
+	# A call adds $added runs to the history.
+	my $calls = sub {
+		my ($when) = @_;
+		# 0.1 measured no Citus table: the call says so, and nothing else.
+		if (!$has->('scan_efficiency_node', ''))
+		{
+			my ($rc, $out, $err) = $coord->psql('postgres', q{SELECT * FROM scan_efficiency('ct', 'warm')});
+			like($err, qr/ERROR:  measuring the placements of "ct" failed.*HINT:  scanbench must be installed on every node, at a version that measures Citus tables/s,
+				"$when: a Citus table is refused, pointing at ALTER EXTENSION UPDATE");
+			return;
+		}
+		# The nodes put their caches back from 0.4.0's definition on;
+		# before, the call measures, warns and records nothing.
+		my $restores = $has->('scan_efficiency_node', 'snapshots') ? 'NOT NULL' : 'NULL';
+		my @calls = ([ q{SELECT rows = 20000 FROM scan_efficiency('ct', 'warm')}, 0 ]);
+		push @calls, [ q{SELECT rows = 20000 FROM scan_efficiency('ct', 'warm', runs => 2, method => 'whole', record => true)}, 1 ]
+		  if $has->('scan_efficiency', 'record');
+		push @calls, [ qq{SELECT rows = 20000 AND restored_pct IS $restores FROM scan_efficiency('ct', 'warm', runs => 2, method => 'whole', restore => true)}, 0 ]
+		  if $has->('scan_efficiency', 'restore');
+		push @calls, [ q{SELECT count(*) > 0 FROM scan_efficiency_shards('ct', 'warm')}, 0 ];
+		for my $c (@calls)
+		{
+			my ($q, $added) = @$c;
+			my $before = $runs->();
+			my ($rc, $out, $err) = $coord->psql('postgres', $q);
+			is("$rc $out", '0 t', "$when: $q") or diag($err);
+			is($runs->(), $before + $added, "$when: ... recorded $added run" . ($added == 1 ? '' : 's'));
+		}
+		if ($has->('efficiency_check', ''))
+		{
+			my $before = $runs->();
+			my ($rc, $out, $err) = $coord->psql('postgres',
+				q{CALL efficiency_check('ct', 'warm', max_drop_pct => 90, method => 'whole', runs => 2)});
+			is($rc, 0, "$when: efficiency_check on a Citus table") or diag($err);
+			is($runs->(), $before + 1, "$when: ... recorded exactly one run");
+		}
+	};
+	my $current = $coord->safe_psql('postgres',
+		"SELECT extversion FROM pg_extension WHERE extname = 'scanbench'");
+	for my $v (@old)
+	{
+		$coord->safe_psql('postgres', 'DROP EXTENSION scanbench');
+		$coord->safe_psql('postgres', "CREATE EXTENSION scanbench VERSION '$v'");
+		$calls->("$v, before the update");
+		$coord->safe_psql('postgres', 'ALTER EXTENSION scanbench UPDATE');
+		is($coord->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"),
+			$current, "$v: updated to $current on the cluster");
+		$calls->("$v, after the update");
+	}
+	unlike(slurp_file($_->logfile), qr/terminated by signal/, $_->name . ': no backend crashed')
+	  for ($coord, $w1, $w2);
+	$_->stop for ($coord, $w1, $w2);
+};
+
 done_testing();

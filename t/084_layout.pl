@@ -3,7 +3,8 @@
 # including a header from there, an entry file defining a function that is
 # not SQL-callable, an entry file calling another's function, the engine
 # calling an entry file, a header declaring a function its .c does not
-# define.  No server needed.
+# define, the engine seeing fcinfo or declaring an SQL entrance, a C file
+# or a test the Makefile does not list.  No server needed.
 use strict;
 use warnings;
 use Test::More;
@@ -76,6 +77,31 @@ like($out, qr/^#   declares sb_since\(\), not defined in src\/clock\.c$/m, '... 
 
 ($rc, $out) = run_check(tree('src/stray.h' => "extern int sb_stray(void);\n"));
 isnt($rc, 0, 'a header without a .c of its own that declares a function fails');
+
+($rc, $out) = run_check(tree('src/clock.c' => "#include \"clock.h\"\n\ndouble\nsb_now(void)\n{\n\treturn 0;\n}\n\nint\nsb_nargs(FunctionCallInfo fcinfo)\n{\n\treturn 0;\n}\n",
+	'src/clock.h' => "extern double sb_now(void);\nextern int sb_nargs(FunctionCallInfo fcinfo);\n"));
+isnt($rc, 0, 'the engine seeing fcinfo fails');
+like($out, qr/^#   src\/clock\.c names fcinfo$/m, '... naming the file');
+like($out, qr/^#   src\/clock\.h names FunctionCallInfo$/m, '... and its header');
+
+($rc, $out) = run_check(tree('src/fnargs.c' => "#include \"fnargs.h\"\n\nint\nsb_nargs(FunctionCallInfo fcinfo)\n{\n\treturn 0;\n}\n",
+	'src/fnargs.h' => "extern int sb_nargs(FunctionCallInfo fcinfo);\n"));
+is($rc, 0, 'the decoder, src/fnargs.c, may see fcinfo') or diag($out);
+
+($rc, $out) = run_check(tree('src/clock.c' => "#include \"clock.h\"\n\nPG_FUNCTION_INFO_V1(sb_clock_now);\n\ndouble\nsb_now(void)\n{\n\treturn 0;\n}\n"));
+isnt($rc, 0, 'an SQL entrance in the engine fails');
+like($out, qr/^#   src\/clock\.c declares sb_clock_now\(\)$/m, '... naming it');
+
+($rc, $out) = run_check(tree('Makefile' => "OBJS = scanbench.o \\\n\tsrc/clock.o src/entry/a.o src/entry/b.o\nREGRESS = basic\n",
+	'sql/basic.sql' => "SELECT 1;\n"));
+is($rc, 0, 'a Makefile listing every C file and test passes') or diag($out);
+
+($rc, $out) = run_check(tree('Makefile' => "OBJS = scanbench.o src/clock.o src/entry/a.o src/gone.o\nREGRESS = basic\n",
+	'sql/basic.sql' => "SELECT 1;\n", 'sql/more.sql' => "SELECT 2;\n"));
+isnt($rc, 0, 'a Makefile leaving out a C file or a test fails');
+like($out, qr/^#   not in OBJS: src\/entry\/b\.o$/m, '... naming the C file left out');
+like($out, qr/^#   in OBJS without a source: src\/gone\.o$/m, '... and the object with no source');
+like($out, qr/^#   not in REGRESS: more$/m, '... and the test left out');
 
 ($rc, $out) = run_check(tree('scanbench.c' => "PG_MODULE_MAGIC;\n\nvoid\n_PG_init(void)\n{\n}\n"));
 isnt($rc, 0, 'a function in scanbench.c fails');

@@ -65,4 +65,18 @@ max_worker_processes = 16
 	return @nodes;
 }
 
+# The placements of $table on $worker, as the shardids and shards
+# arguments of scan_efficiency_node() (SQL text), so that a test can read
+# or set one worker's caches of them there.
+sub placement_args
+{
+	my ($coord, $worker, $table) = @_;
+	return $coord->safe_psql('postgres', qq{
+		SELECT quote_literal(array_agg(s.shardid ORDER BY s.shardid)::text) || ', ' ||
+		       quote_literal(array_agg(shard_name(s.logicalrelid, s.shardid) ORDER BY s.shardid)::text)
+		FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
+		JOIN pg_dist_node n USING (groupid)
+		WHERE s.logicalrelid = '$table'::regclass AND n.nodeport = @{[ $worker->port ]}});
+}
+
 1;

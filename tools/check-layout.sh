@@ -12,6 +12,12 @@
 #   - no file calls a function another entry file defines: the engine
 #     stands on no entry file, and entry files are peers;
 #   - each header src/NAME.h declares only functions src/NAME.c defines;
+#   - no file outside src/entry/ sees a call's fcinfo but the decoder the
+#     entry files share (src/fnargs.c, src/fnargs.h): the engine gets
+#     plain values and structs;
+#   - no file outside src/entry/ is an SQL entrance (PG_FUNCTION_INFO_V1);
+#   - the Makefile's OBJS names each C file once, and REGRESS each test of
+#     sql/ (a file left out would not be built or run);
 #   - scanbench.c holds the module's magic block and no function.
 # The last line is "N passed, N failed"; the exit status is 1 on a failure.
 set -uo pipefail
@@ -143,6 +149,41 @@ for my $h (sort glob('src/*.h'))
 	my @foreign = grep { !$public->{$_} } @decl;
 	check(!@foreign, "$h declares only functions $c defines",
 		  map { "declares $_(), not defined in $c" } @foreign);
+}
+
+# The engine sees no call: fcinfo is src/entry/'s and the decoder's.
+my @sees;
+for my $f ('scanbench.c', @engine, sort glob('src/*.h'))
+{
+	next if $f =~ m{^src/fnargs\.[ch]$};
+	my $c = code_of(slurp($f));
+	my %names = map { $_ => 1 } $c =~ /\b(fcinfo|FunctionCallInfo|PG_FUNCTION_ARGS)\b/g;
+	push @sees, map { "$f names $_" } sort keys %names;
+}
+check(!@sees, 'no file outside src/entry/ but src/fnargs.c sees fcinfo', @sees);
+
+# SQL entrances live in src/entry/.
+my @entrances;
+for my $f ('scanbench.c', @engine)
+{
+	push @entrances, map { "$f declares $_()" } $code{$f} =~ /^PG_FUNCTION_INFO_V1\((\w+)\)/mg;
+}
+check(!@entrances, 'no SQL-callable function outside src/entry/', @entrances);
+
+# The Makefile's lists, against the files.
+if (-f 'Makefile')
+{
+	(my $mk = slurp('Makefile')) =~ s/\\\n/ /g;
+	my ($objs) = $mk =~ /^OBJS\s*=\s*(.*)$/m;
+	my ($regress) = $mk =~ /^REGRESS\s*=\s*(.*)$/m;
+	my %listed = map { $_ => 1 } split ' ', $objs // '';
+	my %files = map { (s/\.c$/.o/r) => 1 } @all;
+	my @miss = ((map { "not in OBJS: $_" } grep { !$listed{$_} } sort keys %files),
+				(map { "in OBJS without a source: $_" } grep { !$files{$_} } sort keys %listed));
+	check(!@miss, "the Makefile's OBJS names every C file", @miss);
+	my %tests = map { $_ => 1 } split ' ', $regress // '';
+	my @left = grep { !$tests{$_} } map { m{sql/(.*)\.sql$}; $1 } sort glob('sql/*.sql');
+	check(!@left, "the Makefile's REGRESS names every test of sql/", map { "not in REGRESS: $_" } @left);
 }
 
 # scanbench.c: the magic block only.

@@ -147,4 +147,27 @@ while read -r file page line; do
 		fail=$((fail + 1))
 	fi
 done <"$work/blocks"
+
+# The verdict's marks: each table of them in the pages (a header row
+# "| verdict | means |") names exactly the marks the library's table has,
+# which scan_verdict_marks() shows.
+as_pg psql -X -q -v ON_ERROR_STOP=1 -d postgres -c 'CREATE DATABASE marks' >/dev/null &&
+	as_pg psql -X -q -v ON_ERROR_STOP=1 -d marks -c 'CREATE EXTENSION scanbench' >/dev/null &&
+	as_pg psql -X -At -v ON_ERROR_STOP=1 -d marks -c 'SELECT mark FROM scan_verdict_marks() ORDER BY 1' \
+		>"$work/marks" 2>&1 || { cat "$work/marks"; echo "not ok - scan_verdict_marks()"; fail=$((fail + 1)); finish; }
+for page in "${pages[@]}"; do
+	awk '/^\| verdict \| means/ { intable = 1; next }
+		intable && !/^\|/ { intable = 0 }
+		intable && match($0, /^\| `[a-z_]+` \|/) { m = substr($0, 4, RLENGTH - 6); print m }' "$page" |
+		sort -u >"$work/documented"
+	[ -s "$work/documented" ] || continue
+	if diff -u "$work/marks" "$work/documented" >"$work/out"; then
+		echo "ok - $page: its table of marks names every mark of scan_verdict_marks(), and no other"
+		pass=$((pass + 1))
+	else
+		echo "not ok - $page: its table of marks differs from scan_verdict_marks() (-library +page)"
+		sed 's/^/#   /' "$work/out"
+		fail=$((fail + 1))
+	fi
+done
 finish

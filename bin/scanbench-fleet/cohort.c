@@ -3,8 +3,9 @@
  *
  * A cohort is the rows of one relation (as named on the command line) on
  * servers with the same tags.  Only judged rows count: measured, with a
- * scan_pct and a verdict that can be judged (none of unstable, cached,
- * burst, empty, over_budget: the marks scan_history_marks() leaves out).
+ * scan_pct and a verdict that can be judged, as the measured server's
+ * scan_verdict_marks() says of each of its marks (run.c reads it with the
+ * row).
  *
  * The rule is robust, so that one slow server cannot hide itself by
  * dragging the average: with at least three judged rows, m is the median
@@ -17,8 +18,9 @@
  * of a factor of two, flags a server whose storage reads far slower (or
  * faster) than its peers' even when its scan keeps up with it (a throttled
  * disk makes scans I/O-bound, so its scan_pct looks fine).  Its rows are
- * those whose reads are the storage's: an unstable scan_pct counts there,
- * a cached or burst read does not.
+ * those whose reads are the storage's (reads_judged in
+ * scan_verdict_marks(): an unstable scan_pct counts there, a cached or
+ * burst read does not).
  *
  * A flagged row names what differs from its peers: for each storage and
  * server fact, the value most of its peers share, when the row's is not it.
@@ -89,34 +91,6 @@ num(const Row *r, const char *column)
 	const char *v = row_value(r, column);
 
 	return v ? strtod(v, NULL) : NAN;
-}
-
-/*
- * Whether a verdict ({ok}, {io_limited,...}) lets scan_pct be judged; with
- * reads_only, whether it lets the read rate be (an unstable scan_pct comes
- * with read rates that are storage's all the same; cached ones do not).
- */
-static bool
-judged_verdict(const char *verdict, bool reads_only)
-{
-	static const char *const unjudged[] = {"cached", "burst", "empty", "over_budget",
-	"unstable", NULL};
-
-	if (verdict == NULL)
-		return false;
-	for (int i = 0; unjudged[i]; i++)
-	{
-		const char *at = strstr(verdict, unjudged[i]);
-
-		if (reads_only && strcmp(unjudged[i], "unstable") == 0)
-			break;
-		/* "cached" is no mark of "host_cache" */
-		while (at && at > verdict && at[-1] == '_')
-			at = strstr(at + 1, unjudged[i]);
-		if (at)
-			return false;
-	}
-	return true;
 }
 
 static bool
@@ -215,10 +189,9 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 		r->scan_pct = num(r, "scan_pct");
 		r->scan_pct_lo = num(r, "scan_pct_lo");
 		r->scan_pct_hi = num(r, "scan_pct_hi");
-		r->judged = r->reason == NULL && !isnan(r->scan_pct) &&
-			judged_verdict(row_value(r, "verdict"), false);
+		r->judged = r->reason == NULL && !isnan(r->scan_pct) && r->verdict_judged;
 		r->reads_judged = r->reason == NULL && r->read_mb_s > 0 &&
-			judged_verdict(row_value(r, "verdict"), true);
+			r->verdict_reads_judged;
 		r->cohort_pct = r->cohort_spread = r->cohort_read_mb_s = NAN;
 	}
 

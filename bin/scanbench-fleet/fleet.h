@@ -8,13 +8,16 @@
  *   servers.c   the servers file (one server a line, tag=value words)
  *   run.c       the measurements: non-blocking libpq over every server,
  *               --jobs at a time, with deadlines and cancellation
- *   measure.c   the SQL each server runs, and the history's columns
+ *   measure.c   the SQL each server runs, the history's columns and a
+ *               row's values by column
  *   cohort.c    the judgement: each row against its cohort and its own
  *               history (pure arithmetic, no connections)
- *   history.c   the central history: its check, the earlier runs, COPY
+ *   central_history.c  the central history: its check, the earlier
+ *               runs, COPY
  *   report.c    the table, csv and json output
  *   signals.c   SIGINT and SIGTERM: cancel every running call
- *   log.c       error messages
+ *   xalloc.c    memory that is there or ends the program (messages:
+ *               ../common/cli.c)
  */
 #ifndef FLEET_H
 #define FLEET_H
@@ -112,6 +115,9 @@ typedef struct Row
 	double		scan_pct;
 	double		scan_pct_lo;
 	double		scan_pct_hi;
+	/* what the server's scan_verdict_marks() says of the verdict */
+	bool		verdict_judged; /* every mark lets scan_pct be judged */
+	bool		verdict_reads_judged;	/* every mark lets read_mb_s be */
 	bool		judged;			/* scan_pct with a verdict that can be judged */
 	bool		reads_judged;	/* read_mb_s with a verdict that lets it be */
 	/* own history */
@@ -144,12 +150,14 @@ extern int	history_column(const char *name);
 extern const char *identity_query(void);
 extern char *measure_query(const char *schema);
 extern char *session_setup(const Options *opt);
+extern const char *row_value(const Row *row, const char *column);
+extern void row_set(Row *row, const char *column, const char *value);
 
 /* cohort.c */
 extern void judge_rows(const Options *opt, Row *rows, int nrows);
 extern double median_of(double *v, int n);
 
-/* history.c */
+/* central_history.c */
 extern PGconn *history_connect(const Options *opt);
 extern bool history_previous(PGconn *conn, const Options *opt, Row *rows, int nrows);
 extern bool history_copy(PGconn *conn, const Options *opt, Row *rows, int nrows, long *bytes);
@@ -163,13 +171,11 @@ extern int	signal_pipe[2];
 extern void signals_init(void);
 extern void signals_watch(int slot, PGconn *conn);
 
-/* log.c (log_error, usage_error, one_line, the option parsers: ../common/cli.h) */
+/* xalloc.c (log_error, usage_error, one_line, the option parsers: ../common/cli.h) */
 extern char *xstrdup(const char *s);
 extern char *xprintf(const char *fmt,...) PRINTF_LIKE(1, 2);
 extern void *xmalloc(size_t n);
 extern void *xreserve(void *buf, size_t len, size_t need, size_t *cap, size_t size);
-extern const char *row_value(const Row *row, const char *column);
-extern void row_set(Row *row, const char *column, const char *value);
 
 /* db.c */
 extern const char *fleet_password(const Options *opt);

@@ -10,6 +10,7 @@
  * without this program changing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fleet.h"
@@ -103,7 +104,16 @@ measure_query(const char *s)
 		"                                   'effective_io_concurrency', 'track_io_timing',\n"
 		"                                   'shared_buffers'))) AS settings,\n"
 		"       r.cpu_wait_s, r.cpu_throttled_s, r.cpu_quota_us, r.cpu_period_us,\n"
-		"       r.read_bps_limit, r.write_bps_limit, r.read_iops_limit, r.write_iops_limit\n"
+		"       r.read_bps_limit, r.write_bps_limit, r.read_iops_limit, r.write_iops_limit,\n"
+		/*
+		 * Whether the verdict lets the figure, and the read rate, be
+		 * judged: the server's own table of marks says, so that this
+		 * program keeps no copy of it.
+		 */
+		"       coalesce((SELECT pg_catalog.bool_and(k.judged) AND pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.cardinality(r.verdict)\n"
+		"                   FROM %s.scan_verdict_marks() AS k WHERE k.mark OPERATOR(pg_catalog.=) ANY (r.verdict)), false) AS verdict_judged,\n"
+		"       coalesce((SELECT pg_catalog.bool_and(k.reads_judged) AND pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.cardinality(r.verdict)\n"
+		"                   FROM %s.scan_verdict_marks() AS k WHERE k.mark OPERATOR(pg_catalog.=) ANY (r.verdict)), false) AS verdict_reads_judged\n"
 		"FROM %s.scan_efficiency($1::pg_catalog.regclass, $2, sample => $3::float8,\n"
 		"                        max_seconds => $4::float8, target_pct => $5::float8,\n"
 		"                        record => false, restore => $6::boolean) AS r\n"
@@ -120,5 +130,26 @@ measure_query(const char *s)
 		"          (array_agg(i.read_ahead_kb ORDER BY i.level)\n"
 		"            FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb\n"
 		"     FROM %s.storage_info(r.relation) AS i WHERE i.level > 0) AS st",
-		s, s);
+		s, s, s, s);
+}
+
+/* A row's value by column name: NULL where it has none. */
+const char *
+row_value(const Row *row, const char *column)
+{
+	int			i = history_column(column);
+
+	return i < 0 ? NULL : row->values[i];
+}
+
+/* Set a row's value by column name (a copy; NULL for SQL NULL). */
+void
+row_set(Row *row, const char *column, const char *value)
+{
+	int			i = history_column(column);
+
+	if (i < 0)
+		return;
+	free(row->values[i]);
+	row->values[i] = xstrdup(value);
 }

@@ -227,6 +227,9 @@ take_measurement(const Options *opt, Call *c)
 		if (f >= 0 && !PQgetisnull(r, 0, f))
 			row->values[i] = xstrdup(PQgetvalue(r, 0, f));
 	}
+	row->verdict_judged = strcmp(PQgetvalue(r, 0, PQfnumber(r, "verdict_judged")), "t") == 0;
+	row->verdict_reads_judged =
+		strcmp(PQgetvalue(r, 0, PQfnumber(r, "verdict_reads_judged")), "t") == 0;
 	(void) opt;
 }
 

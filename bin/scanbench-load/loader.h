@@ -25,7 +25,7 @@
  *   db.c         connecting and running statements
  *   check.c      --check against the scanbench extension
  *   to_stdout.c  --stdout
- *   log.c        error messages
+ *   ../common/cli.c  error messages, the numeric options, the password
  *
  * Exit status: 0 loaded, 1 failure (the database is as it was), 2 bad
  * arguments, 3 gave up waiting for a lock (the database is as it was),

@@ -21,7 +21,7 @@
 #include "utils/lsyscache.h"
 
 #include "advice.h"
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "fnargs.h"
 #include "relfiles.h"
@@ -38,15 +38,17 @@ scan_advice(PG_FUNCTION_ARGS)
 	char	   *query;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	SbAdviceArgs args;
+	SbArgs		a;
 	List	   *advice;
 	ListCell   *lc;
 
 	/* A NULL is refused by its argument's name before anything is read. */
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
-	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	max_seconds = PG_GETARG_FLOAT8(2);
-	query = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	sb_args_init(&a, fcinfo);
+	relid = sb_arg_oid(&a, "rel", REGCLASSOID);
+	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&a, "cache", "cold")), false);
+	max_seconds = sb_arg_float8(&a, "max_seconds", 60);
+	query = sb_arg_cstring(&a, "query", "count(1)");
 
 	INSTR_TIME_SET_CURRENT(args.start);
 	sb_check_max_seconds(max_seconds);

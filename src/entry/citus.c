@@ -26,14 +26,16 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "clock.h"
 #include "fnargs.h"
-#include "rawread.h"
+#include "seqread.h"
+#include "restore.h"
 #include "rows.h"
 #include "scan.h"
 #include "stats.h"
@@ -59,65 +61,113 @@ json_float(StringInfo buf, const char *key, double v)
  * the coordinator runs next).  The caches of all the placements are set
  * first and the timed passes follow back to back, so that the nodes,
  * started together, read at the same time.
+ *
+ * For restore => true, 'snapshot' answers what the caches hold of each
+ * placement, as bytes the coordinator keeps, and 'restore' puts that back
+ * from the snapshots it hands over (restore.c).
  */
+typedef enum SbNodeStep
+{
+	SB_STEP_READ,
+	SB_STEP_SCAN,
+	SB_STEP_PREPARE,
+	SB_STEP_SNAPSHOT,
+	SB_STEP_RESTORE
+} SbNodeStep;
+
+static const char *const step_names[] = {"read", "scan", "prepare", "snapshot", "restore"};
+
+static SbNodeStep
+parse_step(const char *step)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(step_names); i++)
+		if (strcmp(step, step_names[i]) == 0)
+			return (SbNodeStep) i;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid step \"%s\"", step),
+			 errhint("Valid steps are \"read\", \"scan\", \"prepare\", \"snapshot\" and \"restore\".")));
+	return SB_STEP_READ;		/* keep the compiler quiet */
+}
+
+/* An array argument's elements, none of them NULL. */
+static Datum *
+array_elements(ArrayType *arr, Oid type, const char *name, int *n)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	int			i;
+
+	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, type, typlen, typbyval, typalign, &elems, &nulls, n);
+	for (i = 0; i < *n; i++)
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s must not contain NULL", name)));
+	return elems;
+}
+
 Datum
 scan_efficiency_node(PG_FUNCTION_ARGS)
 {
-	char	   *step;
+	SbArgs		args;
+	SbNodeStep	step;
 	SbCacheMode cache;
 	int32		block_size;
-	ArrayType  *ids_arr;
-	ArrayType  *names_arr;
+	ArrayType  *snaps_arr;
 	Datum	   *ids,
-			   *names;
-	bool	   *id_nulls,
-			   *name_nulls;
+			   *names,
+			   *snaps = NULL;
 	int			nids,
-				nnames;
+				nnames,
+				nsnaps = 0;
 	SbTarget  **targets;
 	SbReadResult *reads;
 	SbScanResult *scans;
 	SbResidency *res;
+	SbCacheSnapshot *snapshots;
+	SbRestoreResult *restored;
 	SbClock		clock;
 	SbTiming	node_t;
 	StringInfoData out;
-	bool		is_read;
-	bool		is_scan;
+	bool		timed;
 	int			i;
 
 	sb_args_refuse_nulls(fcinfo);
-	step = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	block_size = PG_GETARG_INT32(2);
-	ids_arr = PG_GETARG_ARRAYTYPE_P(3);
-	names_arr = PG_GETARG_ARRAYTYPE_P(4);
-	is_read = strcmp(step, "read") == 0;
-	is_scan = strcmp(step, "scan") == 0;
-
-	if (!is_read && !is_scan && strcmp(step, "prepare") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid step \"%s\"", step),
-				 errhint("Valid steps are \"read\", \"scan\" and \"prepare\".")));
+	sb_args_init(&args, fcinfo);
+	step = parse_step(sb_arg_cstring(&args, "step", NULL));
+	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", NULL)), false);
+	block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
 	sb_check_block_size(block_size);
-	deconstruct_array(ids_arr, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
-					  &ids, &id_nulls, &nids);
-	deconstruct_array(names_arr, TEXTOID, -1, false, TYPALIGN_INT,
-					  &names, &name_nulls, &nnames);
+	ids = array_elements(sb_arg_array(&args, "shardids", INT8OID), INT8OID, "shardids", &nids);
+	names = array_elements(sb_arg_array(&args, "shards", TEXTOID), TEXTOID, "shards", &nnames);
+	/* 0.3's definition has no snapshots: it never restores */
+	snaps_arr = sb_arg_array(&args, "snapshots", BYTEAOID);
+	if (snaps_arr)
+		snaps = array_elements(snaps_arr, BYTEAOID, "snapshots", &nsnaps);
 	if (nids != nnames)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("shardids and shards must have the same length")));
-	for (i = 0; i < nids; i++)
-		if (id_nulls[i] || name_nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("shardids and shards must not contain NULL")));
+	if (step == SB_STEP_RESTORE && nsnaps != nids)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("step \"restore\" needs a snapshot of each shard"),
+				 errhint("Give the snapshots step \"snapshot\" answered, in the order of shards.")));
+	timed = step == SB_STEP_READ || step == SB_STEP_SCAN;
 
 	targets = palloc0(sizeof(SbTarget *) * Max(nids, 1));
 	reads = palloc0(sizeof(SbReadResult) * Max(nids, 1));
 	scans = palloc0(sizeof(SbScanResult) * Max(nids, 1));
 	res = palloc0(sizeof(SbResidency) * Max(nids, 1));
+	snapshots = palloc0(sizeof(SbCacheSnapshot) * Max(nids, 1));
+	restored = palloc0(sizeof(SbRestoreResult) * Max(nids, 1));
 	for (i = 0; i < nids; i++)
 	{
 		char	   *name = TextDatumGetCString(names[i]);
@@ -128,18 +178,18 @@ scan_efficiency_node(PG_FUNCTION_ARGS)
 	}
 
 	/* The caches first, for all; then the timed passes. */
-	for (i = 0; i < nids; i++)
+	for (i = 0; i < nids && (timed || step == SB_STEP_PREPARE); i++)
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (cache == SB_CACHE_COLD)
 		{
-			if (!is_read)
+			if (step != SB_STEP_READ)
 				sb_evict_buffers(targets[i]);
 			sb_evict_page_cache(targets[i]);
 		}
-		else if (cache == SB_CACHE_WARM && is_read)
+		else if (cache == SB_CACHE_WARM && step == SB_STEP_READ)
 			sb_raw_read(targets[i], block_size, SB_CACHE_ASIS, &reads[i], NULL);
-		else if (cache == SB_CACHE_WARM && is_scan)
+		else if (cache == SB_CACHE_WARM && step == SB_STEP_SCAN)
 			sb_scan(targets[i], "count(1)", 0, SB_CACHE_ASIS, &scans[i]);
 	}
 
@@ -147,12 +197,26 @@ scan_efficiency_node(PG_FUNCTION_ARGS)
 	for (i = 0; i < nids; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (is_read)
-			sb_raw_read(targets[i], block_size, SB_CACHE_ASIS, &reads[i], NULL);
-		else if (is_scan)
-			sb_scan(targets[i], "count(1)", 0, SB_CACHE_ASIS, &scans[i]);
-		else
-			sb_residency(targets[i], &res[i]);
+		switch (step)
+		{
+			case SB_STEP_READ:
+				sb_raw_read(targets[i], block_size, SB_CACHE_ASIS, &reads[i], NULL);
+				break;
+			case SB_STEP_SCAN:
+				sb_scan(targets[i], "count(1)", 0, SB_CACHE_ASIS, &scans[i]);
+				break;
+			case SB_STEP_PREPARE:
+				sb_residency(targets[i], &res[i]);
+				break;
+			case SB_STEP_SNAPSHOT:
+				sb_cache_snapshot(targets[i], &snapshots[i]);
+				break;
+			case SB_STEP_RESTORE:
+				sb_cache_snapshot_from_bytes(targets[i], DatumGetByteaPP(snaps[i]),
+											 &snapshots[i]);
+				sb_cache_restore(targets[i], &snapshots[i], &restored[i]);
+				break;
+		}
 	}
 	sb_clock_stop(&clock, &node_t);
 
@@ -162,20 +226,35 @@ scan_efficiency_node(PG_FUNCTION_ARGS)
 	{
 		appendStringInfo(&out, "%s{\"shardid\": " INT64_FORMAT ", \"bytes\": " UINT64_FORMAT,
 						 i ? ", " : "", DatumGetInt64(ids[i]), targets[i]->bytes);
-		if (is_read)
+		switch (step)
 		{
-			json_float(&out, "seconds", reads[i].timing.seconds);
-			json_float(&out, "cached_pct", reads[i].cached_pct_before);
+			case SB_STEP_READ:
+				json_float(&out, "seconds", reads[i].timing.seconds);
+				json_float(&out, "cached_pct", reads[i].cached_pct_before);
+				break;
+			case SB_STEP_SCAN:
+				appendStringInfo(&out, ", \"rows\": " UINT64_FORMAT, scans[i].rows);
+				json_float(&out, "seconds", scans[i].timing.seconds);
+				json_float(&out, "cached_pct", scans[i].cached_pct_before);
+				break;
+			case SB_STEP_PREPARE:
+				json_float(&out, "cached_pct", sb_pct(res[i].any_blocks, res[i].blocks));
+				break;
+			case SB_STEP_SNAPSHOT:
+				json_float(&out, "cached_pct", sb_pct(snapshots[i].before.any_blocks,
+													  targets[i]->nblocks));
+				appendStringInfoString(&out, ", \"snapshot\": ");
+				escape_json(&out, DatumGetCString(DirectFunctionCall1(byteaout,
+																	  PointerGetDatum(sb_cache_snapshot_bytes(targets[i], &snapshots[i])))));
+				break;
+			case SB_STEP_RESTORE:
+				json_float(&out, "cached_pct", restored[i].cached_pct_start);
+				json_float(&out, "cached_pct_end", restored[i].cached_pct_end);
+				json_float(&out, "restored_pct", restored[i].restored_pct);
+				json_float(&out, "seconds", restored[i].seconds);
+				break;
 		}
-		else if (is_scan)
-		{
-			appendStringInfo(&out, ", \"rows\": " UINT64_FORMAT, scans[i].rows);
-			json_float(&out, "seconds", scans[i].timing.seconds);
-			json_float(&out, "cached_pct", scans[i].cached_pct_before);
-		}
-		else
-			json_float(&out, "cached_pct", sb_pct(res[i].any_blocks, res[i].blocks));
-		json_float(&out, "node_s", is_read || is_scan ? node_t.seconds : NAN);
+		json_float(&out, "node_s", step == SB_STEP_PREPARE ? NAN : node_t.seconds);
 		appendStringInfoChar(&out, '}');
 		sb_target_close(targets[i]);
 	}
@@ -251,6 +330,7 @@ scan_efficiency_shards(PG_FUNCTION_ARGS)
 	int32		runs;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	MemoryContext outer = CurrentMemoryContext;
+	SbArgs		args;
 	SbCitusTable *ct;
 	TimestampTz at;
 	char		kind;
@@ -259,10 +339,11 @@ scan_efficiency_shards(PG_FUNCTION_ARGS)
 				i;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
-	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	block_size = PG_GETARG_INT32(2);
-	runs = PG_GETARG_INT32(3);
+	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
+	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
+	block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
+	runs = sb_arg_int32(&args, "runs", 1);
 
 	sb_check_block_size(block_size);
 	sb_check_runs(runs);
@@ -275,7 +356,7 @@ scan_efficiency_shards(PG_FUNCTION_ARGS)
 				 errmsg("\"%s\" is not a Citus table", get_rel_name(relid)),
 				 errhint("scan_efficiency('%s') measures a table on this server.",
 						 get_rel_name(relid))));
-	ct = sb_citus_table_open(relid, kind, fcinfo->flinfo->fn_oid, outer);
+	ct = sb_citus_table_open(relid, kind, get_func_namespace(fcinfo->flinfo->fn_oid), outer);
 	sb_citus_alloc_pairs(ct, runs, outer);
 
 	for (pair = 0; pair < runs; pair++)

@@ -3,7 +3,7 @@
  * raw_read.c
  *	  Reads of a relation's own segment files, below the executor:
  *	  - raw_read(), raw_read_segments(): lmdd over the files, sequential
- *	    reads of block_size bytes (rawread.c), for the relation or a row
+ *	    reads of block_size bytes (seqread.c), for the relation or a row
  *	    per file; raw_read with depth reads in flight, as fio --iodepth
  *	    reads a device (randio.c);
  *	  - random_read(): pgiosim over the files, random reads of block_size
@@ -26,11 +26,11 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "fnargs.h"
 #include "randio.h"
-#include "rawread.h"
+#include "seqread.h"
 #include "relfiles.h"
 #include "rows.h"
 #include "stats.h"
@@ -73,8 +73,8 @@ read_args(FunctionCallInfo fcinfo, const char *fn, SbCacheMode *cache,
 	Oid			relid;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
 	*cache = arg_cache(&args);
 	*block_size = sb_arg_int32(&args, "block_size", 8192);
 	sb_check_block_size(*block_size);
@@ -255,8 +255,8 @@ random_read(PG_FUNCTION_ARGS)
 	int			i;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
 	cache = arg_cache(&args);
 	reads = sb_arg_int32(&args, "reads", 10000);
 	block_size = sb_arg_int32(&args, "block_size", 8192);

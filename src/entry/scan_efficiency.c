@@ -30,7 +30,7 @@
  * CPU quota are columns of their own, beside the group's limits; the
  * verdict (verdict.c) says when either shaped the figure.  Under limits,
  * the stretches are long enough that a rate limiter's allowance does not
- * inflate them (pairs.c).
+ * inflate them (sampler.c).
  *
  * method => 'whole' keeps the original measurement: runs alternated
  * passes over the whole relation, now with the same statistics over runs.
@@ -60,13 +60,15 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "citus.h"
 #include "citus_cluster.h"
+#include "efficiency_row.h"
 #include "fnargs.h"
-#include "history.h"
+#include "history_record.h"
 #include "mountinfo.h"
 #include "relfiles.h"
+#include "request.h"
 #include "restore.h"
 #include "rows.h"
 #include "sampler.h"
@@ -76,9 +78,6 @@
 #include "tablespace.h"
 
 PG_FUNCTION_INFO_V1(scan_efficiency);
-
-/* scan_efficiency's arguments in the 0.2 definition; 0.1 passed 4. */
-#define SB_EFFICIENCY_NARGS_0_2	10
 
 /* ---- The verdict (verdict.c) ---- */
 
@@ -115,12 +114,49 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 	sb_judge(&in, v);
 }
 
+/*
+ * scan_efficiency's arguments, from whichever definition the caller's
+ * database has, by name (fnargs.c).  0.1's definition is (rel, cache,
+ * block_size, runs) and measured runs alternated whole passes with no
+ * budget: a database still at 0.1 gets that.  The checks that apply to
+ * both paths, one server and a Citus cluster, are made here.
+ */
+static void
+decode_request(FunctionCallInfo fcinfo, SbEfficiencyRequest *req)
+{
+	SbArgs		args;
+
+	sb_args_refuse_nulls(fcinfo);
+	sb_args_init(&args, fcinfo);
+	memset(req, 0, sizeof(*req));
+	req->relid = sb_arg_oid(&args, "rel", REGCLASSOID);
+	req->cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
+	req->block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
+	req->runs = sb_arg_int32(&args, "runs", 1);
+	req->sample = sb_arg_float8(&args, "sample", 1.0);
+	req->max_seconds = sb_arg_float8(&args, "max_seconds", SB_MAX_SECONDS);
+	req->target_pct = sb_arg_float8(&args, "target_pct", 0);
+	req->method = sb_parse_method(cstring_to_text(sb_arg_cstring(&args, "method", "whole")));
+	req->with_write = sb_arg_bool(&args, "with_write", false);
+	req->record = sb_arg_bool(&args, "record", false);
+	req->restore = sb_arg_bool(&args, "restore", false);
+	req->schema = get_func_namespace(fcinfo->flinfo->fn_oid);
+	req->tupdesc = sb_result_tupdesc(fcinfo);
+
+	sb_check_block_size(req->block_size);
+	sb_check_runs(req->runs);
+	sb_check_sample(req->sample);
+	sb_check_max_seconds(req->max_seconds);
+	sb_check_target_pct(req->target_pct);
+}
+
 /* ---- scan_efficiency(rel, cache, block_size, runs, sample, max_seconds,
- *                      target_pct, method) ---- */
+ *                      target_pct, method, with_write, record, restore) ---- */
 
 Datum
 scan_efficiency(PG_FUNCTION_ARGS)
 {
+	SbEfficiencyRequest req;
 	Oid			relid;
 	SbEfficiency e;
 	TupleDesc	tupdesc;
@@ -132,49 +168,38 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	bool		with_write;
 	Oid			write_spc = InvalidOid;
 	double		write_mb_s = NAN;
-	SbRow		row;
+	SbEfficiencyRow r;
+	SbVerdict	v;
 	SbServerFacts facts;
 	bool		record;
 	Datum		result;
-	SbArgs		args;
 	bool		restore;
 	SbCacheSnapshot snap;
 	SbRestoreResult restored;
 	instr_time	call_start;
 	double		lock_wait_s;
 
-	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
+	decode_request(fcinfo, &req);
 
 	/* A Citus table is measured on its nodes (citus_cluster.c). */
-	if (sb_citus_table(relid))
-		return sb_citus_scan_efficiency(fcinfo);
+	if (sb_citus_table(req.relid))
+		PG_RETURN_DATUM(sb_citus_scan_efficiency(&req));
 
 	memset(&e, 0, sizeof(e));
 	INSTR_TIME_SET_CURRENT(call_start);
+	relid = req.relid;
+	tupdesc = req.tupdesc;
+	e.cache = req.cache;
+	e.block_size = req.block_size;
+	e.runs = req.runs;
+	e.sample = req.sample;
+	e.max_seconds = req.max_seconds;
+	e.target_pct = req.target_pct;
+	e.method = req.method;
+	with_write = req.with_write;
+	record = req.record;
+	restore = req.restore;
 
-	/*
-	 * Arguments by name (fnargs.c).  0.1's definition is (rel, cache,
-	 * block_size, runs) and measured runs alternated whole passes with no
-	 * budget: a database still at 0.1 gets that.
-	 */
-	sb_args_init(&args, fcinfo);
-	e.cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
-	e.block_size = sb_arg_int32(&args, "block_size", BLCKSZ);
-	e.runs = sb_arg_int32(&args, "runs", 1);
-	e.sample = sb_arg_float8(&args, "sample", 1.0);
-	e.max_seconds = sb_arg_float8(&args, "max_seconds", SB_MAX_SECONDS);
-	e.target_pct = sb_arg_float8(&args, "target_pct", 0);
-	e.method = sb_parse_method(cstring_to_text(sb_arg_cstring(&args, "method", "whole")));
-	with_write = sb_arg_bool(&args, "with_write", false);
-	record = sb_arg_bool(&args, "record", false);
-	restore = sb_arg_bool(&args, "restore", false);
-
-	sb_check_block_size(e.block_size);
-	sb_check_runs(e.runs);
-	sb_check_sample(e.sample);
-	sb_check_max_seconds(e.max_seconds);
-	sb_check_target_pct(e.target_pct);
 	if (e.method == SB_METHOD_WHOLE && e.sample < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -188,10 +213,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 				 errhint("Leave runs at 1, or use method => 'whole'.")));
 	/* Recording comes last: whether it can be done is said first. */
 	if (record)
-		sb_history_check_record(get_func_namespace(fcinfo->flinfo->fn_oid),
-								"scan_efficiency");
-	tupdesc = sb_result_tupdesc(fcinfo);
-	sb_row_init(&row, tupdesc);
+		sb_history_check_record(req.schema, "scan_efficiency");
 
 	/*
 	 * The budget starts once the relation's lock is held: a wait behind
@@ -246,90 +268,68 @@ scan_efficiency(PG_FUNCTION_ARGS)
 						&lo, &hi);
 	sb_mount_of(sb_target_first_path(e.target), &fstype, &device);
 
-	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
-	sb_row_datum(&row, "bytes", Int64GetDatum(e.target->bytes));
-	sb_row_datum(&row, "rows", Int64GetDatum(e.rows));
-	sb_row_text(&row, "cache", sb_cache_name(e.cache));
-	sb_row_datum(&row, "block_size", Int32GetDatum(e.block_size));
-	sb_row_datum(&row, "runs", Int32GetDatum(e.runs));
-	sb_row_float(&row, "read_mb_s", sb_samples_median(&e.read_mb_s), 1);
-	sb_row_float(&row, "scan_mb_s", sb_samples_median(&e.scan_mb_s), 1);
-	sb_row_float(&row, "scan_pct", median, 1);
-	sb_row_float(&row, "read_s", e.ratio.n > 0 ? e.read_s : NAN, 3);
-	sb_row_float(&row, "scan_s", e.ratio.n > 0 ? e.scan_s : NAN, 3);
-	sb_row_float(&row, "read_cached_pct", e.ratio.n > 0 ? e.read_cached_max : NAN, 1);
-	sb_row_float(&row, "scan_cached_pct", e.ratio.n > 0 ? e.scan_cached_max : NAN, 1);
-	sb_row_text(&row, "filesystem", fstype);
-	sb_row_text(&row, "device", device);
-	sb_row_datum(&row, "measured_at", TimestampTzGetDatum(GetCurrentTimestamp()));
-
-	sb_row_text(&row, "method", sb_method_name(e.method));
-	sb_row_datum(&row, "pairs", Int32GetDatum(e.ratio.n));
-	sb_row_float(&row, "coverage_pct", sb_pct(e.blocks_covered, e.target->nblocks), 1);
-	sb_row_float(&row, "scan_pct_lo", lo, 1);
-	sb_row_float(&row, "scan_pct_hi", hi, 1);
-	sb_row_float(&row, "scan_pct_p10", sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.1), 1);
-	sb_row_float(&row, "scan_pct_p90", sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.9), 1);
-	sb_row_float(&row, "elapsed_s", sb_efficiency_elapsed_s(&e), 3);
-	sb_row_float(&row, "lock_wait_s", lock_wait_s, 3);
-	sb_row_float(&row, "cached_pct_start", restored.cached_pct_start, 1);
-	sb_row_float(&row, "cached_pct_end", restored.cached_pct_end, 1);
-	sb_row_float(&row, "restored_pct", restored.restored_pct, 1);
-	sb_row_float(&row, "restore_s", restored.seconds, 3);
+	sb_efficiency_row_init(&r);
+	r.relation = relid;
+	r.bytes = e.target->bytes;
+	r.rows = e.rows;
+	r.cache = sb_cache_name(e.cache);
+	r.block_size = e.block_size;
+	r.runs = e.runs;
+	r.read_mb_s = sb_samples_median(&e.read_mb_s);
+	r.scan_mb_s = sb_samples_median(&e.scan_mb_s);
+	r.scan_pct = median;
+	if (e.ratio.n > 0)
 	{
-		SbVerdict	v;
-
-		if (e.ratio.n > 0)
-			judge(&e, median, lo, hi, &v);
-		else
-		{
-			/* Nothing measured, nothing to judge: say why, never as a figure. */
-			v.n = 1;
-			if (e.target->nblocks == 0)
-			{
-				ereport(NOTICE,
-						(errmsg("\"%s\" is empty: there is nothing to measure",
-								get_rel_name(relid))));
-				v.marks[0] = "empty";
-			}
-			else
-			{
-				ereport(NOTICE,
-						(errmsg("no pair of \"%s\" was measured within max_seconds (%g s)",
-								get_rel_name(relid), e.max_seconds),
-						 errhint("Allow more time (max_seconds).")));
-				v.marks[0] = "over_budget";
-			}
-		}
-		sb_row_verdict(&row, "verdict", &v);
+		r.read_s = e.read_s;
+		r.scan_s = e.scan_s;
+		r.read_cached_pct = e.read_cached_max;
+		r.scan_cached_pct = e.scan_cached_max;
+		r.cpu_wait_s = e.cpu_wait_s;
+		if (e.throttled_known)
+			r.cpu_throttled_s = e.throttled_s;
 	}
-	sb_row_datum(&row, "settings", sb_io_settings());
-	/* Facts that move the CPU share: a figure is compared under the same. */
+	r.filesystem = fstype;
+	r.device = device;
+	r.method = sb_method_name(e.method);
+	r.pairs = e.ratio.n;
+	r.coverage_pct = sb_pct(e.blocks_covered, e.target->nblocks);
+	r.scan_pct_lo = lo;
+	r.scan_pct_hi = hi;
+	r.scan_pct_p10 = sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.1);
+	r.scan_pct_p90 = sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.9);
+	r.elapsed_s = sb_efficiency_elapsed_s(&e);
+	r.lock_wait_s = lock_wait_s;
+	r.cached_pct_start = restored.cached_pct_start;
+	r.cached_pct_end = restored.cached_pct_end;
+	r.restored_pct = restored.restored_pct;
+	r.restore_s = restored.seconds;
+	if (e.ratio.n > 0)
+		judge(&e, median, lo, hi, &v);
+	else
+	{
+		/* Nothing measured, nothing to judge: say why, never as a figure. */
+		sb_verdict_unmeasured(&v, e.target->nblocks == 0);
+		if (e.target->nblocks == 0)
+			ereport(NOTICE,
+					(errmsg("\"%s\" is empty: there is nothing to measure",
+							get_rel_name(relid))));
+		else
+			ereport(NOTICE,
+					(errmsg("no pair of \"%s\" was measured within max_seconds (%g s)",
+							get_rel_name(relid), e.max_seconds),
+					 errhint("Allow more time (max_seconds).")));
+	}
+	r.verdict = &v;
+	r.settings = sb_io_settings();
 	sb_server_facts(&facts);
-	sb_row_datum(&row, "data_checksums", BoolGetDatum(facts.data_checksums));
-	sb_row_datum(&row, "jit", BoolGetDatum(facts.jit));
-	if (facts.io_max_combine_limit >= 0)
-		sb_row_datum(&row, "io_max_combine_limit", Int32GetDatum(facts.io_max_combine_limit));
-	else
-		sb_row_null(&row, "io_max_combine_limit");
-	if (facts.io_workers >= 0)
-		sb_row_datum(&row, "io_workers", Int32GetDatum(facts.io_workers));
-	else
-		sb_row_null(&row, "io_workers");
-	sb_row_datum(&row, "server_major", Int32GetDatum(facts.server_major));
-	/* A Citus cluster's own columns: this is one server. */
-	sb_row_null(&row, "citus_nodes");
-	sb_row_null(&row, "citus_placements");
-	sb_row_float(&row, "write_mb_s", write_mb_s, 1);
-	sb_row_float(&row, "cpu_wait_s", e.ratio.n > 0 ? e.cpu_wait_s : NAN, 3);
-	sb_row_float(&row, "cpu_throttled_s",
-				 e.ratio.n > 0 && e.throttled_known ? e.throttled_s : NAN, 3);
-	sb_row_limits(&row, &e.limits);
+	r.facts = &facts;
+	r.write_mb_s = write_mb_s;
+	r.limits = &e.limits;
 
 	sb_target_close(e.target);
 
-	result = sb_row_result(&row);
+	result = sb_efficiency_row(tupdesc, &r);
 	if (record)
-		sb_history_record(fcinfo, result, tupdesc);
+		sb_history_record(req.schema, result, tupdesc);
 	PG_RETURN_DATUM(result);
 }

@@ -29,14 +29,15 @@
 #include "utils/rel.h"
 #include "utils/typcache.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "breakdown.h"
 #include "cache.h"
 #include "cgroup.h"
 #include "citus.h"
+#include "compat_guc.h"
 #include "fnargs.h"
 #include "procstat.h"
-#include "rawread.h"
+#include "seqread.h"
 #include "relfiles.h"
 #include "rows.h"
 #include "scan.h"
@@ -62,11 +63,14 @@ typedef struct SbScanArgs
 static void
 scan_args(FunctionCallInfo fcinfo, const char *function, SbScanArgs *a)
 {
+	SbArgs		args;
+
 	sb_args_refuse_nulls(fcinfo);
-	a->relid = PG_GETARG_OID(0);
-	a->cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	a->query = text_to_cstring(PG_GETARG_TEXT_PP(2));
-	a->workers = PG_GETARG_INT32(3);
+	sb_args_init(&args, fcinfo);
+	a->relid = sb_arg_oid(&args, "rel", REGCLASSOID);
+	a->cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);
+	a->query = sb_arg_cstring(&args, "query", "count(1)");
+	a->workers = sb_arg_int32(&args, "parallel_workers", 0);
 	sb_check_query(a->query);
 	sb_check_workers(a->workers);
 	sb_citus_refuse(a->relid, function);
@@ -423,13 +427,15 @@ scan_shapes(PG_FUNCTION_ARGS)
 	double		med_read;
 	uint64		rows;
 	int			nshapes;
+	SbArgs		args;
 	int			i,
 				round;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
-	cache = sb_parse_cache(PG_GETARG_TEXT_PP(1), false);
-	runs = PG_GETARG_INT32(2);
+	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
+	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "warm")), false);
+	runs = sb_arg_int32(&args, "runs", 1);
 
 	sb_check_runs(runs);
 	sb_init_srf(fcinfo);
@@ -679,10 +685,10 @@ scan_sweep(PG_FUNCTION_ARGS)
 	 * Every definition names all five.
 	 */
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
 	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
 	setting = sb_arg_cstring(&args, "setting", NULL);
-	vals = sb_arg_array(&args, "vals");
+	vals = sb_arg_array(&args, "vals", TEXTOID);
 	if (setting == NULL || vals == NULL)
 		elog(ERROR, "scan_sweep's definition lacks setting or vals");
 	cache = sb_parse_cache(cstring_to_text(sb_arg_cstring(&args, "cache", "cold")), false);

@@ -27,7 +27,7 @@
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "cgroup.h"
 #include "devices.h"
 #include "fnargs.h"
@@ -110,9 +110,11 @@ storage_info_rel(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
 	SbTarget   *target;
+	SbArgs		args;
 
 	sb_args_refuse_nulls(fcinfo);
-	relid = PG_GETARG_OID(0);
+	sb_args_init(&args, fcinfo);
+	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
 
 	sb_init_srf(fcinfo);
 	target = sb_target_open(relid, SB_TARGET_FILES);
@@ -132,9 +134,11 @@ storage_info_tablespace(PG_FUNCTION_ARGS)
 {
 	char	   *spcname;
 	Oid			spc;
+	SbArgs		args;
 
 	sb_args_refuse_nulls(fcinfo);
-	spcname = NameStr(*PG_GETARG_NAME(0));
+	sb_args_init(&args, fcinfo);
+	spcname = sb_arg_name(&args, "tablespace");
 	spc = get_tablespace_oid(spcname, true);
 
 	/*
@@ -182,13 +186,15 @@ storage_profile(PG_FUNCTION_ARGS)
 	SbTestResult results[SB_NTESTS];
 	Oid			spc;
 	uint64		bytes;
+	SbArgs		args;
 	int			i;
 
 	sb_args_refuse_nulls(fcinfo);
-	spcname = NameStr(*PG_GETARG_NAME(0));
-	size_mb = PG_GETARG_INT32(1);
-	block_size = PG_GETARG_INT32(2);
-	random_ops = PG_GETARG_INT32(3);
+	sb_args_init(&args, fcinfo);
+	spcname = sb_arg_name(&args, "tablespace");
+	size_mb = sb_arg_int32(&args, "size_mb", 1024);
+	block_size = sb_arg_int32(&args, "block_size", 8192);
+	random_ops = sb_arg_int32(&args, "random_ops", 10000);
 
 	if (size_mb < 1 || size_mb > SB_MAX_SIZE_MB)
 		ereport(ERROR,

@@ -54,6 +54,8 @@ measured(Row *r, Server *s, double pct, double lo, double hi, double read, const
 	snprintf(buf, sizeof(buf), "%g", read);
 	row_set(r, "read_mb_s", buf);
 	row_set(r, "verdict", verdict);
+	/* as the server's scan_verdict_marks() says of {ok} */
+	r->verdict_judged = r->verdict_reads_judged = true;
 	row_set(r, "device", "/dev/nvme0n1");
 	row_set(r, "scheduler", "none");
 	row_set(r, "kernel", "6.1.0");
@@ -106,6 +108,7 @@ main(void)
 	measured(&rows[5], s[5], 40, 20, 70, 500, "{ok}");
 	/* Throttled: scan_pct fine, reads slow; unstable scan_pct. */
 	measured(&rows[6], s[6], 99, 60, 120, 8, "{unstable,io_limited}");
+	rows[6].verdict_judged = false; /* unstable: its read rate stays judged */
 	row_set(&rows[6], "read_bps_limit", "8388608");
 	/* Not measured. */
 	memset(&rows[7], 0, sizeof(Row));

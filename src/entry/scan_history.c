@@ -1,11 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * history.c
+ * scan_history.c
  *	  What the run history needs from C: the kernel release
  *	  (scan_history_kernel), the refusal to run efficiency_check inside
- *	  a transaction block (scan_history_outside_block) and the chart
- *	  (scan_history_svg).  Recording a row is the engine's (history.c),
- *	  and so is drawing the chart (chart.c).
+ *	  a transaction block (scan_history_outside_block), the chart
+ *	  (scan_history_svg) and the verdict's marks (scan_verdict_marks).
+ *	  Recording a row is the engine's (history_record.c), and so is
+ *	  drawing the chart (chart.c).
  *
  * The history itself (table, checks, trend, metrics) is SQL in the
  * install script; the device facts of a run come from storage_info().
@@ -27,16 +28,50 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
 
-#include "args.h"
+#include "argcheck.h"
 #include "chart.h"
-#include "history.h"
+#include "fnargs.h"
+#include "history_record.h"
+#include "verdict.h"
 
 PG_FUNCTION_INFO_V1(scan_history_kernel);
 PG_FUNCTION_INFO_V1(scan_history_outside_block);
 PG_FUNCTION_INFO_V1(scan_history_svg);
+PG_FUNCTION_INFO_V1(scan_verdict_marks);
+
+/*
+ * scan_verdict_marks() -> (mark, judged, reads_judged, compared_apart,
+ * meaning): the verdict's marks from the one table of them (verdict.c),
+ * which the history's SQL, the fleet and the documentation check read
+ * instead of a copy of the list.
+ */
+Datum
+scan_verdict_marks(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			i;
+
+	sb_init_srf(fcinfo);
+	for (i = 0; i < sb_mark_count(); i++)
+	{
+		const SbMarkInfo *m = sb_mark_info(i);
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
+
+		values[0] = CStringGetTextDatum(m->name);
+		values[1] = BoolGetDatum(m->judged);
+		values[2] = BoolGetDatum(m->reads_judged);
+		values[3] = BoolGetDatum(m->apart);
+		values[4] = CStringGetTextDatum(m->meaning);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
 
 /* scan_history_kernel() -> text: uname -r, or NULL where it fails. */
 Datum

@@ -1,20 +1,18 @@
 /*-------------------------------------------------------------------------
  *
- * history.h
+ * history_record.h
  *	  Recording a scan_efficiency result row in the run history
- *	  (history.c).
+ *	  (history_record.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef SCANBENCH_HISTORY_H
-#define SCANBENCH_HISTORY_H
+#ifndef SCANBENCH_HISTORY_RECORD_H
+#define SCANBENCH_HISTORY_RECORD_H
 
-#include "fmgr.h"
 #include "access/tupdesc.h"
 
 extern Oid	sb_history_schema(void);
 extern void sb_history_check_record(Oid nsp, const char *what);
-extern void sb_history_record(FunctionCallInfo fcinfo, Datum result,
-							  TupleDesc tupdesc);
+extern void sb_history_record(Oid nsp, Datum result, TupleDesc tupdesc);
 
-#endif							/* SCANBENCH_HISTORY_H */
+#endif							/* SCANBENCH_HISTORY_RECORD_H */

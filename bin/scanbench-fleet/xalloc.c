@@ -1,6 +1,6 @@
 /*
- * log.c: memory that is there or ends the program, and a row's values by
- * column name (the messages themselves: ../common/cli.c).
+ * xalloc.c: memory that is there or ends the program (the messages
+ * themselves: ../common/cli.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -72,23 +72,4 @@ xprintf(const char *fmt,...)
 	vsnprintf(p, (size_t) n + 1, fmt, ap);
 	va_end(ap);
 	return p;
-}
-
-const char *
-row_value(const Row *row, const char *column)
-{
-	int			i = history_column(column);
-
-	return i < 0 ? NULL : row->values[i];
-}
-
-void
-row_set(Row *row, const char *column, const char *value)
-{
-	int			i = history_column(column);
-
-	if (i < 0)
-		return;
-	free(row->values[i]);
-	row->values[i] = xstrdup(value);
 }

@@ -1,6 +1,6 @@
 /*
- * history.c: the central history, the one place every server's runs are
- * kept (standbys' too, which cannot write their own).
+ * central_history.c: the central history, the one place every server's
+ * runs are kept (standbys' too, which cannot write their own).
  *
  * It is the scanbench extension's scan_history in the database --history
  * names, of this program's version: checked before any server is

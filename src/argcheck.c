@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * args.c
+ * argcheck.c
  *	  Checks of the SQL functions' arguments.  Each function calls these at
  *	  its top, before anything is opened, read or evicted, so that bad input
  *	  changes nothing.
@@ -16,7 +16,7 @@
 #include "utils/builtins.h"
 #include "utils/float.h"
 
-#include "args.h"
+#include "argcheck.h"
 
 #define SB_MAX_RUNS		1000
 #define SB_MAX_WORKERS	1024

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * args.h
+ * argcheck.h
  *	  Argument checks, run at the top of each SQL function before anything
- *	  is opened or evicted, and the names of the modes they parse (args.c).
+ *	  is opened or evicted, and the names of the modes they parse (argcheck.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef SCANBENCH_ARGS_H
-#define SCANBENCH_ARGS_H
+#ifndef SCANBENCH_ARGCHECK_H
+#define SCANBENCH_ARGCHECK_H
 
 #include "cache.h"
 
@@ -44,4 +44,4 @@ extern void sb_check_target_pct(double target_pct);
 extern SbMethod sb_parse_method(text *arg);
 extern const char *sb_method_name(SbMethod method);
 
-#endif							/* SCANBENCH_ARGS_H */
+#endif							/* SCANBENCH_ARGCHECK_H */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * rawread.c
+ * seqread.c
  *	  Sequential reads of a relation's segment files straight from the
  *	  filesystem, as lmdd or dd bs=N would do them: one read() of
  *	  block_size bytes after another into one buffer, nothing else in the
@@ -19,7 +19,7 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 
-#include "rawread.h"
+#include "seqread.h"
 #include "stats.h"
 
 /* O_DIRECT wants buffers aligned to the device's logical block size. */

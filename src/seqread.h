@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * rawread.h
+ * seqread.h
  *	  Raw reads of a relation's segment files, whole or by stretch, buffered
- *	  or O_DIRECT (rawread.c).
+ *	  or O_DIRECT (seqread.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef SCANBENCH_RAWREAD_H
-#define SCANBENCH_RAWREAD_H
+#ifndef SCANBENCH_SEQREAD_H
+#define SCANBENCH_SEQREAD_H
 
 #include "cache.h"
 #include "clock.h"
@@ -29,4 +29,4 @@ extern bool sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
 								bool direct, SbReadResult *result);
 extern char *sb_aligned_buffer(int block_size);
 
-#endif							/* SCANBENCH_RAWREAD_H */
+#endif							/* SCANBENCH_SEQREAD_H */

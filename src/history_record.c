@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * history.c
+ * history_record.c
  *	  Recording a scan_efficiency result row in the run history
  *	  (record => true), and whether the caller can, said before measuring.  The history itself (table, checks, trend,
  *	  metrics, chart) is SQL in the install script; what else it needs
- *	  from C is in entry/history.c.
+ *	  from C is in entry/scan_history.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,7 +30,7 @@
 #include "utils/ruleutils.h"
 
 #include "compat.h"
-#include "history.h"
+#include "history_record.h"
 
 /*
  * The schema the history lives in: the extension's.  A C function that is
@@ -111,15 +111,14 @@ sb_history_check_record(Oid nsp, const char *what)
 
 /*
  * Record a scan_efficiency result row (record => true): the SQL function
- * scan_history_record, in the schema the calling function lives in, does
- * the work, so that the history's columns are written in one place.  The
- * schema is the caller's own, looked up now, because the extension is
- * relocatable and the caller's search_path is not ours to trust.
+ * scan_history_record, in nsp, the schema the called function lives in,
+ * does the work, so that the history's columns are written in one place.
+ * The schema is named because the caller's search_path is not ours to
+ * trust.
  */
 void
-sb_history_record(FunctionCallInfo fcinfo, Datum result, TupleDesc tupdesc)
+sb_history_record(Oid nsp, Datum result, TupleDesc tupdesc)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	char	   *schema = get_namespace_name(nsp);
 	char	   *sql;
 	Oid			argtypes[1];
