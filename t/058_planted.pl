@@ -308,9 +308,10 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 	# regprocedure prints it with the extension's schema named; $e is
 	# replaced by the schema.  A call that must fail gives its error.
 	my %calls = (
-		'E.raw_read(regclass,text,integer)' => [ q{SELECT E.raw_read('public.t', 'warm')} ],
+		'E.raw_read(regclass,text,integer,integer)' => [ q{SELECT E.raw_read('public.t', 'warm', 8192, 2)} ],
 		'E.raw_read_segments(regclass,text,integer)' => [ q{SELECT pg_catalog.count(*) FROM E.raw_read_segments('public.t', 'warm')} ],
-		'E.random_read(regclass,text,integer,integer)' => [ q{SELECT E.random_read('public.t', 'warm', 100)} ],
+		'E.random_read(regclass,text,integer,integer,integer)' => [ q{SELECT E.random_read('public.t', 'warm', 100, 8192, 2)} ],
+		'E.scan_verdict_marks()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_verdict_marks()} ],
 		'E.scan_rate(regclass,text,text,integer)' => [ q{SELECT E.scan_rate('public.t', 'warm')} ],
 		'E.scan_breakdown(regclass,text,text,integer)' => [ q{SELECT E.scan_breakdown('public.t', 'warm')} ],
 		'E.scan_shapes(regclass,text,integer)' => [ q{SELECT pg_catalog.count(*) FROM E.scan_shapes('public.t', 'warm')} ],
@@ -344,7 +345,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		  [ q{SELECT pg_catalog.length(E.scan_history_svg(NULL, NULL, 90, 10, 20))} ],
 		'E.scan_efficiency_shards(regclass,text,integer,integer)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.scan_efficiency_shards('public.t', 'warm')}, qr/is not a Citus table/ ],
-		'E.scan_efficiency_node(text,text,integer,bigint[],text[])' =>
+		'E.scan_efficiency_node(text,text,integer,bigint[],text[],bytea[])' =>
 		  [ q{SELECT E.scan_efficiency_node('scan', 'warm', 8192, '{7}', '{public.t}')} ],
 		'E.scan_advice(regclass,text,double precision,text)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.scan_advice('public.t', 'warm', 5)} ],
