@@ -626,7 +626,7 @@ sb_scrub_cpu_caches(SbScrub *scrub)
 static sigjmp_buf *flush_fault_jump = NULL;
 
 static void
-flush_fault_handler(SIGNAL_ARGS)
+flush_fault_handler(int signo)
 {
 	if (flush_fault_jump != NULL)
 		siglongjmp(*flush_fault_jump, 1);

@@ -80,7 +80,9 @@ base_tar()
 {
 	local kind=$1 suite=$2 major=$3 tar pkgs
 	tar=$cache/$kind-$suite-$major.tar
-	if [ -s "$tar" ] && [ -z "$(find "$tar" -mtime +7)" ]; then
+	# A tarball, never a directory: mmdebstrap tells the format from the
+	# target's name, and "$tar.new" has none of its own, so it is said.
+	if [ -f "$tar" ] && [ -s "$tar" ] && [ -z "$(find "$tar" -mtime +7)" ]; then
 		echo "$tar"
 		return 0
 	fi
@@ -88,7 +90,8 @@ base_tar()
 	[ "$kind" = build ] && pkgs=$pkgs,postgresql-server-dev-$major,build-essential,libpq-dev
 	# Debian's server package makes a cluster; the official image has none
 	# (the entrypoint makes one in PGDATA).
-	if mmdebstrap --variant=minbase --include="$pkgs" \
+	rm -rf "$tar" "$tar.new"
+	if mmdebstrap --variant=minbase --format=tar --include="$pkgs" \
 		--aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' \
 		--customize-hook='rm -rf "$1"/etc/postgresql/*/main "$1"/var/lib/postgresql/*/main "$1"/var/lib/apt/lists/*' \
 		"$suite" "$tar.new" "deb $archive $suite main" >"$cache/$kind-$suite-$major.log" 2>&1; then
@@ -96,7 +99,7 @@ base_tar()
 		echo "$tar"
 	else
 		tail -n 20 "$cache/$kind-$suite-$major.log" >&2
-		rm -f "$tar.new"
+		rm -rf "$tar.new"
 		return 1
 	fi
 }
