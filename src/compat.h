@@ -99,6 +99,15 @@ typedef RelFileNode SbFileId;
 #include "utils/tuplestore.h"
 
 /*
+ * The varlena macros (VARDATA, SET_VARSIZE, ...), which the caches'
+ * snapshot as bytea is built and read with: in postgres.h until 15, in
+ * varatt.h from 16, which postgres.h no longer brings in on 19.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
  * Privileges on a tablespace: pg_tablespace_aclcheck() until 15, the
  * generic object_aclcheck() from 16.  Callers include utils/acl.h and
  * catalog/pg_tablespace.h.

@@ -41,6 +41,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
+#include "compat.h"
 #include "seqread.h"
 #include "restore.h"
 #include "stats.h"
