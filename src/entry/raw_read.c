@@ -20,6 +20,7 @@
 
 #include <fcntl.h>
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "storage/fd.h"

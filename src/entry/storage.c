@@ -19,6 +19,7 @@
 #include "catalog/catalog.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_tablespace.h"
+#include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "funcapi.h"
 #include "miscadmin.h"
