@@ -268,7 +268,12 @@ for major in "${majors[@]}"; do
 			[ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ] && break
 			sleep 0.5
 		done
-		sleep 1
+		# The server's last words come a moment before podman has the
+		# container as exited (seconds, on a loaded machine).
+		for i in $(seq 1 60); do
+			[ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ] && break
+			sleep 0.5
+		done
 		if pm logs "$name" 2>&1 | grep -q 'could not setup io_uring queue: Function not implemented' &&
 			[ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ]; then
 			ok "PostgreSQL $major: io_method = io_uring under the default seccomp profile: the server refuses to start (io_uring_setup: ENOSYS)"
