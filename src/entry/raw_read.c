@@ -105,6 +105,31 @@ row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
 }
 
 /*
+ * Put the relation's files in the page-cache state asked for (cold:
+ * evicted; warm: one untimed pass) before timed reads that bypass
+ * sb_raw_read(), and return how many of its blocks the page cache holds.
+ */
+static uint64
+prepare_cache(SbTarget *target, SbCacheMode cache, int32 block_size)
+{
+	uint64		cached = 0;
+	int			i;
+
+	if (cache == SB_CACHE_COLD)
+		sb_evict_page_cache(target);
+	else if (cache == SB_CACHE_WARM)
+	{
+		SbReadResult warm;
+
+		sb_raw_read(target, Max(block_size, 1024 * 1024), SB_CACHE_ASIS,
+					&warm, NULL);
+	}
+	for (i = 0; i < target->nsegments; i++)
+		cached += sb_segment_os_blocks(target->segments[i]);
+	return cached;
+}
+
+/*
  * The whole relation in order, depth reads of block_size in flight, as
  * fio --rw=read --iodepth=depth reads a device: what the storage delivers
  * to a reader that keeps it busy, where one read at a time gets what its
@@ -121,17 +146,7 @@ read_in_flight(SbTarget *target, int32 block_size, SbCacheMode cache,
 	int			i;
 
 	memset(total, 0, sizeof(SbReadResult));
-	if (cache == SB_CACHE_COLD)
-		sb_evict_page_cache(target);
-	else if (cache == SB_CACHE_WARM)
-	{
-		SbReadResult warm;
-
-		sb_raw_read(target, Max(block_size, 1024 * 1024), SB_CACHE_ASIS,
-					&warm, NULL);
-	}
-	for (i = 0; i < target->nsegments; i++)
-		cached += sb_segment_os_blocks(target->segments[i]);
+	cached = prepare_cache(target, cache, block_size);
 	total->cached_pct_before = sb_pct(cached, target->nblocks);
 
 	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
@@ -297,17 +312,7 @@ random_read(PG_FUNCTION_ARGS)
 						   (long long) largest_segment(target)),
 				 errhint("Pass a smaller block_size.")));
 
-	if (cache == SB_CACHE_COLD)
-		sb_evict_page_cache(target);
-	else if (cache == SB_CACHE_WARM)
-	{
-		SbReadResult warm;
-
-		sb_raw_read(target, Max(block_size, 1024 * 1024), SB_CACHE_ASIS,
-					&warm, NULL);
-	}
-	for (i = 0; i < target->nsegments; i++)
-		cached += sb_segment_os_blocks(target->segments[i]);
+	cached = prepare_cache(target, cache, block_size);
 
 	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
 	for (i = 0; i < target->nsegments; i++)
