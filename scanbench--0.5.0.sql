@@ -1,4 +1,4 @@
-/* scanbench--0.4.0.sql: the whole SQL surface of version 0.4.0 */
+/* scanbench--0.5.0.sql: the whole SQL surface of version 0.5.0 */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION scanbench" to load this file. \quit
