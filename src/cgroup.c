@@ -512,3 +512,72 @@ sb_cgroup_cpu_stat(SbCgroupCpuStat *s)
 		s->ok = true;
 	}
 }
+
+/*
+ * The read requests and bytes this process's own I/O group has sent to
+ * device ("MAJ:MIN") so far: v1 blkio.throttle.io_serviced and
+ * io_service_bytes, v2 io.stat's rios and rbytes.  They are counted where
+ * the throttle counts them, after the kernel has merged and split the
+ * reads into requests, so that their rate can be set beside a read_iops
+ * limit.  The group is found on first use and kept, as for cpu.stat.
+ * False where the counters cannot be read.
+ */
+static bool
+v1_read_counter(const char *dir, const char *file, const char *dev,
+				int64 *value)
+{
+	char		path[SB_CG_PATH + 64];
+	char		buf[8192];
+	char	   *line;
+	char	   *save;
+	size_t		dl = strlen(dev);
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (!sb_read_small_file(path, buf, sizeof(buf)))
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, dev, dl) == 0 && strncmp(line + dl, " Read ", 6) == 0)
+		{
+			*value = strtoll(line + dl + 6, NULL, 10);
+			return true;
+		}
+	*value = 0;					/* the group has sent the device nothing yet */
+	return true;
+}
+
+bool
+sb_cgroup_io_reads(const char *device, int64 *ios, int64 *bytes)
+{
+	static bool looked = false;
+	static char io_dir[SB_CG_PATH];
+	static int	io_version;
+	char		mnt[SB_CG_PATH];
+
+	*ios = *bytes = 0;
+	if (!looked)
+	{
+		if (!group_dir(SB_CG_IO, io_dir, sizeof(io_dir), mnt, &io_version))
+			io_dir[0] = '\0';
+		looked = true;
+	}
+	if (io_dir[0] == '\0' || device[0] == '\0')
+		return false;
+	if (io_version == 1)
+		return v1_read_counter(io_dir, "blkio.throttle.io_serviced", device, ios) &&
+			v1_read_counter(io_dir, "blkio.throttle.io_service_bytes", device, bytes);
+	else
+	{
+		char		path[SB_CG_PATH + 16];
+		char		buf[8192];
+		int64		v;
+
+		snprintf(path, sizeof(path), "%s/io.stat", io_dir);
+		if (!sb_read_small_file(path, buf, sizeof(buf)))
+			return false;
+		v = v2_device_value(buf, device, "rios=");
+		*ios = Max(v, 0);
+		v = v2_device_value(buf, device, "rbytes=");
+		*bytes = Max(v, 0);
+		return true;
+	}
+}

@@ -36,6 +36,8 @@ sb_efficiency_row_init(SbEfficiencyRow *r)
 	r->restored_pct = r->restore_s = NAN;
 	r->write_mb_s = r->cpu_wait_s = r->cpu_throttled_s = NAN;
 	r->citus_nodes = r->citus_placements = -1;
+	r->device_mb_s = r->device_pct = NAN;
+	r->device_depth = -1;
 	r->measured_at = GetCurrentTimestamp();
 	r->settings = (Datum) 0;
 }
@@ -69,6 +71,8 @@ static const struct
 	{"write_mb_s", offsetof(SbEfficiencyRow, write_mb_s), 1},
 	{"cpu_wait_s", offsetof(SbEfficiencyRow, cpu_wait_s), 3},
 	{"cpu_throttled_s", offsetof(SbEfficiencyRow, cpu_throttled_s), 3},
+	{"device_mb_s", offsetof(SbEfficiencyRow, device_mb_s), 1},
+	{"device_pct", offsetof(SbEfficiencyRow, device_pct), 1},
 };
 
 Datum
@@ -135,6 +139,7 @@ sb_efficiency_row(TupleDesc tupdesc, const SbEfficiencyRow *r)
 	}
 	sb_row_count(&row, "citus_nodes", r->citus_nodes);
 	sb_row_count(&row, "citus_placements", r->citus_placements);
+	sb_row_count(&row, "device_depth", r->device_depth);
 	if (r->limits)
 		sb_row_limits(&row, r->limits);
 	else

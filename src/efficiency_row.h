@@ -62,6 +62,9 @@ typedef struct SbEfficiencyRow
 	double		cpu_wait_s;
 	double		cpu_throttled_s;
 	const SbCgroupLimits *limits;	/* NULL: not one server's */
+	double		device_mb_s;
+	double		device_pct;
+	int32		device_depth;	/* < 0: not measured */
 } SbEfficiencyRow;
 
 extern void sb_efficiency_row_init(SbEfficiencyRow *r);

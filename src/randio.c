@@ -303,11 +303,13 @@ depth_worker(void *arg)
 			break;
 		c = run->chosen ? run->chosen[i] : i;
 		f = file_of(run->first, run->nfiles, c);
-		offset = (off_t) (c - run->first[f]) * run->block_size;
+		offset = (off_t) (run->files[f].start +
+						  (c - run->first[f]) * run->block_size);
 		/* a file's last chunk may be shorter */
 		want = run->block_size;
-		if (run->files[f].bytes > 0 && run->files[f].bytes - offset < (uint64) want)
-			want = (int) (run->files[f].bytes - offset);
+		if (run->files[f].bytes > 0 &&
+			run->files[f].start + run->files[f].bytes - offset < (uint64) want)
+			want = (int) (run->files[f].start + run->files[f].bytes - offset);
 		INSTR_TIME_SET_CURRENT(t0);
 		done = pg_pread(run->files[f].fd, buf, want, offset);
 		INSTR_TIME_SET_CURRENT(t1);

@@ -21,8 +21,9 @@ typedef struct SbRandomFile
 	const char *path;			/* for errors */
 	uint64		chunks;
 	uint64		base;			/* reported offsets are base + offset */
-	uint64		bytes;			/* at depth: the file's size, its last chunk
-								 * shorter (0: chunks full ones) */
+	uint64		bytes;			/* at depth: the bytes from start, its last
+								 * chunk shorter (0: chunks full ones) */
+	uint64		start;			/* at depth: where chunk 0 begins in the file */
 } SbRandomFile;
 
 typedef struct SbRandomResult

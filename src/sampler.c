@@ -194,6 +194,61 @@ direct_of(SbEfficiency *e, SbSegment *seg)
 	return rate_mb_s(dr.bytes, dr.timing.seconds);
 }
 
+/* The reads in flight for a device read of bytes: a MB each, at most 32. */
+static int
+device_depth_of(off_t bytes)
+{
+	return (int) Max(1, Min(SB_DEVICE_DEPTH, bytes / SB_DEVICE_BLOCK));
+}
+
+/*
+ * The device's rate over segments (a stretch, or the whole relation):
+ * O_DIRECT at depth, or NaN where O_DIRECT is refused.
+ */
+static double
+device_of(SbEfficiency *e, SbSegment **segs, int nsegs, off_t bytes)
+{
+	SbReadResult dr;
+
+	if (!e->direct_ok)
+		return NAN;
+	if (!sb_read_in_flight(segs, nsegs, SB_DEVICE_BLOCK, device_depth_of(bytes),
+						   true, true, &dr))
+	{
+		e->direct_ok = false;
+		return NAN;
+	}
+	return rate_mb_s(dr.bytes, dr.timing.seconds);
+}
+
+/*
+ * A timed raw read, with the requests it sent counted where the server's
+ * group has a read_iops limit: the throttle's counters, read around it,
+ * say how many requests a second the reads made, set beside the limit by
+ * the verdict.
+ */
+static void
+count_reads_begin(SbEfficiency *e, int64 *ios, int64 *bytes)
+{
+	*ios = *bytes = -1;
+	if (e->limits.read_iops > 0 &&
+		!sb_cgroup_io_reads(e->limits.device, ios, bytes))
+		*ios = *bytes = -1;
+}
+
+static void
+count_reads_end(SbEfficiency *e, int64 ios0, int64 bytes0, double seconds)
+{
+	int64		ios,
+				bytes;
+
+	if (ios0 < 0 || !sb_cgroup_io_reads(e->limits.device, &ios, &bytes))
+		return;
+	e->read_ios += ios - ios0;
+	e->read_io_bytes += bytes - bytes0;
+	e->read_io_s += seconds;
+}
+
 /*
  * One pair on one stretch.  With 'cold', the stretch is evicted from both
  * caches before each side and its residency checked; with 'warm', each
@@ -217,9 +272,12 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	SbScanResult sr;
 	SbResidency res;
 	double		direct = NAN;
+	double		device = NAN;
 	double		read_rate = NAN;
 	double		scan_rate = NAN;
 	double		ceiling;
+	int64		ios,
+				io_bytes;
 	int			side;
 
 	memset(&rr, 0, sizeof(rr));
@@ -228,10 +286,16 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 
 	/*
 	 * First, so that the two sides find the blocks equally placed in any
-	 * cache below this system: the direct read has been there before both.
+	 * cache below this system: the direct reads have been there before
+	 * both.
 	 */
 	if (e->cache == SB_CACHE_COLD)
+	{
+		SbSegment  *segs[1] = {&seg};
+
 		direct = direct_of(e, &seg);
+		device = device_of(e, segs, 1, seg.bytes);
+	}
 
 	for (side = 0; side < 2; side++)
 	{
@@ -249,7 +313,9 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 				(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
 				sb_flush_stretch(leaf, &seg, e->scrub);
 			}
+			count_reads_begin(e, &ios, &io_bytes);
 			(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
+			count_reads_end(e, ios, io_bytes, rr.timing.seconds);
 			read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
 		}
 		else
@@ -285,7 +351,9 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	sb_samples_push(&e->read_mb_s, read_rate);
 	sb_samples_push(&e->scan_mb_s, scan_rate);
 	sb_samples_push(&e->direct_mb_s, direct);
-	sb_samples_push(&e->host_ratio, read_rate / direct);
+	sb_samples_push(&e->device_mb_s, device);
+	sb_samples_push(&e->device_pct, 100.0 * scan_rate / device);
+	sb_samples_push(&e->host_ratio, read_rate / fmax(direct, device));
 	sb_samples_push(&e->ceiling_mb_s, ceiling);
 	sb_samples_push(&e->ceiling_ratio, scan_rate / ceiling);
 	if (!isnan(read_rate) && !isnan(scan_rate))
@@ -410,6 +478,8 @@ measure_pairs(SbEfficiency *e)
 	int			i;
 
 	e->stretch_blocks = sustained_blocks(e);
+	if (e->cache == SB_CACHE_COLD)
+		e->device_depth = device_depth_of((off_t) e->stretch_blocks * BLCKSZ);
 	refs = draw_stretches(e->target, e->stretch_blocks, &nrefs);
 	for (round = 0; nrefs > 0; round++)
 	{
@@ -472,31 +542,46 @@ measure_whole(SbEfficiency *e)
 	int			i;
 
 	e->whole_plan = sb_scan_plan(e->target, NULL, "count(1)", NULL, 0);
+	if (e->cache == SB_CACHE_COLD)
+		e->device_depth = device_depth_of(e->target->bytes);
 	for (i = 0; i < e->runs; i++)
 	{
 		MemoryContext old;
 		SbReadResult rr;
 		SbScanResult sr;
 		double		read_rate,
-					scan_rate;
+					scan_rate,
+					device = NAN;
+		int64		ios,
+					io_bytes;
 
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(e->passcxt);
+		/* the device first, as in a pair: it bypasses the page cache */
+		if (e->cache == SB_CACHE_COLD)
+			device = device_of(e, e->target->segments, e->target->nsegments,
+							   e->target->bytes);
 		if (i % 2 == 0)
 		{
+			count_reads_begin(e, &ios, &io_bytes);
 			sb_raw_read(e->target, e->block_size, e->cache, &rr, NULL);
+			count_reads_end(e, ios, io_bytes, rr.timing.seconds);
 			sb_scan_prepared(e->whole_plan, e->cache, &sr);
 		}
 		else
 		{
 			sb_scan_prepared(e->whole_plan, e->cache, &sr);
+			count_reads_begin(e, &ios, &io_bytes);
 			sb_raw_read(e->target, e->block_size, e->cache, &rr, NULL);
+			count_reads_end(e, ios, io_bytes, rr.timing.seconds);
 		}
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(e->passcxt);
 
 		read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
 		scan_rate = rate_mb_s(e->target->bytes, sr.timing.seconds);
+		sb_samples_push(&e->device_mb_s, device);
+		sb_samples_push(&e->device_pct, 100.0 * scan_rate / device);
 		account(e, &rr.timing, false);
 		account(e, &sr.timing, true);
 		sb_samples_push(&e->read_mb_s, read_rate);
@@ -548,8 +633,10 @@ measure_whole(SbEfficiency *e)
 	}
 	e->read_s = sb_samples_median(&e->run_read_s);
 	e->scan_s = sb_samples_median(&e->run_scan_s);
-	if (e->direct_mb_s.n > 0)
-		sb_samples_push(&e->host_ratio, sb_samples_median(&e->read_mb_s) / sb_samples_median(&e->direct_mb_s));
+	if (e->direct_mb_s.n > 0 || e->device_mb_s.n > 0)
+		sb_samples_push(&e->host_ratio, sb_samples_median(&e->read_mb_s) /
+						fmax(sb_samples_median(&e->direct_mb_s),
+							 sb_samples_median(&e->device_mb_s)));
 	if (e->ceiling_mb_s.n > 0)
 		sb_samples_push(&e->ceiling_ratio, sb_samples_median(&e->scan_mb_s) / sb_samples_median(&e->ceiling_mb_s));
 }
@@ -571,6 +658,8 @@ sb_sample(SbEfficiency *e)
 	sb_samples_init(&e->read_mb_s);
 	sb_samples_init(&e->scan_mb_s);
 	sb_samples_init(&e->direct_mb_s);
+	sb_samples_init(&e->device_mb_s);
+	sb_samples_init(&e->device_pct);
 	sb_samples_init(&e->host_ratio);
 	sb_samples_init(&e->ceiling_mb_s);
 	sb_samples_init(&e->ceiling_ratio);

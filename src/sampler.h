@@ -51,6 +51,20 @@
  */
 #define SB_DIRECT_BLOCK		(1024 * 1024)
 
+/*
+ * The device's own rate: O_DIRECT reads of 1 MB, SB_DEVICE_DEPTH of them in
+ * flight, as fio --direct=1 --bs=1M --iodepth=32 reads a device.  A
+ * stretch shorter than SB_DEVICE_DEPTH MB is read with a read in flight
+ * for each of its MB (8 for an 8 MB stretch): what the stretch allows, and
+ * said in device_depth.  On storage with a latency per request, a reader
+ * keeping k requests of s bytes in flight gets at most k * s / latency, so
+ * one read at a time (the dd-like read, read_mb_s) can be a fraction of
+ * what the device delivers to a reader that keeps it busy (PostgreSQL
+ * 18's read streams do).
+ */
+#define SB_DEVICE_DEPTH		32
+#define SB_DEVICE_BLOCK		SB_DIRECT_BLOCK
+
 /* A pass long enough to drain a rate limiter's allowance (sampler.c). */
 #define SB_SUSTAIN_S		1.0
 #define SB_SUSTAIN_PERIODS	10
@@ -114,7 +128,10 @@ typedef struct SbEfficiency
 	SbSamples	read_mb_s;
 	SbSamples	scan_mb_s;
 	SbSamples	direct_mb_s;	/* O_DIRECT rate of the same blocks */
-	SbSamples	host_ratio;		/* buffered read rate / direct rate */
+	SbSamples	device_mb_s;	/* O_DIRECT at depth, the same blocks */
+	SbSamples	device_pct;		/* 100 * scan rate / device rate */
+	SbSamples	host_ratio;		/* buffered read rate / the faster O_DIRECT
+								 * one, at depth 1 or at device_depth */
 	SbSamples	ceiling_mb_s;	/* warm scan rate of the same blocks */
 	SbSamples	ceiling_ratio;	/* scan rate / warm scan rate */
 	SbSamples	pair_s;			/* wall time of each pair */
@@ -131,6 +148,12 @@ typedef struct SbEfficiency
 	double		scan_busy_s;	/* this backend's CPU in them */
 	int64		scan_periods;	/* the quota's periods in them */
 	int64		scan_spent_periods; /* of those, ones the quota ran out in */
+	int			device_depth;	/* reads in flight of a full stretch's device
+								 * read (0: none measured) */
+	int64		read_ios;		/* requests the raw reads sent to the device,
+								 * as the group's throttle counted them */
+	int64		read_io_bytes;
+	double		read_io_s;		/* the time of the raw reads counted */
 	double		read_cached_max;
 	double		scan_cached_max;
 	uint64		rows;

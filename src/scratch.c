@@ -292,6 +292,7 @@ test_random(SbScratch *s, uint64 ops, bool write, SbTestResult *r)
 	SbRandomFile f;
 	SbRandomResult rr;
 
+	memset(&f, 0, sizeof(f));
 	r->cached_pct_before = evict_scratch(s);
 	f.fd = FileGetRawDesc(s->file);
 	f.path = FilePathName(s->file);

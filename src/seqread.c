@@ -19,6 +19,7 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 
+#include "randio.h"
 #include "seqread.h"
 #include "stats.h"
 
@@ -202,4 +203,50 @@ sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
 	done = read_segment(stretch, buf, block_size, direct, direct, result);
 	sb_clock_stop(&clock, &result->timing);
 	return done;
+}
+
+/*
+ * Read segments (whole files, or stretches of them: offset and bytes) in
+ * order with depth reads of block_size in flight, as fio --rw=read
+ * --iodepth=depth reads a device: what the storage delivers to a reader
+ * that keeps it busy, where one read at a time gets what its latency
+ * allows.  The caches are as the caller left them; the time is the
+ * reads' alone.  With direct and refuse_ok, a filesystem that refuses
+ * O_DIRECT makes it return false.
+ */
+bool
+sb_read_in_flight(SbSegment **segs, int nsegs, int block_size, int depth,
+				  bool direct, bool refuse_ok, SbReadResult *result)
+{
+	SbRandomFile *files = palloc0(sizeof(SbRandomFile) * Max(nsegs, 1));
+	SbRandomResult r;
+	int			opened;
+	int			i;
+
+	memset(result, 0, sizeof(SbReadResult));
+	for (opened = 0; opened < nsegs; opened++)
+	{
+		SbSegment  *seg = segs[opened];
+
+		files[opened].fd = sb_open_segment(seg, direct, refuse_ok);
+		if (files[opened].fd < 0)
+			break;
+		files[opened].path = seg->path;
+		files[opened].start = seg->offset;
+		files[opened].bytes = seg->bytes;
+		files[opened].chunks = (seg->bytes + block_size - 1) / block_size;
+		files[opened].base = (uint64) seg->first_block * BLCKSZ;
+	}
+	if (opened == nsegs)
+		sb_sequential_read_depth(files, nsegs, block_size, depth, &r);
+	for (i = 0; i < opened; i++)
+		CloseTransientFile(files[i].fd);
+	pfree(files);
+	if (opened < nsegs)
+		return false;
+
+	result->bytes = r.bytes;
+	result->reads = r.ops;
+	result->timing = r.timing;
+	return true;
 }

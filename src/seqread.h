@@ -28,5 +28,8 @@ extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 extern bool sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
 								bool direct, SbReadResult *result);
 extern char *sb_aligned_buffer(int block_size);
+extern bool sb_read_in_flight(SbSegment **segs, int nsegs, int block_size,
+							  int depth, bool direct, bool refuse_ok,
+							  SbReadResult *result);
 
 #endif							/* SCANBENCH_SEQREAD_H */

@@ -13,7 +13,10 @@
  *   unstable       the interval is missing or wider than the target
  *   cached         a cold pass found more than 5 % of the blocks resident
  *   host_cache     cold buffered reads outran O_DIRECT reads of the same
- *                  blocks: a cache below this system served them
+ *                  blocks, one at a time and with many in flight alike: a
+ *                  cache below this system served them (read-ahead keeps
+ *                  several requests in flight, so buffered reads beating
+ *                  O_DIRECT ones one at a time is depth, not a cache)
  *   burst          the timed passes ran faster than the group's limits
  *                  allow over time: they fit in a rate limiter's allowance,
  *                  and the figure is not the rate a long scan gets
@@ -26,11 +29,16 @@
  *                  read() as well, so it meets the quota below the warm
  *                  ceiling): the figure is right for this server, and
  *                  smaller than the machine's
- *   io_limited     the group's read throttle on the device, not the
- *                  device, set the read rate
+ *   io_limited     the group's read throttle on the device, of bytes or
+ *                  of requests a second, not the device, set the read rate
+ *   depth_limited  the device, read with many requests in flight, gave
+ *                  half again as much as with one and as the scan got: its
+ *                  latency per request, at the depth the scan kept, set the
+ *                  scan's rate
  *   storage_not_limiting  the scan ran at its warm (CPU) rate, or more
- *                  than 5 % faster than the raw read over its whole
- *                  interval: scan_pct then measures the CPU, not the storage
+ *                  than 5 % faster than the device read at depth (where
+ *                  O_DIRECT is refused: than the raw read, over its whole
+ *                  interval): scan_pct then measures the CPU, not the storage
  * Time the quota held the group back is counted by the kernel as the
  * backend's run queue delay too; it is the server's own limit, not other
  * processes' load, so it is taken out of the wait before cpu_contended is
@@ -63,6 +71,8 @@
 #define SB_LIMIT_RATIO		0.9		/* a rate at 90 % of a throttle or more */
 #define SB_BURST_RATIO		1.1		/* faster than a limit allows */
 #define SB_ABOVE_PCT		105.0	/* scan_pct clearly above the raw read */
+#define SB_DEPTH_RATIO		1.5		/* at depth over one at a time, and over
+									 * the scan: latency, not bandwidth */
 
 void
 sb_judge_input_init(SbJudgeInput *in)
@@ -72,6 +82,8 @@ sb_judge_input_init(SbJudgeInput *in)
 	in->median = in->lo = in->hi = NAN;
 	in->cached_pct = in->read_mb_s = in->scan_mb_s = in->direct_mb_s = NAN;
 	in->host_ratio = in->ceiling_mb_s = in->ceiling_ratio = NAN;
+	in->device_mb_s = in->device_pct = NAN;
+	in->read_iops = in->read_request_kb = NAN;
 	in->timed_s = in->cpu_wait_s = in->throttled_s = in->cpu_busy_s = NAN;
 	in->scan_timed_s = in->scan_busy_s = NAN;
 }
@@ -96,6 +108,7 @@ typedef enum SbMark
 	SB_MARK_CPU_CONTENDED,
 	SB_MARK_CPU_LIMITED,
 	SB_MARK_IO_LIMITED,
+	SB_MARK_DEPTH_LIMITED,
 	SB_MARK_STORAGE_NOT_LIMITING,
 	SB_MARK_EMPTY,
 	SB_MARK_OVER_BUDGET,
@@ -110,7 +123,7 @@ static const SbMarkInfo mark_table[SB_NMARKS] = {
 	[SB_MARK_CACHED] = {"cached", false, false, false,
 	"a cold pass found more than 5 % of the blocks resident after eviction"},
 	[SB_MARK_HOST_CACHE] = {"host_cache", true, true, true,
-	"cold buffered reads outran O_DIRECT reads of the same blocks: a cache below this system served them"},
+	"cold buffered reads outran O_DIRECT reads of the same blocks, one at a time and many in flight alike: a cache below this system served them"},
 	[SB_MARK_BURST] = {"burst", false, false, false,
 	"the timed passes ran faster than the server's limits allow over time"},
 	[SB_MARK_CPU_CONTENDED] = {"cpu_contended", true, true, true,
@@ -118,9 +131,11 @@ static const SbMarkInfo mark_table[SB_NMARKS] = {
 	[SB_MARK_CPU_LIMITED] = {"cpu_limited", true, true, true,
 	"the server's own CPU quota held the scans back"},
 	[SB_MARK_IO_LIMITED] = {"io_limited", true, true, true,
-	"the server's own read throttle, not the device, set the read rate"},
+	"the server's own read throttle, of bytes or of requests a second, not the device, set the read rate"},
+	[SB_MARK_DEPTH_LIMITED] = {"depth_limited", true, true, true,
+	"the device delivers much more with many reads in flight than the scan got: its latency per request, at the depth the scan kept, set the scan's rate"},
 	[SB_MARK_STORAGE_NOT_LIMITING] = {"storage_not_limiting", true, true, true,
-	"the scan ran at its warm (CPU) rate or faster than the raw read: scan_pct measures the CPU"},
+	"the scan ran at its warm (CPU) rate or faster than the device read at depth: scan_pct measures the CPU"},
 	[SB_MARK_EMPTY] = {"empty", false, false, false,
 	"the relation has no blocks: nothing was measured"},
 	[SB_MARK_OVER_BUDGET] = {"over_budget", false, false, false,
@@ -178,6 +193,13 @@ limit_read_text(const SbCgroupLimits *l)
 					l->io_version);
 }
 
+static char *
+limit_iops_text(const SbCgroupLimits *l)
+{
+	return psprintf("the read throttle of device %s, %lld requests/s (cgroup v%d)",
+					l->device, (long long) l->read_iops, l->io_version);
+}
+
 /*
  * Judge the figure.  With in->what set, say so once per mark: a WARNING
  * where a cold figure did not measure the storage it claims to, a NOTICE
@@ -193,8 +215,12 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	double		others = isnan(in->cpu_wait_s) ? NAN : Max(in->cpu_wait_s - throttled, 0);
 	bool		quota = l && l->cpu_quota_us > 0;
 	bool		read_limit = l && l->read_bps > 0;
+	bool		iops_limit = l && l->read_iops > 0;
 	bool		say = in->what != NULL;
 	bool		at_read_limit;
+	bool		at_iops_limit;
+	bool		at_ceiling = !isnan(in->ceiling_ratio) &&
+		in->ceiling_ratio >= SB_CEILING_RATIO;
 	bool		above;
 	double		used;
 
@@ -239,17 +265,27 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 */
 	at_read_limit = read_limit && !isnan(in->read_mb_s) &&
 		in->read_mb_s >= SB_LIMIT_RATIO * l->read_bps / SB_MB;
+	at_iops_limit = iops_limit && !isnan(in->read_iops) &&
+		in->read_iops >= SB_LIMIT_RATIO * l->read_iops;
+
+	/*
+	 * Read-ahead keeps several requests in flight, so cold buffered reads
+	 * may beat O_DIRECT reads one at a time on any storage with a latency:
+	 * that is depth.  Only buffered reads faster than O_DIRECT ones with
+	 * many in flight as well came from a cache.
+	 */
 	if (in->cache == SB_CACHE_COLD && !isnan(in->host_ratio) &&
-		in->host_ratio > SB_HOST_CACHE_RATIO && !at_read_limit)
+		in->host_ratio > SB_HOST_CACHE_RATIO && !at_read_limit && !at_iops_limit)
 	{
 		add(v, SB_MARK_HOST_CACHE);
 		if (say)
 			ereport(WARNING,
 					(errmsg("cold reads ran %.1f times as fast as O_DIRECT reads of the same blocks",
 							in->host_ratio),
-					 errdetail("Median raw read %.1f MB/s, O_DIRECT 1 MB reads %.1f MB/s.  Blocks evicted from this system's caches were served from a cache below it, such as a hypervisor's memory: \"cold\" is not the storage here.",
-							   in->read_mb_s, in->direct_mb_s),
-					 errhint("Compare with raw_read(rel, 'direct', 1048576), or measure on the host or on bare metal.")));
+					 errdetail("Median raw read %.1f MB/s; O_DIRECT 1 MB reads %.1f MB/s one at a time, %.1f MB/s with %d in flight.  Blocks evicted from this system's caches were served from a cache below it, such as a hypervisor's memory: \"cold\" is not the storage here.",
+							   in->read_mb_s, in->direct_mb_s, in->device_mb_s,
+							   in->device_depth),
+					 errhint("Compare with raw_read(rel, 'direct', 1048576, 32), or measure on the host or on bare metal.")));
 	}
 
 	/*
@@ -258,6 +294,8 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 */
 	if ((read_limit && !isnan(in->read_mb_s) &&
 		 in->read_mb_s > SB_BURST_RATIO * l->read_bps / SB_MB) ||
+		(iops_limit && !isnan(in->read_iops) &&
+		 in->read_iops > SB_BURST_RATIO * l->read_iops) ||
 		(quota && !isnan(in->cpu_busy_s) && in->timed_s > 0 &&
 		 in->cpu_busy_s / in->timed_s > SB_BURST_RATIO * sb_cgroup_cpus(l)))
 	{
@@ -265,8 +303,9 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 		if (say)
 			ereport(NOTICE,
 					(errmsg("the timed passes ran faster than the server's limits allow over time"),
-					 errdetail("Raw reads at %.1f MB/s under a throttle of %.1f MB/s; CPU used at %.2f CPU under a quota of %.2f.  Short passes fit in a rate limiter's allowance: a long scan gets less.",
+					 errdetail("Raw reads at %.1f MB/s under a throttle of %.1f MB/s, %.0f requests/s under one of %.0f; CPU used at %.2f CPU under a quota of %.2f.  Short passes fit in a rate limiter's allowance: a long scan gets less.",
 							   in->read_mb_s, read_limit ? l->read_bps / SB_MB : NAN,
+							   in->read_iops, iops_limit ? (double) l->read_iops : NAN,
 							   in->timed_s > 0 ? in->cpu_busy_s / in->timed_s : NAN,
 							   quota ? sb_cgroup_cpus(l) : NAN),
 					 errhint("Use method => 'whole', or a larger relation.")));
@@ -324,25 +363,73 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 							   psprintf("The scans used %.0f %% of the CPU time the quota allows (by this backend's CPU time, or by the share of the quota's periods in which the server's group ran out of it).  ", 100 * used))));
 	}
 
-	if (at_read_limit)
+	if (at_read_limit || at_iops_limit)
 	{
 		add(v, SB_MARK_IO_LIMITED);
-		if (say)
+		if (say && at_read_limit)
 			ereport(NOTICE,
 					(errmsg("%s, not the device, set the read rate of %.1f MB/s",
 							limit_read_text(l), in->read_mb_s),
 					 errdetail("The figure is right for this server; the device may be faster.")));
+		else if (say)
+			ereport(NOTICE,
+					(errmsg("%s, not the device, set the read rate of %.1f MB/s",
+							limit_iops_text(l), in->read_mb_s),
+					 errdetail("The raw reads sent %.0f requests a second of %.0f kB on average; %.0f kB requests at %lld a second make %.1f MB/s.  The figure is right for this server; the device may be faster, and larger requests would be.",
+							   in->read_iops, in->read_request_kb, in->read_request_kb,
+							   (long long) l->read_iops,
+							   l->read_iops * in->read_request_kb * 1024 / SB_MB)));
 	}
 
-	above = !isnan(in->lo) ? in->lo > SB_ABOVE_PCT :
-		(!isnan(in->median) && in->median > SB_ABOVE_PCT);
-	if ((!isnan(in->ceiling_ratio) && in->ceiling_ratio >= SB_CEILING_RATIO) || above)
+	/*
+	 * A device with a latency per request gives a reader keeping k
+	 * requests of s bytes in flight at most k * s / latency.  Where it
+	 * gave half again as much with many 1 MB reads in flight as with one,
+	 * latency, not bandwidth, bounds a reader; where the scan got no more
+	 * than two thirds of the deep read, outside any limit and below its
+	 * CPU ceiling, the depth it kept set its rate.  k is then what the
+	 * scan got over what one read at a time gets, in reads of 1 MB.
+	 */
+	if (in->cache == SB_CACHE_COLD && !isnan(in->device_mb_s) &&
+		!isnan(in->direct_mb_s) && !isnan(in->scan_mb_s) &&
+		in->device_mb_s >= SB_DEPTH_RATIO * in->direct_mb_s &&
+		in->device_mb_s >= SB_DEPTH_RATIO * in->scan_mb_s &&
+		!at_ceiling && !at_read_limit && !at_iops_limit &&
+		!sb_verdict_has(v, mark_table[SB_MARK_HOST_CACHE].name))
+	{
+		add(v, SB_MARK_DEPTH_LIMITED);
+		if (say)
+			ereport(NOTICE,
+					(errmsg("the device's latency at the depth the scan kept set the scan's rate of %.1f MB/s",
+							in->scan_mb_s),
+					 errdetail("O_DIRECT 1 MB reads of the same blocks ran at %.1f MB/s one at a time (%.2f ms a read) and at %.1f MB/s with %d in flight.  At that latency, the scan's rate is what a reader keeping about %.0f kB in flight gets.",
+							   in->direct_mb_s, 1000.0 * 1048576 / (in->direct_mb_s * SB_MB),
+							   in->device_mb_s, in->device_depth,
+							   in->scan_mb_s / in->direct_mb_s * 1024),
+					 errhint("More reads in flight would speed the scan: read-ahead before PostgreSQL 18, effective_io_concurrency, io_combine_limit and io_method from 18 on (scan_advice measures them).")));
+	}
+
+	/*
+	 * Faster than the device read at depth, the scan had the storage's
+	 * all; faster than one read at a time only, it may have kept more in
+	 * flight (depth_limited above says when).  Where O_DIRECT is refused
+	 * the raw read is all there is to compare with.
+	 */
+	if (!isnan(in->device_pct))
+		above = in->device_pct > SB_ABOVE_PCT;
+	else
+		above = !isnan(in->lo) ? in->lo > SB_ABOVE_PCT :
+			(!isnan(in->median) && in->median > SB_ABOVE_PCT);
+	if (at_ceiling || above)
 	{
 		add(v, SB_MARK_STORAGE_NOT_LIMITING);
 		if (say)
 			ereport(NOTICE,
-					(errmsg("storage is not what limits this scan: it ran at %.0f %% of its warm rate (%.1f MB/s), at %.1f %% of the raw read rate",
-							100 * in->ceiling_ratio, in->ceiling_mb_s, in->median),
+					(errmsg("storage is not what limits this scan: it ran at %.0f %% of its warm rate (%.1f MB/s), at %.1f %% of the raw read rate%s",
+							100 * in->ceiling_ratio, in->ceiling_mb_s, in->median,
+							isnan(in->device_pct) ? "" :
+							psprintf(" and %.1f %% of the device read with %d in flight",
+									 in->device_pct, in->device_depth)),
 					 errdetail("scan_pct then measures the executor's CPU cost, not how much of the storage's speed the scan gets."),
 					 errhint(in->cache == SB_CACHE_WARM ?
 							 "This is expected with cache => 'warm'." :

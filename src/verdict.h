@@ -35,7 +35,12 @@ typedef struct SbJudgeInput
 	double		read_mb_s;
 	double		scan_mb_s;
 	double		direct_mb_s;
-	double		host_ratio;		/* buffered over O_DIRECT reads */
+	double		host_ratio;		/* buffered over the faster O_DIRECT read */
+	double		device_mb_s;	/* O_DIRECT reads at device_depth */
+	int			device_depth;
+	double		device_pct;		/* scan over it */
+	double		read_iops;		/* requests a second the raw reads sent */
+	double		read_request_kb;	/* their mean size */
 	double		ceiling_mb_s;	/* warm scan of the same blocks */
 	double		ceiling_ratio;	/* scan over it */
 	double		timed_s;		/* the timed passes, wall clock */

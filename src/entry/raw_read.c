@@ -130,43 +130,18 @@ prepare_cache(SbTarget *target, SbCacheMode cache, int32 block_size)
 }
 
 /*
- * The whole relation in order, depth reads of block_size in flight, as
- * fio --rw=read --iodepth=depth reads a device: what the storage delivers
- * to a reader that keeps it busy, where one read at a time gets what its
- * latency allows.
+ * The whole relation in order, depth reads of block_size in flight
+ * (seqread.c), after putting the caches in the state asked for.
  */
 static void
 read_in_flight(SbTarget *target, int32 block_size, SbCacheMode cache,
 			   int32 depth, SbReadResult *total)
 {
-	bool		direct = (cache == SB_CACHE_DIRECT);
-	SbRandomFile *files;
-	SbRandomResult r;
-	uint64		cached = 0;
-	int			i;
+	uint64		cached = prepare_cache(target, cache, block_size);
 
-	memset(total, 0, sizeof(SbReadResult));
-	cached = prepare_cache(target, cache, block_size);
+	(void) sb_read_in_flight(target->segments, target->nsegments, block_size,
+							 depth, cache == SB_CACHE_DIRECT, false, total);
 	total->cached_pct_before = sb_pct(cached, target->nblocks);
-
-	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
-	for (i = 0; i < target->nsegments; i++)
-	{
-		SbSegment  *seg = target->segments[i];
-
-		files[i].fd = sb_open_segment(seg, direct, false);
-		files[i].bytes = seg->bytes;
-		files[i].chunks = (seg->bytes + block_size - 1) / block_size;
-		files[i].base = (uint64) seg->first_block * BLCKSZ;
-	}
-	sb_sequential_read_depth(files, target->nsegments, block_size, depth, &r);
-	for (i = 0; i < target->nsegments; i++)
-		CloseTransientFile(files[i].fd);
-	pfree(files);
-
-	total->bytes = r.bytes;
-	total->reads = r.ops;
-	total->timing = r.timing;
 }
 
 Datum

@@ -101,6 +101,14 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 	in.scan_mb_s = sb_samples_median(&e->scan_mb_s);
 	in.direct_mb_s = sb_samples_median(&e->direct_mb_s);
 	in.host_ratio = sb_samples_median(&e->host_ratio);
+	in.device_mb_s = sb_samples_median(&e->device_mb_s);
+	in.device_pct = sb_samples_median(&e->device_pct);
+	in.device_depth = e->device_depth;
+	if (e->read_io_s > 0 && e->read_ios > 0)
+	{
+		in.read_iops = e->read_ios / e->read_io_s;
+		in.read_request_kb = e->read_io_bytes / 1024.0 / e->read_ios;
+	}
 	in.ceiling_mb_s = sb_samples_median(&e->ceiling_mb_s);
 	in.ceiling_ratio = sb_samples_median(&e->ceiling_ratio);
 	in.timed_s = e->timed_s;
@@ -304,6 +312,10 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	r.cached_pct_end = restored.cached_pct_end;
 	r.restored_pct = restored.restored_pct;
 	r.restore_s = restored.seconds;
+	r.device_mb_s = sb_samples_median(&e.device_mb_s);
+	r.device_pct = sb_samples_median(&e.device_pct);
+	if (e.device_mb_s.n > 0)
+		r.device_depth = e.device_depth;
 	if (e.ratio.n > 0)
 		judge(&e, median, lo, hi, &v);
 	else
