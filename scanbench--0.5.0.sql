@@ -569,7 +569,7 @@ COMMENT ON COLUMN scan_efficiency_result.scan_pct_p90 IS '90th percentile of the
 COMMENT ON COLUMN scan_efficiency_result.elapsed_s IS 'wall-clock seconds the whole call took, evictions and checks included';
 COMMENT ON COLUMN scan_efficiency_result.settings IS 'the server''s I/O settings during the call (io_method, io_combine_limit, effective_io_concurrency, ...)';
 COMMENT ON COLUMN scan_efficiency_result.write_mb_s IS 'with_write: sequential write then fdatasync in the relation''s tablespace, as lmdd sync=1, of as many bytes as the relation (fewer if free space is short), MB/s (10^6 bytes); NULL without with_write';
-COMMENT ON COLUMN scan_efficiency_result.verdict IS 'marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting; when nothing was measured, why: {empty} (no blocks) or {over_budget} (no pair within max_seconds)';
+COMMENT ON COLUMN scan_efficiency_result.verdict IS 'marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, depth_limited, storage_not_limiting; when nothing was measured, why: {empty} (no blocks) or {over_budget} (no pair within max_seconds)';
 COMMENT ON COLUMN scan_efficiency_result.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
 COMMENT ON COLUMN scan_efficiency_result.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the timed passes (cgroup cpu.stat); NULL where it cannot be read';
 COMMENT ON COLUMN scan_efficiency_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
@@ -590,7 +590,7 @@ COMMENT ON COLUMN scan_efficiency_result.io_workers IS 'I/O worker processes run
 COMMENT ON COLUMN scan_efficiency_result.server_major IS 'the server''s major version, such as 18';
 COMMENT ON COLUMN scan_efficiency_result.citus_nodes IS 'on a Citus distributed table: the nodes measured (the coordinator''s row for the whole cluster); NULL on one server';
 COMMENT ON COLUMN scan_efficiency_result.citus_placements IS 'on a Citus distributed table: the shard placements read; NULL on one server';
-COMMENT ON COLUMN scan_efficiency_result.device_mb_s IS 'median rate of the device itself over the same blocks, MB/s: O_DIRECT reads of 1 MB with device_depth in flight, as fio --direct=1 --bs=1M --iodepth reads; cold only, NULL where the filesystem refuses O_DIRECT';
+COMMENT ON COLUMN scan_efficiency_result.device_mb_s IS 'median rate of the device itself over the same blocks, MB/s: O_DIRECT reads of 1 MB with device_depth in flight, as fio reads a device with direct=1, bs=1M and that iodepth; cold only, NULL where the filesystem refuses O_DIRECT';
 COMMENT ON COLUMN scan_efficiency_result.device_pct IS 'median scan rate as a percentage of device_mb_s, pair by pair or run by run: how much of what the device delivers to a reader that keeps it busy the scan got (scan_pct compares with one read at a time)';
 COMMENT ON COLUMN scan_efficiency_result.device_depth IS 'reads of 1 MB kept in flight by the device reads: 32, or one per MB of a shorter stretch';
 

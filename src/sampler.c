@@ -396,6 +396,32 @@ sustained_blocks(SbEfficiency *e)
 
 	if (l->read_bps > 0)
 		bytes = SB_SUSTAIN_S * l->read_bps;
+
+	/*
+	 * Under a limit of requests a second, the rate follows from the size
+	 * of the requests the reads make, which read-ahead and the device's
+	 * largest request decide: a first stretch read cold, its requests
+	 * counted by the group's throttle, tells it.
+	 */
+	if (l->read_iops > 0 && e->target->nsegments > 0 &&
+		e->target->leaves[0].nblocks > 0)
+	{
+		SbStretchRef ref = {0, 0, Min(SB_STRETCH_BLOCKS, e->target->leaves[0].nblocks)};
+		SbSegment	seg = stretch_segment(e, &ref);
+		SbReadResult rr;
+		int64		ios0,
+					bytes0,
+					ios,
+					io_bytes;
+
+		sb_evict_stretch(&e->target->leaves[0], &seg);
+		count_reads_begin(e, &ios0, &bytes0);
+		(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
+		if (ios0 >= 0 && sb_cgroup_io_reads(l->device, &ios, &io_bytes) &&
+			ios > ios0)
+			bytes = Max(bytes, SB_SUSTAIN_S * l->read_iops *
+						(double) (io_bytes - bytes0) / (ios - ios0));
+	}
 	if (l->cpu_quota_us > 0 && e->target->nsegments > 0)
 	{
 		SbStretchRef ref = {0, 0, Min(SB_STRETCH_BLOCKS, e->target->leaves[0].nblocks)};

@@ -192,6 +192,10 @@ my %old_call_since = (
 		scan_history_outside_block => q{SELECT true FROM (SELECT scanbench_internal.scan_history_outside_block()) AS s},
 		scan_history_svg => q{SELECT scan_history_svg() LIKE '<svg%'},
 	},
+	# 0.4.0 added the table of the verdict's marks.
+	'0.4.0' => {
+		scan_verdict_marks => q{SELECT count(*) >= 10 FROM scan_verdict_marks()},
+	},
 );
 my %may_refuse = (scan_efficiency_shards => 1);
 

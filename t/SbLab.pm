@@ -121,12 +121,12 @@ sub lab_new
 	return bless { name => $name, node => $node }, 'SbLab';
 }
 
-# limit(MIB, CPUS): reads of the data directory's disk at MIB MiB/s and
-# CPUS of a CPU; 0 for no limit.
+# limit(MIB, CPUS[, IOPS]): reads of the data directory's disk at MIB
+# MiB/s and IOPS requests a second, and CPUS of a CPU; 0 for no limit.
 sub limit
 {
-	my ($self, $mib, $cpus) = @_;
-	my ($ok, $out) = run_lab('limit', $self->{name}, $self->{node}->data_dir, $mib, $cpus);
+	my ($self, $mib, $cpus, $iops) = @_;
+	my ($ok, $out) = run_lab('limit', $self->{name}, $self->{node}->data_dir, $mib, $cpus, $iops // 0);
 	die "tools/lab.sh limit: $out" unless $ok;
 }
 

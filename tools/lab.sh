@@ -9,9 +9,10 @@
 #
 #   tools/lab.sh check                  say whether groups can be made here
 #   tools/lab.sh create NAME            make the group
-#   tools/lab.sh limit NAME PATH MIB CPUS
+#   tools/lab.sh limit NAME PATH MIB CPUS [IOPS]
 #                                       reads of the disk under PATH at MIB
-#                                       MiB/s, CPUS of a CPU (0: no limit)
+#                                       MiB/s and IOPS requests/s, CPUS of a
+#                                       CPU (0: no limit)
 #   tools/lab.sh move NAME DATADIR      the cluster's postmaster and its
 #                                       children into the group
 #   tools/lab.sh stat NAME              "nr_throttled throttled_s" of the group
@@ -146,10 +147,10 @@ sb_lab_disk()
 	echo "$mm"
 }
 
-# sb_lab_limit NAME PATH MIB CPUS: 0 for either means no limit.
+# sb_lab_limit NAME PATH MIB CPUS [IOPS]: 0 for any means no limit.
 sb_lab_limit()
 {
-	local name=$1 path=$2 mib=$3 cpus=$4 mm bps quota period=100000
+	local name=$1 path=$2 mib=$3 cpus=$4 iops=${5:-0} mm bps quota period=100000
 	sb_lab_dirs || return 1
 	mm=$(sb_lab_disk "$path") || return 1
 	bps=$(awk -v m="$mib" 'BEGIN { printf "%d", m * 1048576 }')
@@ -157,6 +158,7 @@ sb_lab_limit()
 	if [ "$SB_LAB_V" = 1 ]; then
 		# v1 removes a device's rule when given 0.
 		echo "$mm $bps" >"$SB_LAB_IO_TOP/$name/blkio.throttle.read_bps_device" || return 1
+		echo "$mm $iops" >"$SB_LAB_IO_TOP/$name/blkio.throttle.read_iops_device" || return 1
 		echo $period >"$SB_LAB_CPU_TOP/$name/cpu.cfs_period_us" || return 1
 		if [ "$quota" -gt 0 ]; then
 			echo "$quota" >"$SB_LAB_CPU_TOP/$name/cpu.cfs_quota_us" || return 1
@@ -165,7 +167,8 @@ sb_lab_limit()
 		fi
 	else
 		[ "$bps" -gt 0 ] || bps=max
-		echo "$mm rbps=$bps" >"$SB_LAB_IO_TOP/$name/io.max" || return 1
+		[ "$iops" -gt 0 ] || iops=max
+		echo "$mm rbps=$bps riops=$iops" >"$SB_LAB_IO_TOP/$name/io.max" || return 1
 		[ "$quota" -gt 0 ] || quota=max
 		echo "$quota $period" >"$SB_LAB_CPU_TOP/$name/cpu.max" || return 1
 	fi
