@@ -476,10 +476,25 @@ void
 sb_random_read_depth(SbRandomFile *files, int nfiles, int block_size,
 					 uint64 ops, int depth, SbRandomResult *r)
 {
+	sb_random_read_drained(files, nfiles, block_size, 0, ops, depth, r);
+}
+
+/*
+ * The same, after warmup reads of other blocks, untimed, at the same
+ * depth and at once before them: under a rate limiter (a control group's
+ * read throttle) the first reads after an idle gap fit in its allowance
+ * and run faster than its rate, which the warmup drains, so that the
+ * timed reads get the rate a long run gets.
+ */
+void
+sb_random_read_drained(SbRandomFile *files, int nfiles, int block_size,
+					   uint64 warmup, uint64 ops, int depth, SbRandomResult *r)
+{
 	uint64	   *first;
 	uint64	   *chosen;
+	bool		repeats;
 
-	if (depth <= 1)
+	if (depth <= 1 && warmup == 0)
 	{
 		sb_random_io(files, nfiles, block_size, ops, false, r);
 		return;
@@ -489,8 +504,17 @@ sb_random_read_depth(SbRandomFile *files, int nfiles, int block_size,
 	first = chunk_starts(files, nfiles);
 	if (first[nfiles] == 0 || ops == 0)
 		return;
-	chosen = draw_offsets(first[nfiles], ops, &r->repeats);
-	read_at_depth(files, nfiles, first, block_size, chosen, ops, depth, r);
+	chosen = draw_offsets(first[nfiles], warmup + ops, &repeats);
+	if (warmup > 0)
+	{
+		SbRandomResult w;
+
+		read_at_depth(files, nfiles, first, block_size, chosen, warmup,
+					  Max(depth, 1), &w);
+	}
+	read_at_depth(files, nfiles, first, block_size, chosen + warmup, ops,
+				  Max(depth, 1), r);
+	r->repeats = repeats;
 	pfree(chosen);
 	pfree(first);
 }

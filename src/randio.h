@@ -44,6 +44,9 @@ extern void sb_random_io(SbRandomFile *files, int nfiles, int block_size,
 extern void sb_random_read_depth(SbRandomFile *files, int nfiles,
 								 int block_size, uint64 ops, int depth,
 								 SbRandomResult *r);
+extern void sb_random_read_drained(SbRandomFile *files, int nfiles,
+								   int block_size, uint64 warmup, uint64 ops,
+								   int depth, SbRandomResult *r);
 extern void sb_sequential_read_depth(SbRandomFile *files, int nfiles,
 									 int block_size, int depth,
 									 SbRandomResult *r);
