@@ -259,6 +259,7 @@ typedef struct SbDepthRun
 	pthread_cond_t ended;
 	/* the first failure, written by the thread that set stop first */
 	int			err;
+	int			err_file;
 	off_t		err_offset;
 	ssize_t		err_done;
 } SbDepthRun;
@@ -320,6 +321,7 @@ depth_worker(void *arg)
 			if (pg_atomic_exchange_u32(&run->stop, 1) == 0)
 			{
 				run->err = e;
+				run->err_file = f;
 				run->err_offset = offset;
 				run->err_done = done;
 			}
@@ -424,13 +426,26 @@ read_at_depth(SbRandomFile *files, int nfiles, const uint64 *first,
 				 errmsg("could not start a thread for reads at depth %d: %s",
 						depth, strerror(create_err)),
 				 errhint("Ask for a smaller depth.")));
+	if (run.err == ENOMEM)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory for a buffer of %d bytes for reads at depth %d",
+						block_size, depth)));
+	if (run.err != 0 && run.err_done >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("could not read file \"%s\" at offset %lld: read only %zd of %d bytes",
+						files[run.err_file].path, (long long) run.err_offset,
+						run.err_done, block_size),
+				 errdetail("The file is shorter than when the measurement began: something outside PostgreSQL truncated it.")));
 	if (run.err != 0)
 	{
 		errno = run.err;
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not read %d bytes at offset %lld: %m",
-						block_size, (long long) run.err_offset)));
+				 errmsg("could not read %d bytes at offset %lld in file \"%s\": %m",
+						block_size, (long long) run.err_offset,
+						files[run.err_file].path)));
 	}
 
 	r->ops = ops;
