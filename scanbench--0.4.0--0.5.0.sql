@@ -48,3 +48,6 @@ BEGIN ATOMIC
 						 restore => true) AS r;
 END;
 
+
+-- Stretches cover the read-ahead window's ramp where the window is large.
+COMMENT ON COLUMN @extschema@.scan_efficiency_result.method IS 'pairs (sampled stretches of 8 MB, longer where needed: 16 of the file''s read-ahead windows where they are large and the read is cold and unthrottled; enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';

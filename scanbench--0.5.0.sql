@@ -559,7 +559,7 @@ COMMENT ON COLUMN scan_efficiency_result.scan_cached_pct IS 'highest % of the bl
 COMMENT ON COLUMN scan_efficiency_result.filesystem IS 'type of the filesystem holding the relation''s first file (ext4, xfs, ...), from /proc/self/mountinfo';
 COMMENT ON COLUMN scan_efficiency_result.device IS 'source of that mount (/dev/sda1, ...), from /proc/self/mountinfo';
 COMMENT ON COLUMN scan_efficiency_result.measured_at IS 'when the measurement ended';
-COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches: 8 MB, or long enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
+COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches of 8 MB, longer where needed: 16 of the file''s read-ahead windows where they are large and the read is cold and unthrottled; enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
 COMMENT ON COLUMN scan_efficiency_result.pairs IS 'number of pair ratios the figures rest on (runs, with method whole)';
 COMMENT ON COLUMN scan_efficiency_result.coverage_pct IS '% of the relation''s blocks read on each side';
 COMMENT ON COLUMN scan_efficiency_result.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct (order statistics), %; NULL with fewer than 6 pairs';

@@ -326,3 +326,22 @@ sb_storage_layers(const char *path)
 	add_filesystem(&layers, path, 0, NULL, 0);
 	return layers;
 }
+
+/*
+ * The read-ahead window the kernel gives buffered reads of the file at
+ * path, kB: its filesystem's backing device's (/sys/class/bdi/MAJ:MIN,
+ * the one the page cache reads through, a FUSE or NFS mount's own as well
+ * as a disk's); -1 where it cannot be read.
+ */
+int64
+sb_file_read_ahead_kb(const char *path)
+{
+	struct stat st;
+	char		dir[64];
+
+	if (stat(path, &st) != 0)
+		return -1;
+	snprintf(dir, sizeof(dir), "/sys/class/bdi/%u:%u",
+			 major(st.st_dev), minor(st.st_dev));
+	return read_sys_int(dir, "read_ahead_kb");
+}

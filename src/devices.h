@@ -41,5 +41,6 @@ typedef struct SbLayer
 } SbLayer;
 
 extern List *sb_storage_layers(const char *path);
+extern int64 sb_file_read_ahead_kb(const char *path);
 
 #endif							/* SCANBENCH_DEVICES_H */

@@ -24,6 +24,7 @@
 #include "utils/timestamp.h"
 
 #include "cache.h"
+#include "devices.h"
 #include "seqread.h"
 #include "sampler.h"
 #include "scan.h"
@@ -383,9 +384,11 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
  * Under a read throttle the length follows from its bytes/s.  Under a
  * CPU quota it follows from the CPU a warm scan of a first stretch costs
  * per byte (a warm scan costs less CPU than a cold one, so the length is
- * on the long side).  No limit: SB_STRETCH_BYTES, as without a group.  The
- * length is a power of two times SB_STRETCH_BLOCKS and at most a segment,
- * so that stretches still divide segments.
+ * on the long side).  Cold and without a read limit, at least
+ * SB_RAMP_WINDOWS of the file's read-ahead windows (sampler.h).  Else
+ * SB_STRETCH_BYTES.  The length is a power of two times
+ * SB_STRETCH_BLOCKS and at most a segment, so that stretches still divide
+ * segments.
  */
 static BlockNumber
 sustained_blocks(SbEfficiency *e)
@@ -393,9 +396,20 @@ sustained_blocks(SbEfficiency *e)
 	SbCgroupLimits *l = &e->limits;
 	double		bytes = 0;
 	BlockNumber blocks = SB_STRETCH_BLOCKS;
+	int64		ra_kb = -1;
 
 	if (l->read_bps > 0)
 		bytes = SB_SUSTAIN_S * l->read_bps;
+	/*
+	 * Only a read from storage ramps up; warm and asis reads do not.  Under
+	 * a read limit the limiter sets the rate from the first request on,
+	 * and a stretch of many large windows would outlast the budget.
+	 */
+	if (e->cache == SB_CACHE_COLD && l->read_bps == 0 && l->read_iops == 0 &&
+		e->target->nsegments > 0)
+		ra_kb = sb_file_read_ahead_kb(e->target->segments[0]->path);
+	if (ra_kb > 0)
+		bytes = Max(bytes, (double) SB_RAMP_WINDOWS * ra_kb * 1024);
 
 	/*
 	 * Under a limit of requests a second, the rate follows from the size

@@ -65,6 +65,18 @@
 #define SB_DEVICE_DEPTH		32
 #define SB_DEVICE_BLOCK		SB_DIRECT_BLOCK
 
+/*
+ * A stretch at least this many read-ahead windows long.  The kernel's
+ * window starts at a few times the first read and doubles with each
+ * sequential hit up to read_ahead_kb: with the 128 kB default it is full
+ * after a few hundred kB, but a device set to 8 MB (some virtual disks
+ * are) ramps up over an 8 MB stretch, whose raw read then ran 2.6 times
+ * slower per byte than a whole-file read and made the default method
+ * disagree with whole passes.  Sixteen windows keep the ramp, about two
+ * windows read at a fraction of the rate, a few per cent of a stretch.
+ */
+#define SB_RAMP_WINDOWS		16
+
 /* A pass long enough to drain a rate limiter's allowance (sampler.c). */
 #define SB_SUSTAIN_S		1.0
 #define SB_SUSTAIN_PERIODS	10

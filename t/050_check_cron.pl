@@ -77,7 +77,7 @@ SKIP:
 		sql("SELECT count(*) FROM scan_history WHERE measured_at >= (SELECT measured_at FROM scan_history ORDER BY id LIMIT 1)");
 	};
 	my $last = sub {
-		sql(q{SELECT coalesce(array_to_string(verdict, ','), 'ok') || '|' || scan_pct || '|' || coalesce(scheduler, kernel)
+		sql(q{SELECT coalesce(array_to_string(verdict, ','), 'ok') || '|' || coalesce(scan_pct::text, '') || '|' || coalesce(scheduler, kernel, '')
 			  FROM scan_history ORDER BY id DESC LIMIT 1});
 	};
 
@@ -179,16 +179,19 @@ SKIP:
 	cmp_ok($real->(), '>=', 2, 'the alarmed run is recorded all the same');
 
 	# A run that cannot be judged does not raise, even against a history it
-	# falls far below: a target no measurement meets, in too short a time.
+	# falls far below: a target no measurement meets, in too short a time
+	# (unstable; or over_budget, where the first pair alone outlasts it:
+	# cold stretches are long where the disk's read-ahead window is).
 	($r, $o, $e) = ('', '', '');
 	IPC::Run::run([ 'psql', '-X', '-q', '-d', $node->connstr('tpch'), '-v', 'ON_ERROR_STOP=1', '-c',
 		"CALL efficiency_check('lineitem', target_pct => 0.01, max_seconds => 0.5)" ],
 		'>', \$o, '2>', \$e);
 	$r = $? >> 8;
 	($l) = split /\|/, $last->();
-	like($l, qr/unstable/, "a run with an unreachable target is unstable ($l)");
+	like($l, qr/unstable|over_budget/, "a run with an unreachable target is unstable or over budget ($l)");
 	is($r, 0, 'it does not raise') or diag($e);
-	like($e, qr/WARNING:.*was not judged: the measurement was unstable/, 'it says why it could not judge');
+	like($e, qr/WARNING:.*was not judged: (the measurement was unstable|no pair was measured within the time budget)/,
+		'it says why it could not judge');
 	unlike($e, qr/ERROR/, 'no error');
 }
 
