@@ -413,8 +413,9 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 * requests of s bytes in flight at most k * s / latency.  Where it
 	 * gave half again as much with many 1 MB reads in flight as with one,
 	 * latency, not bandwidth, bounds a reader; where the scan got no more
-	 * than two thirds of the deep read, outside any limit and below its
-	 * CPU ceiling, the depth it kept set its rate.  k is then what the
+	 * than two thirds of the deep read, outside any limit, below its CPU
+	 * ceiling and with a CPU of its own (a backend kept waiting for one is
+	 * slowed by that, not by depth), the depth it kept set its rate.  k is then what the
 	 * scan got over what one read at a time gets, in reads of 1 MB.
 	 */
 	if (in->cache == SB_CACHE_COLD && !isnan(device_mb_s) &&
@@ -422,7 +423,8 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 		device_mb_s >= SB_DEPTH_RATIO * in->direct_mb_s &&
 		device_mb_s >= SB_DEPTH_RATIO * in->scan_mb_s &&
 		!at_ceiling && !at_read_limit && !at_iops_limit &&
-		!sb_verdict_has(v, mark_table[SB_MARK_HOST_CACHE].name))
+		!sb_verdict_has(v, mark_table[SB_MARK_HOST_CACHE].name) &&
+		!sb_verdict_has(v, mark_table[SB_MARK_CPU_CONTENDED].name))
 	{
 		add(v, SB_MARK_DEPTH_LIMITED);
 		if (say)
