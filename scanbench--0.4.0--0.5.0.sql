@@ -14,7 +14,7 @@ ALTER TYPE @extschema@.scan_efficiency_result
 	ADD ATTRIBUTE device_mb_s float8 CASCADE,
 	ADD ATTRIBUTE device_pct float8 CASCADE,
 	ADD ATTRIBUTE device_depth integer CASCADE;
-COMMENT ON COLUMN @extschema@.scan_efficiency_result.device_mb_s IS 'median rate of the device itself over the same blocks, MB/s: O_DIRECT reads of 1 MB with device_depth in flight, as fio reads a device with direct=1, bs=1M and that iodepth; cold only, NULL where the filesystem refuses O_DIRECT';
+COMMENT ON COLUMN @extschema@.scan_efficiency_result.device_mb_s IS 'median rate of the device itself over the same blocks, MB/s: O_DIRECT reads of 1 MB with device_depth in flight, as fio reads a device with direct=1, bs=1M and that iodepth; cold only; NULL where the filesystem refuses O_DIRECT and under a read limit of the server''s control group (read_bps_limit, read_iops_limit), which sets it';
 COMMENT ON COLUMN @extschema@.scan_efficiency_result.device_pct IS 'median scan rate as a percentage of device_mb_s, pair by pair or run by run: how much of what the device delivers to a reader that keeps it busy the scan got (scan_pct compares with one read at a time)';
 COMMENT ON COLUMN @extschema@.scan_efficiency_result.device_depth IS 'reads of 1 MB kept in flight by the device reads: 32, or one per MB of a shorter stretch';
 COMMENT ON COLUMN @extschema@.scan_efficiency_result.verdict IS 'marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, depth_limited, storage_not_limiting; when nothing was measured, why: {empty} (no blocks) or {over_budget} (no pair within max_seconds)';

@@ -590,7 +590,7 @@ COMMENT ON COLUMN scan_efficiency_result.io_workers IS 'I/O worker processes run
 COMMENT ON COLUMN scan_efficiency_result.server_major IS 'the server''s major version, such as 18';
 COMMENT ON COLUMN scan_efficiency_result.citus_nodes IS 'on a Citus distributed table: the nodes measured (the coordinator''s row for the whole cluster); NULL on one server';
 COMMENT ON COLUMN scan_efficiency_result.citus_placements IS 'on a Citus distributed table: the shard placements read; NULL on one server';
-COMMENT ON COLUMN scan_efficiency_result.device_mb_s IS 'median rate of the device itself over the same blocks, MB/s: O_DIRECT reads of 1 MB with device_depth in flight, as fio reads a device with direct=1, bs=1M and that iodepth; cold only, NULL where the filesystem refuses O_DIRECT';
+COMMENT ON COLUMN scan_efficiency_result.device_mb_s IS 'median rate of the device itself over the same blocks, MB/s: O_DIRECT reads of 1 MB with device_depth in flight, as fio reads a device with direct=1, bs=1M and that iodepth; cold only; NULL where the filesystem refuses O_DIRECT and under a read limit of the server''s control group (read_bps_limit, read_iops_limit), which sets it';
 COMMENT ON COLUMN scan_efficiency_result.device_pct IS 'median scan rate as a percentage of device_mb_s, pair by pair or run by run: how much of what the device delivers to a reader that keeps it busy the scan got (scan_pct compares with one read at a time)';
 COMMENT ON COLUMN scan_efficiency_result.device_depth IS 'reads of 1 MB kept in flight by the device reads: 32, or one per MB of a shorter stretch';
 

@@ -204,14 +204,17 @@ device_depth_of(off_t bytes)
 
 /*
  * The device's rate over segments (a stretch, or the whole relation):
- * O_DIRECT at depth, or NaN where O_DIRECT is refused.
+ * O_DIRECT at depth, or NaN where O_DIRECT is refused.  Not read under a
+ * read limit of the server's control group: the limit, not the device,
+ * would set it, and a third read of each stretch at the limit's rate
+ * would take a third of the budget.
  */
 static double
 device_of(SbEfficiency *e, SbSegment **segs, int nsegs, off_t bytes)
 {
 	SbReadResult dr;
 
-	if (!e->direct_ok)
+	if (!e->direct_ok || e->limits.read_bps > 0 || e->limits.read_iops > 0)
 		return NAN;
 	if (!sb_read_in_flight(segs, nsegs, SB_DEVICE_BLOCK, device_depth_of(bytes),
 						   true, true, &dr))
