@@ -51,3 +51,434 @@ END;
 
 -- Stretches cover the read-ahead window's ramp where the window is large.
 COMMENT ON COLUMN @extschema@.scan_efficiency_result.method IS 'pairs (sampled stretches of 8 MB, longer where needed: 16 of the file''s read-ahead windows where they are large and the read is cold and unthrottled; enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
+
+--
+-- ==== A fleet's runs apart: the trend, the metrics and the judge per server ====
+--
+-- A central history holds many servers' runs of relations of the same
+-- name.  scan_trend gains the server (its last column, as CREATE OR
+-- REPLACE VIEW adds one) and a row per server; scanbench_metrics() a
+-- series per server, labelled with it and its cohort (the tags), and
+-- scanbench_compared_runs; the judge names the server in its message and
+-- hint.  The window of compared runs was already the server's own.
+--
+CREATE OR REPLACE VIEW scan_trend AS
+SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
+	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
+	   pg_catalog.round(((100::pg_catalog.float8 OPERATOR(pg_catalog.*) t.latest_judged_pct
+						  OPERATOR(pg_catalog./) CASE WHEN m.median_pct OPERATOR(pg_catalog.<>) 0::pg_catalog.float8
+													   THEN m.median_pct END)
+						 OPERATOR(pg_catalog.-) 100::pg_catalog.float8)::pg_catalog.numeric, 1)::pg_catalog.float8
+		   AS change_pct,
+	   t.latest_read_mb_s, t.latest_scan_mb_s, t.server
+FROM (SELECT h.server, pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname) AS relation,
+			 h.cache,
+			 pg_catalog.count(*) AS runs,
+			 pg_catalog.count(*) FILTER (WHERE h.judged) AS judged_runs,
+			 pg_catalog.min(h.measured_at) AS first_at,
+			 pg_catalog.max(h.measured_at) AS latest_at,
+			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
+			 -- array_agg of arrays makes a two-dimensional array: the latest
+			 -- verdict is taken as text and split again.
+			 pg_catalog.string_to_array((pg_catalog.array_agg(pg_catalog.array_to_string(h.verdict, ','::pg_catalog.text)
+									ORDER BY h.measured_at DESC, h.id DESC))[1], ','::pg_catalog.text) AS latest_verdict,
+			 pg_catalog.min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
+			 pg_catalog.max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
+			 (pg_catalog.array_agg(h.id ORDER BY h.measured_at DESC, h.id DESC)
+			  FILTER (WHERE h.judged))[1] AS latest_judged_id,
+			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
+			  FILTER (WHERE h.judged))[1] AS latest_judged_pct,
+			 (pg_catalog.array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
+			 (pg_catalog.array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
+	  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
+						 AND scanbench_internal.scan_history_usable(sh.scan_pct)
+						 AND pg_catalog.isfinite(sh.measured_at) AS judged
+			FROM @extschema@.scan_history sh) AS h
+	  GROUP BY h.server, h.relschema, h.relname, h.cache) AS t
+LEFT JOIN LATERAL scanbench_internal.scan_history_median(t.latest_judged_id) AS m ON true;
+
+COMMENT ON VIEW scan_trend IS
+'scan efficiency per server, relation and cache mode over the recorded runs';
+COMMENT ON COLUMN scan_trend.server IS 'the server measured, as scan_history names it (scanbench-fleet''s runs); NULL: this server';
+
+CREATE OR REPLACE FUNCTION scanbench_metrics() RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	WITH latest AS (
+		-- The runs counted in the same pass: a join of the counts on the
+		-- series' columns, NULL-safe, could not be hashed on the server.
+		SELECT DISTINCT ON (h.server, h.relschema, h.relname, h.cache) h.*,
+			   pg_catalog.count(*) OVER (PARTITION BY h.server, h.relschema, h.relname, h.cache) AS recorded
+		FROM @extschema@.scan_history h
+		ORDER BY h.server, h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
+	), labelled AS (
+		-- The schema and the relation are labels of their own, each
+		-- escaped (backslash, double quote, line feed), so that a."b.c"
+		-- and "a.b".c are two series.
+		SELECT l.*, m.median_pct, m.runs AS compared_runs,
+			CASE WHEN l.server IS NOT NULL THEN
+				pg_catalog.format('server="%s",'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.server,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END
+			OPERATOR(pg_catalog.||)
+			pg_catalog.format('schema="%s",relation="%s",cache="%s"'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(l.relschema, ''::pg_catalog.text),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.relname,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.cache,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
+			OPERATOR(pg_catalog.||)
+			CASE WHEN l.tags IS NOT NULL THEN
+				pg_catalog.format(',cohort="%s"'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+					(SELECT coalesce(pg_catalog.string_agg(t.key OPERATOR(pg_catalog.||) '='::pg_catalog.text OPERATOR(pg_catalog.||) t.value,
+														   ','::pg_catalog.text ORDER BY t.key), ''::pg_catalog.text)
+					 FROM pg_catalog.jsonb_each_text(l.tags) AS t),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END AS labels
+		FROM latest l
+		LEFT JOIN LATERAL scanbench_internal.scan_history_median(l.id) AS m ON true
+	), families (ord, name, help) AS (VALUES
+		(1, 'scanbench_scan_efficiency_percent',
+		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),
+		(2, 'scanbench_scan_efficiency_lower_percent',
+		 'Lower end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(3, 'scanbench_scan_efficiency_upper_percent',
+		 'Upper end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(4, 'scanbench_scan_efficiency_median_percent',
+		 'The median the latest run is compared with: earlier judged runs with its marks in the 30 days up to it.'),
+		(5, 'scanbench_read_bytes_per_second',
+		 'Raw read rate of the relation''s files in the latest run.'),
+		(6, 'scanbench_scan_bytes_per_second',
+		 'Executor count(1) scan rate of the relation in the latest run.'),
+		(7, 'scanbench_run_judged',
+		 '1 when the latest run could be judged, 0 when it was unstable, cached or a burst.'),
+		(8, 'scanbench_verdict_info',
+		 'Verdict of the latest run, as a label.'),
+		(9, 'scanbench_last_run_timestamp_seconds',
+		 'When the latest run was measured, seconds since the Unix epoch.'),
+		(10, 'scanbench_recorded_runs',
+		 'Runs of the relation and cache mode in the history.'),
+		(11, 'scanbench_cpu_limit_cores',
+		 'CPUs the server''s control group may use in the latest run (its quota over its period); absent when it has no quota.'),
+		(12, 'scanbench_read_limit_bytes_per_second',
+		 'Read throttle of the data''s device for the server''s control group in the latest run; absent when none.'),
+		(13, 'scanbench_read_limit_iops',
+		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.'),
+		(14, 'scanbench_compared_runs',
+		 'Earlier judged runs the median is taken over (a drop is judged from 3 on).')
+	), figures (ord, labels, id, value) AS (
+		SELECT v.ord, CASE WHEN v.ord OPERATOR(pg_catalog.=) 8 THEN l.labels OPERATOR(pg_catalog.||)
+					pg_catalog.format(',verdict="%s"'::pg_catalog.text,
+						pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(pg_catalog.array_to_string(l.verdict, ','::pg_catalog.text), ''::pg_catalog.text),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
+				ELSE l.labels END, l.id, v.value
+		FROM labelled l, LATERAL (VALUES
+			(1, l.scan_pct), (2, l.scan_pct_lo), (3, l.scan_pct_hi),
+			(4, pg_catalog.round(l.median_pct::pg_catalog.numeric, 1)::pg_catalog.float8),
+			(5, pg_catalog.round(l.read_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
+			(6, pg_catalog.round(l.scan_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
+			(7, CASE WHEN l.scan_pct IS NULL THEN NULL
+				WHEN scanbench_internal.scan_history_marks(l.verdict) IS NULL
+					 OR NOT scanbench_internal.scan_history_usable(l.scan_pct) THEN 0::pg_catalog.float8
+				ELSE 1::pg_catalog.float8 END),
+			(8, 1::pg_catalog.float8),
+			(9, pg_catalog.date_part('epoch'::pg_catalog.text, l.measured_at)),
+			(10, l.recorded::pg_catalog.float8),
+			(11, pg_catalog.round(l.cpu_quota_us::pg_catalog.numeric
+								  OPERATOR(pg_catalog./) CASE WHEN l.cpu_period_us OPERATOR(pg_catalog.>) 0::pg_catalog.int8
+															   THEN l.cpu_period_us END::pg_catalog.numeric,
+								  3)::pg_catalog.float8),
+			(12, l.read_bps_limit::pg_catalog.float8),
+			(13, l.read_iops_limit::pg_catalog.float8),
+			(14, CASE WHEN l.scan_pct IS NOT NULL THEN l.compared_runs::pg_catalog.float8 END)) AS v(ord, value)
+		WHERE v.value IS NOT NULL
+	), samples AS (
+		-- A figure that is not a finite number (a row kept from before the
+		-- history checked its figures) has no sample: a comment says so.
+		SELECT f.ord, f.labels, f.id, f.value,
+			   f.value OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+			   AND f.value OPERATOR(pg_catalog.<) 'Infinity'::pg_catalog.float8 AS finite
+		FROM figures f
+	)
+	SELECT pg_catalog.string_agg(line, E'\n'::pg_catalog.text ORDER BY ord, sub, line)
+	FROM (
+		SELECT f.ord, 0 AS sub,
+			   pg_catalog.format(E'# HELP %s %s\n# TYPE %s gauge'::pg_catalog.text, f.name, f.help, f.name) AS line
+		FROM families f
+		UNION ALL
+		SELECT s.ord, 1, pg_catalog.format('%s{%s} %s'::pg_catalog.text, f.name, s.labels,
+										   s.value::pg_catalog.text)
+		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
+		WHERE s.finite
+		UNION ALL
+		SELECT s.ord, 2, pg_catalog.format('# %s{%s}: run %s has %s, not a finite figure, and no sample'::pg_catalog.text,
+										   f.name, s.labels, s.id, s.value)
+		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
+		WHERE NOT s.finite
+	) AS lines;
+END;
+
+COMMENT ON FUNCTION scanbench_metrics() IS
+'the latest run of each server, relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %; a fleet''s runs labelled with their server and cohort)';
+
+CREATE OR REPLACE FUNCTION scan_history_judge(run bigint,
+								   min_pct float8 DEFAULT NULL,
+								   max_drop_pct float8 DEFAULT NULL,
+								   warn_pct float8 DEFAULT NULL,
+								   warn_drop_pct float8 DEFAULT NULL,
+								   window_days integer DEFAULT NULL,
+								   OUT status text, OUT message text,
+								   OUT detail text, OUT hint text,
+								   OUT median_pct float8, OUT drop_pct float8,
+								   OUT earlier_runs integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext_schema text;
+	cur record;
+	marks text;
+	label text;
+	subject text;
+	since timestamptz;
+	changes text;
+	fails text[] := '{}';
+	few text;
+	drop_judged float8;
+	warns text[] := '{}';
+	warn_at float8;
+	lim text;
+BEGIN
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	IF run IS NULL THEN
+		RAISE EXCEPTION 'run must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a run number of scan_history (its id column).';
+	END IF;
+
+	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no run % in scan_history', run
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- A limit not given is the one the run was judged with when
+	-- efficiency_check recorded it (a run it recorded always keeps
+	-- max_drop_pct), so that judging it again gives the check's verdict;
+	-- a run recorded otherwise is judged with the usual defaults.
+	IF cur.limit_max_drop_pct IS NOT NULL THEN
+		min_pct := coalesce(min_pct, cur.limit_min_pct);
+		max_drop_pct := coalesce(max_drop_pct, cur.limit_max_drop_pct);
+		warn_pct := coalesce(warn_pct, cur.limit_warn_pct);
+		warn_drop_pct := coalesce(warn_drop_pct, cur.limit_warn_drop_pct);
+		window_days := coalesce(window_days, cur.limit_window_days, 30);
+	ELSE
+		max_drop_pct := coalesce(max_drop_pct, 20);
+		warn_drop_pct := coalesce(warn_drop_pct, 10);
+		window_days := coalesce(window_days, 30);
+	END IF;
+	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+
+	-- A fleet's run, in a central history, is named with its server: the
+	-- same relation on another server is another series.
+	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
+			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END
+			 || CASE WHEN cur.server IS NOT NULL THEN ' on ' || cur.server ELSE '' END;
+	subject := format('%s scan efficiency %s %%', label, round(cur.scan_pct::numeric, 1));
+	hint := format('The runs: SELECT * FROM %I.scan_history WHERE relschema = %L AND relname = %L AND %s ORDER BY measured_at DESC;',
+				   ext_schema, cur.relschema, cur.relname,
+				   CASE WHEN cur.server IS NULL THEN 'server IS NULL'
+				   ELSE format('server = %L', cur.server) END);
+	earlier_runs := 0;
+
+	marks := scanbench_internal.scan_history_marks(cur.verdict);
+	IF (cur.scan_pct IS NOT NULL AND NOT scanbench_internal.scan_history_usable(cur.scan_pct))
+	   OR NOT isfinite(cur.measured_at) THEN
+		-- A row kept from before the history checked its figures.
+		status := 'not_judged';
+		message := CASE WHEN NOT isfinite(cur.measured_at)
+				   THEN format('%s scan efficiency was not judged: it was recorded at %s', label, cur.measured_at)
+				   ELSE format('%s scan efficiency was not judged: its figure %s %% is not a finite number from 0 to 10000',
+							   label, cur.scan_pct) END;
+		detail := format('Run %s is left out of every comparison.', cur.id);
+		RETURN;
+	END IF;
+	IF cur.scan_pct IS NULL OR marks IS NULL THEN
+		status := 'not_judged';
+		IF 'over_budget' = ANY (cur.verdict) THEN
+			message := format('%s scan efficiency was not judged: no pair was measured within the time budget (%s s)',
+							  label, round(cur.elapsed_s::numeric, 1));
+		ELSIF cur.scan_pct IS NULL THEN
+			message := format('%s scan efficiency was not judged: nothing was measured (an empty relation)', label);
+		ELSE
+			message := format('%s was not judged: %s', subject, array_to_string(ARRAY[
+				CASE WHEN 'unstable' = ANY (cur.verdict) THEN
+					format('the measurement was unstable (95 %% interval %s–%s %%)',
+						   round(cur.scan_pct_lo::numeric, 1), round(cur.scan_pct_hi::numeric, 1)) END,
+				CASE WHEN 'cached' = ANY (cur.verdict) THEN
+					format('part of the relation was already cached (%s %% before the reads, %s %% before the scans)',
+						   round(cur.read_cached_pct::numeric, 1), round(cur.scan_cached_pct::numeric, 1)) END,
+				CASE WHEN 'burst' = ANY (cur.verdict) THEN
+					'its passes ran faster than the server''s limits allow over time (a burst)' END],
+				'; '));
+		END IF;
+		detail := format('Run %s (verdict %s) is recorded and left out of later comparisons. '
+						 'An unstable run needs a quieter machine or more time (max_seconds); '
+						 'a cached one means another process holds the files in memory; '
+						 'a burst one needs method => ''whole'' or a larger relation; '
+						 'an over_budget one needs a larger max_seconds.',
+						 cur.id, coalesce(array_to_string(cur.verdict, ','), 'none'));
+		RETURN;
+	END IF;
+
+	SELECT m.runs, m.median_pct, m.since INTO earlier_runs, median_pct, since
+	FROM scanbench_internal.scan_history_median(cur.id, window_days) m;
+
+	IF earlier_runs = 0 THEN
+		status := 'first';
+		message := format('%s: first recorded run%s in %s days, nothing to compare with yet',
+						  subject,
+						  CASE WHEN marks <> '' THEN ' marked ' || marks ELSE '' END,
+						  window_days);
+		detail := format('Run %s is recorded; later runs are compared with it.', cur.id);
+		RETURN;
+	END IF;
+
+	median_pct := round(median_pct::numeric, 1);
+	drop_pct := CASE WHEN median_pct > 0
+				THEN round((100 * (median_pct - cur.scan_pct) / median_pct)::numeric, 1) END;
+
+	IF min_pct IS NOT NULL AND cur.scan_pct < min_pct THEN
+		fails := fails || format('is below its limit of %s %%', min_pct);
+	END IF;
+	-- A drop is told from noise only against a few runs: with fewer than
+	-- three earlier ones, a single noisy run would be the median (the fleet
+	-- waits for three as well); the limits on the figure itself still hold.
+	IF earlier_runs < 3 THEN
+		few := format('a drop is judged from 3 earlier runs, there %s %s',
+					  CASE WHEN earlier_runs = 1 THEN 'is' ELSE 'are' END, earlier_runs);
+		drop_judged := NULL;
+	ELSE
+		drop_judged := drop_pct;
+	END IF;
+	IF drop_judged > max_drop_pct THEN
+		fails := fails || format('is %s %% below its %s-day median %s %%',
+								 round(drop_pct), window_days, round(median_pct::numeric, 1));
+	END IF;
+	-- By default a warning 10 % above the limit, but never so high that a
+	-- figure could not stay clear of it: at most halfway to 100 %.
+	warn_at := coalesce(warn_pct, least(min_pct * 1.1, (min_pct + 100) / 2));
+	IF cardinality(fails) = 0 THEN
+		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
+			warns := warns || format('is close to its limit of %s %%', min_pct);
+		END IF;
+		IF drop_judged > warn_drop_pct THEN
+			warns := warns || format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
+									 round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct);
+		END IF;
+	END IF;
+
+	-- What changed: each fact of this run against the value most of the
+	-- compared runs had (the latest of equally common ones).
+	WITH w AS (
+		SELECT h.* FROM @extschema@.scan_history h
+		WHERE h.id IN (SELECT scanbench_internal.scan_history_window(cur.id, window_days))
+	), facts AS (
+		SELECT f.ord, f.fact, f.val, w.measured_at
+		FROM w, LATERAL (VALUES
+			(1, 'filesystem', w.filesystem), (2, 'device', w.device),
+			(3, 'scheduler', w.scheduler), (4, 'read_ahead_kb', w.read_ahead_kb::text),
+			(5, 'kernel', w.kernel), (6, 'server version', w.server_version),
+			(7, 'block_size', w.block_size::text),
+			(9, 'cpu_quota_us', coalesce(w.cpu_quota_us::text, 'none')),
+			(9, 'cpu_period_us', coalesce(w.cpu_period_us::text, 'none')),
+			(9, 'read_bps_limit', coalesce(w.read_bps_limit::text, 'none')),
+			(9, 'write_bps_limit', coalesce(w.write_bps_limit::text, 'none')),
+			(9, 'read_iops_limit', coalesce(w.read_iops_limit::text, 'none')),
+			(9, 'write_iops_limit', coalesce(w.write_iops_limit::text, 'none'))) AS f(ord, fact, val)
+		UNION ALL
+		SELECT 10, s.key, s.value, w.measured_at FROM w, jsonb_each_text(w.settings) AS s
+	), usual AS (
+		SELECT DISTINCT ON (fact) ord, fact, val
+		FROM facts WHERE val IS NOT NULL
+		GROUP BY ord, fact, val
+		ORDER BY fact, count(*) DESC, max(measured_at) DESC
+	), now_facts AS (
+		SELECT f.fact, f.val FROM (VALUES
+			('filesystem', cur.filesystem), ('device', cur.device),
+			('scheduler', cur.scheduler), ('read_ahead_kb', cur.read_ahead_kb::text),
+			('kernel', cur.kernel), ('server version', cur.server_version),
+			('block_size', cur.block_size::text),
+			('cpu_quota_us', coalesce(cur.cpu_quota_us::text, 'none')),
+			('cpu_period_us', coalesce(cur.cpu_period_us::text, 'none')),
+			('read_bps_limit', coalesce(cur.read_bps_limit::text, 'none')),
+			('write_bps_limit', coalesce(cur.write_bps_limit::text, 'none')),
+			('read_iops_limit', coalesce(cur.read_iops_limit::text, 'none')),
+			('write_iops_limit', coalesce(cur.write_iops_limit::text, 'none'))) AS f(fact, val)
+		UNION ALL
+		SELECT s.key, s.value FROM jsonb_each_text(cur.settings) AS s
+	), size AS (
+		SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w.bytes) AS bytes FROM w
+	)
+	SELECT string_agg(c, '; ' ORDER BY o, c) INTO changes
+	FROM (
+		SELECT u.ord AS o, format('%s changed %s → %s', u.fact, u.val, n.val) AS c
+		FROM usual u JOIN now_facts n USING (fact)
+		WHERE n.val IS NOT NULL AND n.val <> u.val
+		UNION ALL
+		SELECT 8, format('size changed %s → %s', pg_size_pretty(s.bytes::bigint), pg_size_pretty(cur.bytes))
+		FROM size s
+		WHERE s.bytes > 0 AND abs(cur.bytes - s.bytes) > 0.1 * s.bytes
+	) AS changed;
+
+	lim := concat_ws(', ',
+					 CASE WHEN min_pct IS NOT NULL THEN format('alarm below %s %%', min_pct) END,
+					 format('alarm at a drop of %s %%', max_drop_pct),
+					 CASE WHEN warn_at IS NOT NULL THEN format('warning below %s %%', round(warn_at::numeric, 1)) END,
+					 CASE WHEN warn_drop_pct IS NOT NULL THEN format('warning at a drop of %s %%', warn_drop_pct) END);
+	detail := format('Run %s at %s, %s: read %s MB/s, scan %s MB/s%s, verdict %s. '
+					 'Median of %s earlier run%s since %s%s. Limits: %s.',
+					 cur.id, to_char(cur.measured_at, 'YYYY-MM-DD HH24:MI:SS TZ'), cur.cache,
+					 coalesce(round(cur.read_mb_s::numeric, 1)::text, '?'),
+					 coalesce(round(cur.scan_mb_s::numeric, 1)::text, '?'),
+					 CASE WHEN cur.scan_pct_lo IS NOT NULL AND cur.scan_pct_hi IS NOT NULL
+					 THEN format(', 95 %% interval %s–%s %%', round(cur.scan_pct_lo::numeric, 1),
+								 round(cur.scan_pct_hi::numeric, 1)) ELSE '' END,
+					 coalesce(array_to_string(cur.verdict, ','), 'none'), earlier_runs,
+					 CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+					 to_char(since, 'YYYY-MM-DD'),
+					 CASE WHEN marks <> '' THEN ', all marked ' || marks ELSE '' END,
+					 lim);
+
+	IF cardinality(fails) > 0 THEN
+		status := 'regression';
+		message := subject || ' ' || array_to_string(fails, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSIF cardinality(warns) > 0 THEN
+		status := 'warning';
+		message := subject || ' ' || array_to_string(warns, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSE
+		status := 'ok';
+		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s%s',
+						  subject, window_days, round(median_pct::numeric, 1), earlier_runs,
+						  CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+						  CASE WHEN few IS NOT NULL THEN ' (' || few || ')' ELSE '' END,
+						  CASE WHEN changes IS NOT NULL THEN '; ' || changes ELSE '' END);
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) IS
+'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct';

@@ -1329,11 +1329,16 @@ BEGIN
 	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
 														 warn_drop_pct, window_days);
 
+	-- A fleet's run, in a central history, is named with its server: the
+	-- same relation on another server is another series.
 	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
-			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END;
+			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END
+			 || CASE WHEN cur.server IS NOT NULL THEN ' on ' || cur.server ELSE '' END;
 	subject := format('%s scan efficiency %s %%', label, round(cur.scan_pct::numeric, 1));
-	hint := format('The runs: SELECT * FROM %I.scan_history WHERE relschema = %L AND relname = %L ORDER BY measured_at DESC;',
-				   ext_schema, cur.relschema, cur.relname);
+	hint := format('The runs: SELECT * FROM %I.scan_history WHERE relschema = %L AND relname = %L AND %s ORDER BY measured_at DESC;',
+				   ext_schema, cur.relschema, cur.relname,
+				   CASE WHEN cur.server IS NULL THEN 'server IS NULL'
+				   ELSE format('server = %L', cur.server) END);
 	earlier_runs := 0;
 
 	marks := scanbench_internal.scan_history_marks(cur.verdict);
@@ -1515,7 +1520,7 @@ END
 $$;
 
 COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) IS
-'compare a recorded run with the median of earlier judged runs of the same relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct';
+'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct';
 
 REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) TO pg_monitor;
@@ -1619,9 +1624,13 @@ COMMENT ON FUNCTION scan_history_prune(interval) IS
 REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
 
 --
--- Per relation and cache mode.  The median is scan_history_median's, as
--- the alarm's; min and max are over runs that could be judged;
--- change_pct is the latest judged run against that median.
+-- Per server, relation and cache mode: a central history holding a fleet's
+-- runs gives each server its own row (server NULL: this server's runs).
+-- The median is scan_history_median's, as the alarm's; min and max are
+-- over runs that could be judged; change_pct is the latest judged run
+-- against that median.  The server is the last column, where 0.5.0 added
+-- it; a query for one server (WHERE server = ...) reads that server's runs
+-- alone, through scan_history_server_idx.
 --
 CREATE VIEW scan_trend AS
 SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
@@ -1631,8 +1640,8 @@ SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
 													   THEN m.median_pct END)
 						 OPERATOR(pg_catalog.-) 100::pg_catalog.float8)::pg_catalog.numeric, 1)::pg_catalog.float8
 		   AS change_pct,
-	   t.latest_read_mb_s, t.latest_scan_mb_s
-FROM (SELECT pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname) AS relation,
+	   t.latest_read_mb_s, t.latest_scan_mb_s, t.server
+FROM (SELECT h.server, pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname) AS relation,
 			 h.cache,
 			 pg_catalog.count(*) AS runs,
 			 pg_catalog.count(*) FILTER (WHERE h.judged) AS judged_runs,
@@ -1655,11 +1664,11 @@ FROM (SELECT pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname)
 						 AND scanbench_internal.scan_history_usable(sh.scan_pct)
 						 AND pg_catalog.isfinite(sh.measured_at) AS judged
 			FROM @extschema@.scan_history sh) AS h
-	  GROUP BY h.relschema, h.relname, h.cache) AS t
+	  GROUP BY h.server, h.relschema, h.relname, h.cache) AS t
 LEFT JOIN LATERAL scanbench_internal.scan_history_median(t.latest_judged_id) AS m ON true;
 
 COMMENT ON VIEW scan_trend IS
-'scan efficiency per relation and cache mode over the recorded runs';
+'scan efficiency per server, relation and cache mode over the recorded runs';
 COMMENT ON COLUMN scan_trend.relation IS 'schema-qualified name';
 COMMENT ON COLUMN scan_trend.cache IS 'cache mode';
 COMMENT ON COLUMN scan_trend.runs IS 'recorded runs';
@@ -1674,34 +1683,45 @@ COMMENT ON COLUMN scan_trend.max_pct IS 'highest scan efficiency of the judged r
 COMMENT ON COLUMN scan_trend.change_pct IS 'latest judged run against median_pct, % (negative: lower)';
 COMMENT ON COLUMN scan_trend.latest_read_mb_s IS 'raw read rate of the latest run, MB/s';
 COMMENT ON COLUMN scan_trend.latest_scan_mb_s IS 'scan rate of the latest run, MB/s';
+COMMENT ON COLUMN scan_trend.server IS 'the server measured, as scan_history names it (scanbench-fleet''s runs); NULL: this server';
 
 GRANT SELECT ON scan_trend TO pg_monitor;
 
 --
 -- ==== Metrics and chart ====
 --
--- The latest run of each relation and cache mode in the Prometheus text
--- exposition format (version 0.0.4), for node_exporter's textfile
--- collector: psql -At -c 'SELECT scanbench_metrics()' > scanbench.prom
+-- The latest run of each server, relation and cache mode in the
+-- Prometheus text exposition format (version 0.0.4), for node_exporter's
+-- textfile collector: psql -At -c 'SELECT scanbench_metrics()' > scanbench.prom
 -- Every family is a gauge; rates are in bytes per second, as Prometheus
--- names units; a figure not measured (NULL) has no sample.
+-- names units; a figure not measured (NULL) has no sample.  A fleet's run
+-- in a central history carries the server's name (label server) and its
+-- tags (label cohort, key=value joined by commas in key order: the
+-- servers scanbench-fleet compares with each other share it); this
+-- server's own runs carry neither, as before 0.5.0.
 --
 CREATE FUNCTION scanbench_metrics() RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
 	WITH latest AS (
-		SELECT DISTINCT ON (h.relschema, h.relname, h.cache) h.*
+		-- The runs counted in the same pass: a join of the counts on the
+		-- series' columns, NULL-safe, could not be hashed on the server.
+		SELECT DISTINCT ON (h.server, h.relschema, h.relname, h.cache) h.*,
+			   pg_catalog.count(*) OVER (PARTITION BY h.server, h.relschema, h.relname, h.cache) AS recorded
 		FROM @extschema@.scan_history h
-		ORDER BY h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
-	), counted AS (
-		SELECT h.relschema, h.relname, h.cache, pg_catalog.count(*) AS recorded
-		FROM @extschema@.scan_history h GROUP BY h.relschema, h.relname, h.cache
+		ORDER BY h.server, h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
 	), labelled AS (
 		-- The schema and the relation are labels of their own, each
 		-- escaped (backslash, double quote, line feed), so that a."b.c"
 		-- and "a.b".c are two series.
-		SELECT l.*, c.recorded,
+		SELECT l.*, m.median_pct, m.runs AS compared_runs,
+			CASE WHEN l.server IS NOT NULL THEN
+				pg_catalog.format('server="%s",'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.server,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END
+			OPERATOR(pg_catalog.||)
 			pg_catalog.format('schema="%s",relation="%s",cache="%s"'::pg_catalog.text,
 				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(l.relschema, ''::pg_catalog.text),
 					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
@@ -1711,12 +1731,18 @@ BEGIN ATOMIC
 					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
 				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.cache,
 					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
-					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) AS labels,
-			(SELECT m.median_pct FROM scanbench_internal.scan_history_median(l.id) m) AS median_pct
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
+			OPERATOR(pg_catalog.||)
+			CASE WHEN l.tags IS NOT NULL THEN
+				pg_catalog.format(',cohort="%s"'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+					(SELECT coalesce(pg_catalog.string_agg(t.key OPERATOR(pg_catalog.||) '='::pg_catalog.text OPERATOR(pg_catalog.||) t.value,
+														   ','::pg_catalog.text ORDER BY t.key), ''::pg_catalog.text)
+					 FROM pg_catalog.jsonb_each_text(l.tags) AS t),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END AS labels
 		FROM latest l
-		JOIN counted c
-		  ON (c.relschema OPERATOR(pg_catalog.=) l.relschema OR (c.relschema IS NULL AND l.relschema IS NULL))
-		 AND c.relname OPERATOR(pg_catalog.=) l.relname AND c.cache OPERATOR(pg_catalog.=) l.cache
+		LEFT JOIN LATERAL scanbench_internal.scan_history_median(l.id) AS m ON true
 	), families (ord, name, help) AS (VALUES
 		(1, 'scanbench_scan_efficiency_percent',
 		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),
@@ -1743,7 +1769,9 @@ BEGIN ATOMIC
 		(12, 'scanbench_read_limit_bytes_per_second',
 		 'Read throttle of the data''s device for the server''s control group in the latest run; absent when none.'),
 		(13, 'scanbench_read_limit_iops',
-		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.')
+		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.'),
+		(14, 'scanbench_compared_runs',
+		 'Earlier judged runs the median is taken over (a drop is judged from 3 on).')
 	), figures (ord, labels, id, value) AS (
 		SELECT v.ord, CASE WHEN v.ord OPERATOR(pg_catalog.=) 8 THEN l.labels OPERATOR(pg_catalog.||)
 					pg_catalog.format(',verdict="%s"'::pg_catalog.text,
@@ -1768,7 +1796,8 @@ BEGIN ATOMIC
 															   THEN l.cpu_period_us END::pg_catalog.numeric,
 								  3)::pg_catalog.float8),
 			(12, l.read_bps_limit::pg_catalog.float8),
-			(13, l.read_iops_limit::pg_catalog.float8)) AS v(ord, value)
+			(13, l.read_iops_limit::pg_catalog.float8),
+			(14, CASE WHEN l.scan_pct IS NOT NULL THEN l.compared_runs::pg_catalog.float8 END)) AS v(ord, value)
 		WHERE v.value IS NOT NULL
 	), samples AS (
 		-- A figure that is not a finite number (a row kept from before the
@@ -1797,7 +1826,7 @@ BEGIN ATOMIC
 END;
 
 COMMENT ON FUNCTION scanbench_metrics() IS
-'the latest run of each relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %)';
+'the latest run of each server, relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %; a fleet''s runs labelled with their server and cohort)';
 
 REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;

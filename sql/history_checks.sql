@@ -51,6 +51,20 @@ INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verd
 VALUES (now(), 'public', 'hc_two', 'cold', 50, '{ok}', 'ext4', 'a', '6.1');
 SELECT status, message, median_pct, earlier_runs
 FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_two'));
+-- Each server has its own trend, series and "what changed": b's latest
+-- run, back on ext4 and with its tags, is b's change alone, and a's rows
+-- say nothing of it.
+INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict, filesystem, server, kernel, tags)
+VALUES (now(), 'public', 'hc_two', 'cold', 60, '{ok}', 'ext4', 'b', '6.12', '{"zone": "z\"1", "class": "nvme"}');
+SELECT status, message, hint FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_two'));
+SELECT status, message, hint FROM scan_history_judge((SELECT max(id) FROM scan_history WHERE relname = 'hc_two' AND server = 'a'));
+SELECT server, relation, runs, judged_runs, latest_pct, median_pct, min_pct, max_pct, change_pct
+FROM scan_trend WHERE relation = 'public.hc_two' ORDER BY server;
+SELECT line FROM regexp_split_to_table(scanbench_metrics(), E'\n') AS line
+WHERE line LIKE '%hc_two%' AND line NOT LIKE '%timestamp%' ORDER BY line;
+SELECT svg LIKE '%hc_two on a%' AND svg LIKE '%hc_two on b%' AS a_series_per_server,
+       (SELECT count(*) FROM regexp_matches(svg, 'data-relation="public.hc_two on ', 'g')) AS series
+FROM scan_history_svg(NULL, 'cold') AS svg;
 
 -- A drop against fewer than 3 earlier runs is not an alarm; from 3 on it is.
 INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)

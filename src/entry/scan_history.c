@@ -116,16 +116,21 @@ spi_float8(HeapTuple tup, int col)
 }
 
 /*
- * The runs the chart draws, in order of series (relation and cache mode),
- * time and run number, read from the history in schema nsp (the helpers
- * are scanbench_internal's).  The strings
- * are allocated in the caller's context (SPI_getvalue allocates in the
- * current one, which is switched to it here).
+ * The runs the chart draws, in order of series (server, relation and cache
+ * mode), time and run number, read from the history in schema nsp (the
+ * helpers are scanbench_internal's).  A fleet's runs in a central history
+ * are a series per server, named with it, as the judge names them; a
+ * history from before the fleet's columns (a 0.2 definition) has this
+ * server's runs only.  The strings are allocated in the caller's context
+ * (SPI_getvalue allocates in the current one, which is switched to it
+ * here).
  */
 static void
-read_chart_runs(SbChart *c, const char *nsp, const char *want_schema,
+read_chart_runs(SbChart *c, const char *nsp, bool by_server, const char *want_schema,
 				const char *want_name, int days, MemoryContext outer)
 {
+	const char *server = by_server ? "h.server" : "NULL::text";
+
 	Oid			argtypes[4] = {TEXTOID, TEXTOID, TEXTOID, INT4OID};
 	Datum		args[4];
 	char		nulls[4] = {' ', ' ', ' ', ' '};
@@ -142,8 +147,9 @@ read_chart_runs(SbChart *c, const char *nsp, const char *want_schema,
 
 	/* Columns 13-18 are the facts, in sb_chart_fact_names' order. */
 	query = psprintf("SELECT h.id, extract(epoch FROM h.measured_at)::float8,"
-					 " dense_rank() OVER (ORDER BY h.relschema, h.relname, h.cache)::int4,"
-					 " quote_ident(h.relschema) || '.' || quote_ident(h.relname), h.cache,"
+					 " dense_rank() OVER (ORDER BY %s NULLS FIRST, h.relschema, h.relname, h.cache)::int4,"
+					 " quote_ident(h.relschema) || '.' || quote_ident(h.relname)"
+					 " || coalesce(' on ' || %s, ''), h.cache,"
 					 " h.scan_pct, h.scan_pct_lo, h.scan_pct_hi, h.read_mb_s, h.scan_mb_s,"
 					 " array_to_string(h.verdict, ','),"
 					 " scanbench_internal.scan_history_marks(h.verdict) IS NOT NULL,"
@@ -166,7 +172,7 @@ read_chart_runs(SbChart *c, const char *nsp, const char *want_schema,
 					 " AND (h.scan_pct_hi IS NULL OR (h.scan_pct_hi >= 0 AND h.scan_pct_hi <= 10000))"
 					 " AND (h.read_mb_s IS NULL OR (h.read_mb_s >= 0 AND h.read_mb_s <= 1e9))"
 					 " AND (h.scan_mb_s IS NULL OR (h.scan_mb_s >= 0 AND h.scan_mb_s <= 1e9))"
-					 " ORDER BY 3, h.measured_at, h.id", nsp);
+					 " ORDER BY 3, h.measured_at, h.id", server, server, nsp);
 	if (SPI_execute_with_args(query, 4, argtypes, args, nulls, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "scan_history_svg: reading the history failed");
 
@@ -304,7 +310,13 @@ scan_history_svg(PG_FUNCTION_ARGS)
 								  3, argtypes, args, nulls, true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "scan_history_svg: checking the limits failed");
 	}
-	read_chart_runs(&chart, nsp, want_schema, want_name, chart.days, outer);
+	{
+		Oid			history = get_relname_relid("scan_history", sb_history_schema());
+		bool		by_server = OidIsValid(history) &&
+			get_attnum(history, "server") != InvalidAttrNumber;
+
+		read_chart_runs(&chart, nsp, by_server, want_schema, want_name, chart.days, outer);
+	}
 	read_chart_medians(&chart);
 	SPI_finish();
 
