@@ -83,6 +83,12 @@ sb_test_packages()
 	[ -z "${SB_IN_ROOT:-}" ] &&
 		apt-cache policy prometheus-sql-exporter 2>/dev/null | grep -q 'Candidate: [0-9]' &&
 		echo prometheus-sql-exporter
+	# t/124 checks and unit-tests the alert rules of examples/ with
+	# promtool and runs the dashboard's queries in a Prometheus: Debian's
+	# prometheus has both (19 MB), on this machine only, as above.
+	[ -z "${SB_IN_ROOT:-}" ] &&
+		apt-cache policy prometheus 2>/dev/null | grep -q 'Candidate: [0-9]' &&
+		echo prometheus
 	return 0
 }
 
