@@ -408,7 +408,7 @@ sustained_blocks(SbEfficiency *e)
 	 * a read limit the limiter sets the rate from the first request on,
 	 * and a stretch of many large windows would outlast the budget.
 	 */
-	if (e->cache == SB_CACHE_COLD && l->read_bps == 0 && l->read_iops == 0 &&
+	if (e->cache == SB_CACHE_COLD && l->read_bps <= 0 && l->read_iops <= 0 &&
 		e->target->nsegments > 0)
 		ra_kb = sb_file_read_ahead_kb(e->target->segments[0]->path);
 	if (ra_kb > 0)
