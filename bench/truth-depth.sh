@@ -72,7 +72,8 @@ q "CHECKPOINT" >/dev/null
 sb_lab_move "$group" "$data" || sb_die "could not move the cluster into $group"
 
 echo "bench/truth-depth.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), PostgreSQL $(sb_pgversion), $(nproc) CPUs, $(uname -r), cgroup v$SB_LAB_V"
-echo "lineitem_lab on the lab disk: $(q "SELECT pg_relation_size('lineitem_lab')") bytes; $(q "SELECT current_setting('io_method', true)") io_method"
+iom=$(q "SELECT current_setting('io_method', true)")
+echo "lineitem_lab on the lab disk: $(q "SELECT pg_relation_size('lineitem_lab')") bytes${iom:+; io_method $iom}"
 echo
 echo "Known answers in [brackets], MB/s and reads/s; ! flags a figure more than 10 % off, or a verdict without a mark it needs or with one it must not have."
 hdr='%-34s | %-14s | %-16s | %-16s | %-16s | %-7s | %-30s | %s\n'
@@ -92,8 +93,9 @@ cell()
 	fi
 	sb_lab_limit "$group" "$data" 0 0 "$cg_iops" || sb_die "could not set the limits"
 	row=$(q "SELECT read_mb_s, scan_mb_s, device_mb_s, device_depth, device_pct, verdict::text
-		FROM scan_efficiency('$rel', max_seconds => 30)" | tr '|' ' ')
-	read -r read scan dev depth pct verdict <<<"$row"
+		FROM scan_efficiency('$rel', max_seconds => 30)")
+	# '|'-separated: the device's columns are empty under a read limit
+	IFS='|' read -r read scan dev depth pct verdict <<<"$row"
 	r1=$(q "SELECT iops FROM random_read('$rel', 'cold', 400, 8192, 1)")
 	if [ "$rel" = lineitem_lab ]; then
 		# min(d, served) MB per latency, capped by iops MB and mb_s
