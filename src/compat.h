@@ -2,8 +2,7 @@
  *
  * compat.h
  *	  Every difference between the PostgreSQL majors scanbench builds
- *	  against (15 to 19, tested; the branches for 14 are kept, untested),
- *	  in one place.  The rest of the code uses only the
+ *	  against (15 to 19, each tested), in one place.  The rest of the code uses only the
  *	  sb_* names below, spelled as the newest server spells them.
  *
  * The parts that need the server's internal headers live beside it, one
@@ -16,6 +15,14 @@
  */
 #ifndef SCANBENCH_COMPAT_H
 #define SCANBENCH_COMPAT_H
+
+/*
+ * 15 is the oldest major tested; the code for 14 was never run, so it is
+ * gone rather than kept untried.
+ */
+#if PG_VERSION_NUM < 150000
+#error "scanbench needs PostgreSQL 15 or later"
+#endif
 
 #include "common/relpath.h"
 #include "executor/instrument.h"
@@ -72,31 +79,35 @@ typedef RelFileNode SbFileId;
  * are collected (track_counts) and says whether they are.  Counters moved
  * to the cumulative statistics system in 15 and lost their t_ prefix in 16.
  */
+#define sb_pgstat_counting(rel)			pgstat_should_count_relation(rel)
 #if PG_VERSION_NUM >= 160000
-#define sb_pgstat_counting(rel)			pgstat_should_count_relation(rel)
 #define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->counts.tuples_returned)
-#elif PG_VERSION_NUM >= 150000
-#define sb_pgstat_counting(rel)			pgstat_should_count_relation(rel)
-#define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->t_counts.t_tuples_returned)
 #else
-#define sb_pgstat_counting(rel)			(pgstat_initstats(rel), (rel)->pgstat_info != NULL)
 #define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->t_counts.t_tuples_returned)
 #endif
 
-/* Parse analysis with fixed parameters was renamed in 15. */
-#if PG_VERSION_NUM >= 150000
+/* Parse analysis with fixed parameters (its name from 15 on). */
 #define sb_parse_analyze(raw, sql) \
 	parse_analyze_fixedparams(raw, sql, NULL, 0, NULL)
-#else
-#define sb_parse_analyze(raw, sql) \
-	parse_analyze(raw, sql, NULL, 0, NULL)
-#endif
 
 /*
  * tuplestore_putvalues(), which the set-returning functions fill their
  * rows with: funcapi.h brought in utils/tuplestore.h until 18, not in 19.
  */
 #include "utils/tuplestore.h"
+
+/*
+ * A set-returning call in materialize mode: InitMaterializedSRF() from 16
+ * on.  15.0 called it SetSingleFuncCall(); 15.1 renamed it and kept the
+ * old name as a function, so every 15.x has the old name and a library
+ * built against any 15.x loads on 15.0.
+ */
+#include "funcapi.h"
+#if PG_VERSION_NUM >= 160000
+#define sb_materialized_srf(fcinfo)	InitMaterializedSRF(fcinfo, 0)
+#else
+#define sb_materialized_srf(fcinfo)	SetSingleFuncCall(fcinfo, 0)
+#endif
 
 /*
  * The varlena macros (VARDATA, SET_VARSIZE, ...), which the caches'
@@ -189,27 +200,11 @@ sb_plan_drop_permission_checks(PlannedStmt *plan)
 }
 #endif
 
-/*
- * A seeded random stream, for drawing stretches: pg_prng from 15 on,
- * erand48 before.
- */
-#if PG_VERSION_NUM >= 150000
+/* A seeded random stream, for drawing stretches. */
 #include "common/pg_prng.h"
 typedef pg_prng_state SbPrng;
 #define sb_prng_seed(s, seed)		pg_prng_seed(s, seed)
 #define sb_prng_range(s, lo, hi)	pg_prng_uint64_range(s, lo, hi)
-#else
-typedef struct SbPrng
-{
-	unsigned short xseed[3];
-} SbPrng;
-#define sb_prng_seed(s, seed) \
-	((s)->xseed[0] = (unsigned short) (seed), \
-	 (s)->xseed[1] = (unsigned short) ((seed) >> 16), \
-	 (s)->xseed[2] = (unsigned short) ((seed) >> 32))
-#define sb_prng_range(s, lo, hi) \
-	((lo) + Min((uint64) (pg_erand48((s)->xseed) * ((hi) - (lo) + 1)), (hi) - (lo)))
-#endif
 
 /*
  * Writing back and evicting one cache line from every CPU cache, from user

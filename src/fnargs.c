@@ -33,6 +33,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "compat.h"
 #include "fnargs.h"
 
 void
@@ -223,35 +224,11 @@ sb_result_tupdesc(FunctionCallInfo fcinfo)
 }
 
 /*
- * A set-returning call in materialize mode: InitMaterializedSRF() from 16
- * on.  15.0 called it SetSingleFuncCall(); 15.1 renamed it and kept the
- * old name as a function, so every 15.x has the old name and a library
- * built against any 15.x loads on 15.0.  14 needs the tuplestore set up by
- * hand.
+ * A set-returning call in materialize mode (compat.h names the call each
+ * major has).
  */
 void
 sb_init_srf(FunctionCallInfo fcinfo)
 {
-#if PG_VERSION_NUM >= 160000
-	InitMaterializedSRF(fcinfo, 0);
-#elif PG_VERSION_NUM >= 150000
-	SetSingleFuncCall(fcinfo, 0);
-#else
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext old;
-	TupleDesc	tupdesc;
-
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("set-valued function called in context that cannot accept a set")));
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
-	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
-	MemoryContextSwitchTo(old);
-#endif
+	sb_materialized_srf(fcinfo);
 }
