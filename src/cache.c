@@ -46,18 +46,6 @@
 /* How often the long loops over buffers check for cancel. */
 #define SB_INTERRUPT_EVERY	4096
 
-static int
-open_segment(const char *path)
-{
-	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
-
-	if (fd < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open file \"%s\": %m", path)));
-	return fd;
-}
-
 /* ---- OS page cache ---- */
 
 void
@@ -72,7 +60,7 @@ sb_evict_page_cache(SbTarget *target)
 		int			rc;
 
 		CHECK_FOR_INTERRUPTS();
-		fd = open_segment(seg->path);
+		fd = sb_open_segment(seg, false, false);
 		if (fdatasync(fd) != 0)
 			ereport(ERROR,
 					(errcode_for_file_access(),
@@ -108,7 +96,7 @@ segment_os_resident(SbSegment *seg, uint8 *bits, BlockNumber base)
 	if (seg->bytes == 0)
 		return 0;
 
-	fd = open_segment(seg->path);
+	fd = sb_open_segment(seg, false, false);
 	/*
 	 * mincore() faults on nothing, but pages past a shrunk file's end would
 	 * read as "not cached" and pass for a cold stretch: say what changed.
@@ -512,7 +500,7 @@ sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch)
 
 	if (stretch->bytes == 0)
 		return;
-	fd = open_segment(stretch->path);
+	fd = sb_open_segment(stretch, false, false);
 	if (fdatasync(fd) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -693,7 +681,7 @@ sb_flush_stretch(SbLeaf *leaf, SbSegment *stretch, SbScrub *scrub)
 
 	if (stretch->bytes == 0)
 		return;
-	fd = open_segment(stretch->path);
+	fd = sb_open_segment(stretch, false, false);
 	/* A page past the end of the file would fault: never map one. */
 	sb_segment_check_size(fd, stretch);
 	/* Populated at once: a fault per page would cost more than the flush. */

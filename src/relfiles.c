@@ -46,6 +46,7 @@
 #include "commands/defrem.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/fd.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
@@ -339,6 +340,33 @@ sb_target_first_path(SbTarget *target)
 	if (target->nleaves > 0)
 		return sb_relation_path(target->leaves[0].rel);
 	return NULL;
+}
+
+/*
+ * Open a segment file read-only, as a transient file closed at the end of
+ * the transaction whatever happens, with O_DIRECT if asked.  A filesystem
+ * that refuses O_DIRECT is an error, or with refuse_ok a -1 return.
+ */
+int
+sb_open_segment(SbSegment *seg, bool direct, bool refuse_ok)
+{
+	int			fd = OpenTransientFile(seg->path,
+									   O_RDONLY | PG_BINARY | (direct ? PG_O_DIRECT : 0));
+
+	if (fd >= 0)
+		return fd;
+	if (direct && errno == EINVAL && refuse_ok)
+		return -1;
+	if (direct && errno == EINVAL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the filesystem under \"%s\" refuses O_DIRECT",
+						seg->path),
+				 errhint("Use cache => 'cold' to read through the page cache after evicting it.")));
+	ereport(ERROR,
+			(errcode_for_file_access(),
+			 errmsg("could not open file \"%s\": %m", seg->path)));
+	pg_unreachable();
 }
 
 /*

@@ -62,6 +62,7 @@ typedef struct SbTarget
 extern SbTarget *sb_target_open(Oid relid, SbTargetKind kind);
 extern void sb_target_close(SbTarget *target);
 extern char *sb_target_first_path(SbTarget *target);
+extern int	sb_open_segment(SbSegment *seg, bool direct, bool refuse_ok);
 extern void sb_segment_check_size(int fd, const SbSegment *seg);
 extern void sb_segment_short_read(const SbSegment *seg, off_t done);
 

@@ -27,33 +27,6 @@
 #define SB_IO_ALIGN		4096
 
 /*
- * Open a segment file read-only, as a transient file closed at the end of
- * the transaction whatever happens, with O_DIRECT if asked.  A filesystem
- * that refuses O_DIRECT is an error, or with refuse_ok a -1 return.
- */
-int
-sb_open_segment(SbSegment *seg, bool direct, bool refuse_ok)
-{
-	int			fd = OpenTransientFile(seg->path,
-									   O_RDONLY | PG_BINARY | (direct ? PG_O_DIRECT : 0));
-
-	if (fd >= 0)
-		return fd;
-	if (direct && errno == EINVAL && refuse_ok)
-		return -1;
-	if (direct && errno == EINVAL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the filesystem under \"%s\" refuses O_DIRECT",
-						seg->path),
-				 errhint("Use cache => 'cold' to read through the page cache after evicting it.")));
-	ereport(ERROR,
-			(errcode_for_file_access(),
-			 errmsg("could not open file \"%s\": %m", seg->path)));
-	pg_unreachable();
-}
-
-/*
  * Read one stretch.  With direct and refuse_ok, a filesystem that refuses
  * O_DIRECT makes it return false instead of failing.
  */

@@ -22,7 +22,6 @@ typedef struct SbReadResult
 	SbTiming	timing;
 } SbReadResult;
 
-extern int	sb_open_segment(SbSegment *seg, bool direct, bool refuse_ok);
 extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 						SbReadResult *total, SbReadResult *per_segment);
 extern bool sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
