@@ -80,7 +80,7 @@ sb_efficiency_row(TupleDesc tupdesc, const SbEfficiencyRow *r)
 {
 	SbRow		row;
 
-	sb_row_init(&row, tupdesc);
+	sb_row_init(&row, tupdesc, NULL, 0);
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(r->relation));
 	sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
 	sb_row_datum(&row, "rows", Int64GetDatum(r->rows));

@@ -14,7 +14,6 @@
 #include "funcapi.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
-#include "utils/syscache.h"
 
 #include "cgroup.h"
 #include "rows.h"
@@ -27,65 +26,15 @@
  * caller's type lacks is skipped, and one a type has but nobody filled is
  * an error rather than a silent NULL or a shifted value.
  */
-/*
- * Columns renamed in 0.3, so that the result columns speak one vocabulary
- * (read_mb_s, scan_s, ...): a database not yet at ALTER EXTENSION UPDATE
- * has the result type under its old column names, and gets the value under
- * the old name.  Keyed by the result type, since one old name (mb_s) had
- * different meanings in different types.
- */
-static const struct
-{
-	const char *type;
-	const char *name;
-	const char *old_name;
-}			renamed[] =
-{
-	{"raw_read_result", "read_s", "seconds"},
-	{"raw_read_result", "read_mb_s", "mb_s"},
-	{"raw_read_segment_result", "read_s", "seconds"},
-	{"raw_read_segment_result", "read_mb_s", "mb_s"},
-	{"random_read_result", "read_s", "seconds"},
-	{"random_read_result", "read_mb_s", "mb_s"},
-	{"scan_rate_result", "scan_s", "seconds"},
-	{"scan_rate_result", "scan_mb_s", "mb_s"},
-	{"scan_shape_result", "scan_s", "seconds"},
-	{"scan_shape_result", "scan_mb_s", "mb_s"},
-	{"scan_shape_result", "scan_pct", "read_pct"},
-	{"scan_sweep_result", "scan_s", "seconds"},
-	{"scan_sweep_result", "scan_mb_s", "mb_s"},
-	{"scan_sweep_result", "scan_pct", "read_pct"},
-	{"scan_breakdown_result", "scan_s", "seconds"},
-	{"scan_breakdown_result", "read_s", "t_read_s"},
-	{"scan_breakdown_result", "cpu_s", "t_cpu_s"},
-	{"storage_info_result", "filesystem", "fstype"},
-	{"storage_profile_result", "elapsed_s", "seconds"},
-};
-
-/* The name of a row's composite type, or NULL for an anonymous record. */
-static char *
-row_type_name(TupleDesc tupdesc)
-{
-	HeapTuple	tup;
-	char	   *name;
-
-	if (!OidIsValid(tupdesc->tdtypeid) || tupdesc->tdtypeid == RECORDOID)
-		return NULL;
-	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(tupdesc->tdtypeid));
-	if (!HeapTupleIsValid(tup))
-		return NULL;
-	name = pstrdup(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname));
-	ReleaseSysCache(tup);
-	return name;
-}
-
 void
-sb_row_init(SbRow *row, TupleDesc tupdesc)
+sb_row_init(SbRow *row, TupleDesc tupdesc, const SbRenamed *renamed,
+			int nrenamed)
 {
 	int			i;
 
 	row->tupdesc = tupdesc;
-	row->type_name = row_type_name(tupdesc);
+	row->renamed = renamed;
+	row->nrenamed = nrenamed;
 	row->values = palloc0(sizeof(Datum) * Max(tupdesc->natts, 1));
 	row->nulls = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
 	row->filled = palloc0(sizeof(bool) * Max(tupdesc->natts, 1));
@@ -117,12 +66,11 @@ row_column(SbRow *row, const char *name)
 {
 	int			i = column_named(row, name);
 
-	if (i >= 0 || row->type_name == NULL)
+	if (i >= 0)
 		return i;
-	for (int r = 0; r < lengthof(renamed); r++)
-		if (strcmp(renamed[r].name, name) == 0 &&
-			strcmp(renamed[r].type, row->type_name) == 0)
-			return column_named(row, renamed[r].old_name);
+	for (int r = 0; r < row->nrenamed; r++)
+		if (strcmp(row->renamed[r].name, name) == 0)
+			return column_named(row, row->renamed[r].old_name);
 	return -1;
 }
 

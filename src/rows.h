@@ -15,16 +15,30 @@
 
 #include "procstat.h"
 
+/*
+ * A column of a result type that an earlier version of the extension
+ * named otherwise: a database not yet at ALTER EXTENSION UPDATE has the
+ * type under the old name, and gets the value there.  Each row builder
+ * keeps its type's list beside it.
+ */
+typedef struct SbRenamed
+{
+	const char *name;
+	const char *old_name;
+} SbRenamed;
+
 typedef struct SbRow
 {
 	TupleDesc	tupdesc;
-	char	   *type_name;		/* its composite type's, or NULL */
+	const SbRenamed *renamed;	/* this result type's, or NULL */
+	int			nrenamed;
 	Datum	   *values;
 	bool	   *nulls;
 	bool	   *filled;
 } SbRow;
 
-extern void sb_row_init(SbRow *row, TupleDesc tupdesc);
+extern void sb_row_init(SbRow *row, TupleDesc tupdesc,
+						const SbRenamed *renamed, int nrenamed);
 extern bool sb_row_has(SbRow *row, const char *name);
 extern Oid	sb_row_type(SbRow *row, const char *name);
 extern void sb_row_datum(SbRow *row, const char *name, Datum d);

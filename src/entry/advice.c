@@ -72,7 +72,7 @@ scan_advice(PG_FUNCTION_ARGS)
 		SbAdvice   *a = lfirst(lc);
 		SbRow		row;
 
-		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_init(&row, rsinfo->setDesc, NULL, 0);
 		sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 		sb_row_text(&row, "setting", a->setting);
 		sb_row_text(&row, "value", a->value);

@@ -290,7 +290,7 @@ put_shard_row(ReturnSetInfo *rsinfo, Oid relid, const char *level,
 	}
 	med = sb_citus_ratio_figures(ratio, pairs, &lo, &hi, NULL, NULL);
 
-	sb_row_init(&row, rsinfo->setDesc);
+	sb_row_init(&row, rsinfo->setDesc, NULL, 0);
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 	sb_row_text(&row, "level", level);
 	sb_row_text(&row, "node", node);

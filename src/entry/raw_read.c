@@ -146,6 +146,16 @@ read_in_flight(SbTarget *target, int32 block_size, SbCacheMode cache,
 	total->cached_pct_before = sb_pct(cached, target->nblocks);
 }
 
+/*
+ * The columns of raw_read_result, raw_read_segment_result and
+ * random_read_result that 0.2 named seconds and mb_s.
+ */
+static const SbRenamed read_renamed[] =
+{
+	{"read_s", "seconds"},
+	{"read_mb_s", "mb_s"},
+};
+
 Datum
 raw_read(PG_FUNCTION_ARGS)
 {
@@ -160,7 +170,7 @@ raw_read(PG_FUNCTION_ARGS)
 
 	relid = read_args(fcinfo, "raw_read", &cache, &block_size, &depth);
 	tupdesc = sb_result_tupdesc(fcinfo);
-	sb_row_init(&row, tupdesc);
+	sb_row_init(&row, tupdesc, read_renamed, lengthof(read_renamed));
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
 	if (depth > 1)
@@ -203,7 +213,8 @@ raw_read_segments(PG_FUNCTION_ARGS)
 		SbSegment  *seg = target->segments[i];
 		SbRow		row;
 
-		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_init(&row, rsinfo->setDesc, read_renamed,
+					lengthof(read_renamed));
 		sb_row_datum(&row, "relation", ObjectIdGetDatum(seg->relid));
 		sb_row_datum(&row, "segno", Int32GetDatum(seg->segno));
 		sb_row_text(&row, "path", seg->path);
@@ -275,7 +286,7 @@ random_read(PG_FUNCTION_ARGS)
 	check_depth(depth);
 	sb_check_block_size(block_size);
 	tupdesc = sb_result_tupdesc(fcinfo);
-	sb_row_init(&row, tupdesc);
+	sb_row_init(&row, tupdesc, read_renamed, lengthof(read_renamed));
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
 

@@ -76,6 +76,13 @@ scan_args(FunctionCallInfo fcinfo, const char *function, SbScanArgs *a)
 	sb_citus_refuse(a->relid, function);
 }
 
+/* scan_rate_result's columns renamed in 0.3 */
+static const SbRenamed scan_rate_renamed[] =
+{
+	{"scan_s", "seconds"},
+	{"scan_mb_s", "mb_s"},
+};
+
 Datum
 scan_rate(PG_FUNCTION_ARGS)
 {
@@ -87,7 +94,8 @@ scan_rate(PG_FUNCTION_ARGS)
 
 	scan_args(fcinfo, "scan_rate", &a);
 	tupdesc = sb_result_tupdesc(fcinfo);
-	sb_row_init(&row, tupdesc);
+	sb_row_init(&row, tupdesc, scan_rate_renamed,
+				lengthof(scan_rate_renamed));
 
 	target = sb_target_open(a.relid, SB_TARGET_SCAN);
 	sb_scan(target, a.query, a.workers, a.cache, &r);
@@ -166,6 +174,14 @@ stream_columns(SbRow *row, SbBreakdown *b)
 	sb_row_text(row, "stream_check", b->stream_check);
 }
 
+/* scan_breakdown_result's columns renamed in 0.3 */
+static const SbRenamed scan_breakdown_renamed[] =
+{
+	{"scan_s", "seconds"},
+	{"read_s", "t_read_s"},
+	{"cpu_s", "t_cpu_s"},
+};
+
 Datum
 scan_breakdown(PG_FUNCTION_ARGS)
 {
@@ -179,7 +195,8 @@ scan_breakdown(PG_FUNCTION_ARGS)
 
 	scan_args(fcinfo, "scan_breakdown", &a);
 	tupdesc = sb_result_tupdesc(fcinfo);
-	sb_row_init(&row, tupdesc);
+	sb_row_init(&row, tupdesc, scan_breakdown_renamed,
+				lengthof(scan_breakdown_renamed));
 
 	target = sb_target_open(a.relid, SB_TARGET_SCAN);
 	sb_breakdown(target, a.query, a.workers, a.cache, true, &b);
@@ -409,6 +426,14 @@ build_shapes(Oid relid, SbShape *shapes)
 	return n;
 }
 
+/* The columns of scan_shape_result and scan_sweep_result before 0.3. */
+static const SbRenamed scan_shape_renamed[] =
+{
+	{"scan_s", "seconds"},
+	{"scan_mb_s", "mb_s"},
+	{"scan_pct", "read_pct"},
+};
+
 Datum
 scan_shapes(PG_FUNCTION_ARGS)
 {
@@ -490,7 +515,8 @@ scan_shapes(PG_FUNCTION_ARGS)
 		double		mb_s = sb_rate(target->bytes / SB_MB, secs);
 		SbRow		row;
 
-		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_init(&row, rsinfo->setDesc, scan_shape_renamed,
+				lengthof(scan_shape_renamed));
 		sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 		sb_row_text(&row, "shape", shapes[i].name);
 		sb_row_text(&row, "query", shapes[i].where ?
@@ -745,7 +771,8 @@ scan_sweep(PG_FUNCTION_ARGS)
 
 		if (i == 0)
 			first_s = seconds;
-		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_init(&row, rsinfo->setDesc, scan_shape_renamed,
+				lengthof(scan_shape_renamed));
 		sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 		sb_row_text(&row, "setting", setting);
 		sb_row_text(&row, "value", v->value);

@@ -52,6 +52,12 @@ put_int(SbRow *row, const char *name, int64 v)
 		sb_row_datum(row, name, Int32GetDatum((int32) Min(v, PG_INT32_MAX)));
 }
 
+/* storage_info_result's columns renamed in 0.3 */
+static const SbRenamed storage_info_renamed[] =
+{
+	{"filesystem", "fstype"},
+};
+
 /* One row per layer under path. */
 static void
 emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
@@ -70,7 +76,8 @@ emit_layers(FunctionCallInfo fcinfo, const char *spcname, const char *path)
 		SbLayer    *l = lfirst(lc);
 		SbRow		row;
 
-		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_init(&row, rsinfo->setDesc, storage_info_renamed,
+				lengthof(storage_info_renamed));
 		sb_row_text(&row, "tablespace", spcname);
 		sb_row_text(&row, "data_path", path);
 		sb_row_datum(&row, "level", Int32GetDatum(l->level));
@@ -176,6 +183,12 @@ static const char *const test_names[SB_NTESTS] = {
 	"seq_write", "rewrite", "seq_read", "random_read", "random_write"
 };
 
+/* storage_profile_result's columns renamed in 0.3 */
+static const SbRenamed storage_profile_renamed[] =
+{
+	{"elapsed_s", "seconds"},
+};
+
 Datum
 storage_profile(PG_FUNCTION_ARGS)
 {
@@ -251,7 +264,8 @@ storage_profile(PG_FUNCTION_ARGS)
 		SbRow		row;
 		double		cpu_s = r->timing.user_s + r->timing.sys_s;
 
-		sb_row_init(&row, rsinfo->setDesc);
+		sb_row_init(&row, rsinfo->setDesc, storage_profile_renamed,
+				lengthof(storage_profile_renamed));
 		sb_row_text(&row, "tablespace", spcname);
 		sb_row_text(&row, "test", test_names[i]);
 		sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
