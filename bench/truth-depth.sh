@@ -30,7 +30,10 @@
 # or a verdict without a mark it must have or with one it must not, is
 # flagged (!).
 #
-#   bench/truth-depth.sh [--scale SF] [--port PORT]
+#   bench/truth-depth.sh [--scale SF] [--port PORT] [--io-method METHOD]
+#
+# --io-method (18 and later): the server's io_method, worker (with 16 I/O
+# workers, as many as effective_io_concurrency) or io_uring.
 #
 # Root, FUSE and cgroups; otherwise it says why and exits 0.  SF 0.1 by
 # default (about 100 MB); a few minutes.
@@ -40,11 +43,13 @@ set -uo pipefail
 
 scale=0.1
 port=56300
+iomethod=
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--scale) scale=$2; shift 2 ;;
 		--port) port=$2; shift 2 ;;
-		*) sb_die "usage: bench/truth-depth.sh [--scale SF] [--port PORT]" ;;
+		--io-method) iomethod=$2; shift 2 ;;
+		*) sb_die "usage: bench/truth-depth.sh [--scale SF] [--port PORT] [--io-method METHOD]" ;;
 	esac
 done
 
@@ -60,6 +65,10 @@ sb_on_exit "sb_lab_remove '$group'"
 sb_lab_create "$group" || sb_die "could not make the group $group"
 sb_bench_lineitem "$scale" lineitem "$port"
 data=$PGHOST/data
+if [ -n "$iomethod" ]; then
+	sb_restart_cluster "$PGHOST" "io_method = '$iomethod'" "io_workers = 16" ||
+		sb_die "could not restart with io_method $iomethod"
+fi
 disk=$(mktemp -d /tmp/scanbench-depth-disk.XXXXXX)
 mkdir -p "$disk/backing" "$disk/mnt"
 sb_on_exit "rm -rf '$disk'"
