@@ -104,9 +104,9 @@ typedef RelFileNode SbFileId;
  */
 #include "funcapi.h"
 #if PG_VERSION_NUM >= 160000
-#define sb_materialized_srf(fcinfo)	InitMaterializedSRF(fcinfo, 0)
+#define sb_materialized_srf(call)	InitMaterializedSRF(call, 0)
 #else
-#define sb_materialized_srf(fcinfo)	SetSingleFuncCall(fcinfo, 0)
+#define sb_materialized_srf(call)	SetSingleFuncCall(call, 0)
 #endif
 
 /*
