@@ -110,9 +110,13 @@ my $scan = median(map {
 my @io = advice("'t', 'cold', max_seconds => 25");
 ok(!(grep { $_->{setting} =~ /^(max_parallel_workers_per_gather|cpu\.|data_checksums)/ } @io),
 	'storage-limited: no CPU advice');
+# A pass of a second or two may run above the throttle in its first
+# allowance (59.5 MB/s under 52.4 once): the gain is held against the
+# throttled rate, not against that.
+my $base = $scan < $limit ? $scan : $limit;
 for my $r (grep { defined $_->{gain} } @io)
 {
-	cmp_ok($r->{gain} * $scan, '<=', 1.15 * $limit,
+	cmp_ok($r->{gain} * $base, '<=', 1.15 * $limit,
 		"storage-limited: $r->{setting} gain $r->{gain} takes the scan ($scan MB/s) no higher than the throttle's $limit MB/s")
 		or diag($r->{basis});
 }
