@@ -40,6 +40,9 @@ extern void sb_sorted_insert(double *v, int n, double x);
 extern double sb_quantile(const double *sorted, int n, double p);
 extern bool sb_median_ci(const double *sorted, int n, double confidence,
 						 double *lo, double *hi);
+extern bool sb_ratio_ci(const double *num, const double *den, int n,
+						double confidence, double *ratio, double *lo,
+						double *hi);
 extern double sb_halfwidth_pct(double median, double lo, double hi);
 
 #endif							/* SCANBENCH_STATS_H */
