@@ -13,6 +13,8 @@ SELECT * FROM raw_read('sb_t', block_size => NULL);
 SELECT * FROM raw_read('sb_t', cache => NULL);
 SELECT * FROM raw_read_segments('sb_t', NULL, 8192);
 SELECT * FROM random_read('sb_t', reads => NULL);
+SELECT * FROM page_costs(NULL);
+SELECT * FROM page_costs('sb_t', max_seconds => NULL);
 SELECT * FROM scan_rate(NULL);
 SELECT * FROM scan_rate('sb_t', query => NULL);
 SELECT * FROM scan_breakdown('sb_t', parallel_workers => NULL);

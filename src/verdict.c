@@ -59,6 +59,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
+#include "pagecost.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -464,6 +465,28 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 							 "This is expected with cache => 'warm'." :
 							 "Expected when reads come from memory or fast storage.")));
 	}
+}
+
+/*
+ * page_costs' figure, the ratio of a random page's time to a sequential
+ * page's: over_budget when fewer rounds than SB_PAGECOST_MIN_ROUNDS ran
+ * (too few for an interval worth reading); unstable when the interval's
+ * half-width is more than SB_PAGECOST_STABLE_PCT of the ratio; cached
+ * when the caches held SB_PAGECOST_CACHED_PCT of the table before the
+ * call, so that what queries pay is the caches' speed, not the storage's.
+ */
+void
+sb_judge_page_costs(int rounds, double median, double lo, double hi,
+					double cached_pct, SbVerdict *v)
+{
+	v->n = 0;
+	if (rounds < SB_PAGECOST_MIN_ROUNDS)
+		add(v, SB_MARK_OVER_BUDGET);
+	else if (isnan(lo) || isnan(hi) ||
+			 sb_halfwidth_pct(median, lo, hi) > SB_PAGECOST_STABLE_PCT)
+		add(v, SB_MARK_UNSTABLE);
+	if (cached_pct >= SB_PAGECOST_CACHED_PCT)
+		add(v, SB_MARK_CACHED);
 }
 
 bool

@@ -16,6 +16,7 @@
 #define SB_VERDICT_CONFIDENCE	0.95
 #define SB_VERDICT_TARGET		5.0		/* judged against when target_pct is 0 */
 
+
 /*
  * What a figure is judged on.  A figure a path does not have is NaN (or,
  * for limits, NULL): its mark is then never given.
@@ -78,6 +79,8 @@ extern const SbMarkInfo *sb_mark_info(int i);
 extern void sb_verdict_unmeasured(SbVerdict *v, bool empty);
 extern void sb_judge_input_init(SbJudgeInput *in);
 extern void sb_judge(const SbJudgeInput *in, SbVerdict *v);
+extern void sb_judge_page_costs(int rounds, double median, double lo,
+								double hi, double cached_pct, SbVerdict *v);
 extern bool sb_verdict_has(const SbVerdict *v, const char *mark);
 extern char *sb_verdict_text(const SbVerdict *v);
 extern void sb_row_verdict(SbRow *row, const char *name, const SbVerdict *v);

@@ -1,0 +1,56 @@
+/*-------------------------------------------------------------------------
+ *
+ * pagecost.h
+ *	  The time of a sequential page and of a random page, cold, as the
+ *	  executor's heap access gets them (pagecost.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_PAGECOST_H
+#define SCANBENCH_PAGECOST_H
+
+#include "relfiles.h"
+
+/* Rounds of one sequential stretch and one batch of random pages. */
+#define SB_PAGECOST_MIN_ROUNDS	10
+#define SB_PAGECOST_MAX_ROUNDS	1000
+/*
+ * The ratio's interval: its confidence, the half-width (in % of the
+ * ratio) at which the measurement stops, and the widest worth a setting.
+ */
+#define SB_PAGECOST_CONFIDENCE	0.95
+#define SB_PAGECOST_TARGET_PCT	5.0
+#define SB_PAGECOST_STABLE_PCT	15.0
+/* The share of the table in the caches from which they set its costs. */
+#define SB_PAGECOST_CACHED_PCT	90.0
+/*
+ * The smallest relation measured: room for the rounds on both sides, and
+ * the gap between them (sb_page_costs_min_blocks).
+ */
+#define SB_PAGECOST_MIN_BLOCKS	1280
+
+typedef struct SbPageCosts
+{
+	int			passes;			/* over the relation, each from cold */
+	int			rounds;
+	double	   *seq_page_s;		/* per round: a sequential page's time */
+	double	   *random_page_s;	/* and a random page's */
+	double		ratio;			/* of the means: random over sequential */
+	double		ratio_lo;		/* its interval (NaN: too few rounds) */
+	double		ratio_hi;
+	uint64		seq_pages;		/* timed */
+	uint64		random_pages;	/* timed */
+	double		seq_s;			/* wall clock of the timed sequential reads */
+	double		random_s;		/* and of the timed random ones */
+	uint64		cached_pages;	/* random pages read again from the page cache */
+	double		cached_s;
+	double		untimed_s;		/* ramp and throttle allowances, read untimed */
+	double		elapsed_s;		/* the whole measurement */
+	bool		budget_hit;		/* stopped by max_seconds */
+} SbPageCosts;
+
+extern BlockNumber sb_page_costs_min_blocks(SbTarget *target);
+extern void sb_page_costs(SbTarget *target, double max_seconds,
+						  SbPageCosts *pc);
+
+#endif							/* SCANBENCH_PAGECOST_H */

@@ -1,0 +1,148 @@
+# page_costs on a cold table: a recommendation, a command that sets it
+# (and that the next call reads back), the figures' relations, too little
+# time said so, a table the caches hold left without a recommendation,
+# cancellation that leaves no descriptor open, the data untouched, and
+# EXECUTE revoked from PUBLIC.  Host figures are never compared with
+# numbers: the lab (t/094) holds them against known answers.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use ScanbenchFds;
+
+my $node = PostgreSQL::Test::Cluster->new('page_costs');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_buffers = 16MB\nautovacuum = off\n");
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION scanbench;
+	CREATE TABLE p (g int, pad text);
+	INSERT INTO p SELECT g, repeat('x', 400) FROM generate_series(1, 160000) g;
+	VACUUM (FREEZE) p;
+	CHECKPOINT;
+});
+
+# The table out of both caches, as after a while of other work: a restart
+# empties shared_buffers, and dd's nocache drops its files' pages.
+sub cold
+{
+	my $path = $node->safe_psql('postgres', "SELECT pg_relation_filepath('p')");
+	$node->restart;
+	# Written back first: the page cache keeps dirty pages it is told to
+	# drop (the shutdown checkpoint has just written the table).
+	system('sync') == 0 or die "sync: $?";
+	for my $f (glob($node->data_dir . "/$path"), glob($node->data_dir . "/$path.*"))
+	{
+		system('dd', "if=$f", 'iflag=nocache', 'count=0', 'status=none') == 0
+		  or die "dd $f: $?";
+	}
+}
+
+sub row
+{
+	my ($sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql, extra_params => ['-x', '-A']);
+	die "$sql: $err" if $ret;
+	my %r;
+	for (split /\n/, $out)
+	{
+		my ($k, $v) = split /\|/, $_, 2;
+		$r{$k} = $v if defined $k;
+	}
+	return (\%r, $err);
+}
+
+my $sum = $node->safe_psql('postgres', "SELECT md5(string_agg(pad || g, '' ORDER BY g)) FROM p");
+
+cold();
+my ($r, $err) = row("SELECT * FROM page_costs('p', max_seconds => 30)");
+note(join(', ', map { "$_ $r->{$_}" } sort keys %$r));
+cmp_ok($r->{cached_pct_before}, '<', 50, "cold: the caches held little ($r->{cached_pct_before} %)");
+unlike($r->{verdict}, qr/cached|over_budget/, "cold: judged ($r->{verdict})");
+cmp_ok($r->{rounds}, '>=', 10, 'at least 10 rounds');
+cmp_ok($r->{seq_page_us}, '>', 0, 'a sequential page took time');
+cmp_ok($r->{random_page_us}, '>', 0, 'a random page took time');
+cmp_ok(abs($r->{ratio} - $r->{random_page_us} / $r->{seq_page_us}), '<=', 0.01 * $r->{ratio} + 0.006,
+	'the ratio is of the mean times');
+ok($r->{ratio_low} <= $r->{ratio} && $r->{ratio} <= $r->{ratio_high}, 'the interval holds the ratio');
+# Nothing cached before: the recommendation is the ratio in units of
+# seq_page_cost.
+cmp_ok(abs($r->{recommended_random_page_cost} - $r->{ratio} * $r->{seq_page_cost}), '<=',
+	0.01 * $r->{ratio} + 0.006, 'with nothing cached, the recommendation is the ratio');
+like($err, qr/a random page took .* us, a sequential page .* us/, 'the NOTICE gives both times');
+like($r->{command}, qr/^ALTER TABLESPACE pg_default SET \(random_page_cost = [0-9.]+\)$/,
+	"the command: $r->{command}");
+cmp_ok($r->{untimed_s}, '<=', $r->{elapsed_s}, 'untimed reads are part of the time spent');
+
+# The command runs, and the next call reports the setting in force.
+$node->safe_psql('postgres', $r->{command});
+my $set = $node->safe_psql('postgres', q{
+	SELECT option_value FROM pg_tablespace, pg_options_to_table(spcoptions)
+	WHERE spcname = 'pg_default' AND option_name = 'random_page_cost'});
+my ($rec) = $r->{command} =~ /= ([0-9.]+)\)/;
+is($set, $rec, 'the command sets random_page_cost on the tablespace');
+my ($again) = row("SELECT random_page_cost FROM page_costs('p', max_seconds => 2)");
+is($again->{random_page_cost} + 0, $rec + 0, 'the next call reads the setting in force');
+$node->safe_psql('postgres', 'ALTER TABLESPACE pg_default RESET (random_page_cost)');
+
+# Too little time: too few rounds to judge, said so, nothing recommended.
+cold();
+($r, $err) = row("SELECT * FROM page_costs('p', max_seconds => 0.001)");
+is($r->{verdict}, '{over_budget}', 'no time: over_budget');
+is($r->{recommended_random_page_cost}, '', 'no time: nothing recommended');
+like($err, qr/too few to judge/, 'no time: the NOTICE says so');
+like($err, qr/max_seconds => \d+/, 'no time: the hint gives a budget');
+
+# Held by the caches: measured cold all the same, nothing recommended.
+$node->safe_psql('postgres', "SELECT count(*) FROM p");
+$node->safe_psql('postgres', "SELECT * FROM raw_read('p', 'warm')");
+($r, $err) = row("SELECT * FROM page_costs('p', max_seconds => 5)");
+cmp_ok($r->{cached_pct_before}, '>=', 90, "warm: the caches held it ($r->{cached_pct_before} %)");
+like($r->{verdict}, qr/cached/, 'warm: the mark cached');
+is($r->{command}, '', 'warm: no command');
+like($err, qr/the caches held \d+% of it/, 'warm: the NOTICE says why');
+
+# Too small: the detail gives the size needed and the read-ahead window.
+$node->safe_psql('postgres', "CREATE TABLE s AS SELECT g FROM generate_series(1, 1000) g");
+my ($ret, $out, $serr) = $node->psql('postgres', "SELECT * FROM page_costs('s')");
+like($serr, qr/needs at least \d+ \(\d+ MB\).*read-ahead windows \(\d+ kB each\)/,
+	'too small: the size needed, from the storage\'s read-ahead');
+
+# Cancel: statement_timeout stops it, and no descriptor on the table's
+# files is left open (md.c keeps one a segment: the baseline is taken
+# after a complete call).
+my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('p')");
+my $session = $node->background_psql('postgres', on_error_stop => 0);
+my $pid = $session->query_safe('SELECT pg_backend_pid()');
+$pid =~ s/\D//g;
+# Its NOTICEs would read as the query's failure.
+$session->query_safe('SET client_min_messages = warning');
+$session->query_safe("SELECT rounds FROM page_costs('p', max_seconds => 1)");
+my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
+$session->query("SET statement_timeout = '300ms'; SELECT * FROM page_costs('p', max_seconds => 600)");
+my $stderr = $session->{stderr};
+$session->query("RESET statement_timeout");
+$stderr .= $session->{stderr};
+like($stderr, qr/canceling statement due to statement timeout/, 'statement_timeout stops it');
+is(open_fds($pid, qr{/$filenode(\.\d+)?$}), $fds_before,
+	"no descriptor left open ($fds_before before)");
+$session->quit;
+
+is($node->safe_psql('postgres', "SELECT md5(string_agg(pad || g, '' ORDER BY g)) FROM p"), $sum,
+	'the data is unchanged');
+
+# Revoked from PUBLIC; a GRANT lets a role measure what it may SELECT.
+$node->safe_psql('postgres', 'CREATE ROLE m LOGIN');
+($ret, $out, $serr) = $node->psql('postgres', "SELECT * FROM page_costs('p')",
+	extra_params => ['-U', 'm']);
+like($serr, qr/permission denied for function page_costs/, 'PUBLIC may not run it');
+$node->safe_psql('postgres', 'GRANT EXECUTE ON FUNCTION page_costs(regclass, float8) TO m');
+($ret, $out, $serr) = $node->psql('postgres', "SELECT * FROM page_costs('p', max_seconds => 1)",
+	extra_params => ['-U', 'm']);
+like($serr, qr/permission denied for table p/, 'granted, it still needs SELECT on the table');
+
+$node->stop;
+done_testing();
