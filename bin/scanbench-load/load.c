@@ -72,20 +72,6 @@ static const char *table_columns =
 "    l_comment       varchar(44) NOT NULL\n"
 ")";
 
-/* Run one step of the load; on failure keep the server's message. */
-bool
-load_step(Load *ld, PGconn *conn, const char *sql)
-{
-	PGresult   *res = PQexec(conn, sql);
-	ExecStatusType st = PQresultStatus(res);
-	bool		ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
-
-	if (!ok && !ld->error[0])
-		snprintf(ld->error, sizeof(ld->error), "%s", chomp(PQerrorMessage(conn)));
-	PQclear(res);
-	return ok;
-}
-
 /*
  * Citus: the empty staging table becomes distributed before any row is
  * sent, in the transaction that creates it, so that the coordinator's COPY

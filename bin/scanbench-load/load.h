@@ -1,6 +1,6 @@
 /*
- * load.h: what the steps of a load share (load.c, locks.c, staging.c,
- * summary.c).
+ * load.h: what the steps of a load share (load.c, step.c, locks.c,
+ * staging.c, summary.c).
  */
 #ifndef SCANBENCH_LOAD_LOAD_H
 #define SCANBENCH_LOAD_LOAD_H
@@ -58,7 +58,7 @@ typedef struct
 	char		copy_sql[1024];
 } Load;
 
-/* load.c */
+/* step.c */
 extern bool load_step(Load *ld, PGconn *conn, const char *sql);
 
 /* locks.c */

@@ -17,6 +17,7 @@
  *                cost, its CPUs, the WAL position and checkpoint counters
  *   plan.c       how many jobs (--jobs=auto), and what an explicit count costs
  *   load.c       create, COPY (FREEZE), commit or roll back, freeze, analyze
+ *   step.c       one statement of a load, its error kept
  *   locks.c      the steps that take ACCESS EXCLUSIVE: lock_timeout, who
  *                holds the lock, what depends on the table
  *   jobs.c       one thread and one connection per range of orders
