@@ -48,8 +48,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include <libpq-fe.h>
+
+#include "check.h"
+#include "cli.h"
+#include "db.h"
+#include "dbt3.h"
+#include "dbt3_copy.h"
+#include "jobs.h"
 #include "load.h"
+#include "load_state.h"
+#include "loader.h"
+#include "locks.h"
+#include "options.h"
+#include "plan.h"
+#include "progress.h"
+#include "server.h"
+#include "signals.h"
+#include "staging.h"
+#include "step.h"
+#include "summary.h"
 
 /* Column types as the reference gives them; bigint keys fit SF >= 300. */
 static const char *table_columns =

@@ -6,7 +6,11 @@
  */
 #include <stdio.h>
 
-#include "load.h"
+#include <libpq-fe.h>
+
+#include "cli.h"
+#include "load_state.h"
+#include "step.h"
 
 /* Run one step of the load; on failure keep the server's message. */
 bool
