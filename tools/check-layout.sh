@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The layout of the C code, read from its includes and calls: the engine
-# in src/, the SQL-callable functions in src/entry/, one file a family.
+# in src/, the SQL-callable functions in src/entry/, one file a family;
+# the client programs in bin/.
 #
 #   tools/check-layout.sh [-v]
 #
@@ -18,7 +19,12 @@
 #   - no file outside src/entry/ is an SQL entrance (PG_FUNCTION_INFO_V1);
 #   - the Makefile's OBJS names each C file once, and REGRESS each test of
 #     sql/ (a file left out would not be built or run);
-#   - scanbench.c holds the module's magic block and no function.
+#   - scanbench.c holds the module's magic block and no function;
+#   - in the client programs (bin/*/, with bin/common/), each header
+#     NAME.h declares only functions NAME.c defines (a header without a
+#     NAME.c holds types alone), and no circle runs between a program's
+#     files: one stands on another when it calls a function the other
+#     defines.  A circle is printed with its files and calls.
 # The last line is "N passed, N failed"; the exit status is 1 on a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
