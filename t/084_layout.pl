@@ -4,7 +4,9 @@
 # not SQL-callable, an entry file calling another's function, the engine
 # calling an entry file, a header declaring a function its .c does not
 # define, the engine seeing fcinfo or declaring an SQL entrance, a C file
-# or a test the Makefile does not list.  No server needed.
+# or a test the Makefile does not list; and, in the client programs of
+# bin/, a header declaring another file's function and a circle of calls
+# between a program's files.  No server needed.
 use strict;
 use warnings;
 use Test::More;
@@ -105,5 +107,35 @@ like($out, qr/^#   not in REGRESS: more$/m, '... and the test left out');
 
 ($rc, $out) = run_check(tree('scanbench.c' => "PG_MODULE_MAGIC;\n\nvoid\n_PG_init(void)\n{\n}\n"));
 isnt($rc, 0, 'a function in scanbench.c fails');
+
+# A client program: main.c stands on a.c, a.c on ../common/cli.c; a.h
+# declares a.c's function, types.h types alone.
+my %client = (
+	'bin/common/cli.h' => "#ifndef CLI_H\n#define CLI_H\nextern void log_error(const char *msg);\n#endif\n",
+	'bin/common/cli.c' => "#include \"cli.h\"\n\nvoid\nlog_error(const char *msg)\n{\n}\n",
+	'bin/prog/types.h' => "#ifndef TYPES_H\n#define TYPES_H\ntypedef struct\n{\n\tint\t\tn;\n} Thing;\n#endif\n",
+	'bin/prog/a.h' => "#ifndef A_H\n#define A_H\n#include \"types.h\"\nextern int a_count(Thing *t);\n#endif\n",
+	'bin/prog/a.c' => "#include \"a.h\"\n#include \"cli.h\"\n\nint\na_count(Thing *t)\n{\n\tlog_error(\"counting\");\n\treturn t->n;\n}\n",
+	'bin/prog/main.c' => "#include \"a.h\"\n\nint\nmain(void)\n{\n\tThing\t\tt = {0};\n\n\treturn a_count(&t);\n}\n");
+
+($rc, $out) = run_check(tree(%client));
+is($rc, 0, 'a client program that keeps the rules passes') or diag($out);
+like($out, qr/^ok - no circle between the files of bin\/prog$/m, '... its files checked for a circle');
+like($out, qr/^ok - bin\/prog\/types\.h declares no function \(no bin\/prog\/types\.c\)$/m,
+	 '... and a header of types alone allowed');
+
+($rc, $out) = run_check(tree(%client,
+	'bin/prog/a.h' => "#include \"types.h\"\nextern int a_count(Thing *t);\nextern int main(void);\n"));
+isnt($rc, 0, "a client's header declaring another file's function fails");
+like($out, qr/^#   declares main\(\), not defined in bin\/prog\/a\.c$/m, '... naming the function');
+
+($rc, $out) = run_check(tree(%client,
+	'bin/prog/b.h' => "extern int b_twice(int n);\n",
+	'bin/prog/b.c' => "#include \"a.h\"\n#include \"b.h\"\n\nint\nb_twice(int n)\n{\n\tThing\t\tt = {n};\n\n\treturn 2 * a_count(&t);\n}\n",
+	'bin/prog/a.c' => "#include \"a.h\"\n#include \"b.h\"\n\nint\na_count(Thing *t)\n{\n\treturn t->n ? b_twice(t->n - 1) : 0;\n}\n"));
+isnt($rc, 0, "a circle between a client's files fails");
+like($out, qr/^not ok - no circle between the files of bin\/prog$/m, '... naming the program');
+like($out, qr/^#   circle: bin\/prog\/a\.c -> bin\/prog\/b\.c -> bin\/prog\/a\.c$/m, '... and the circle\'s files');
+like($out, qr/^#     bin\/prog\/b\.c calls a_count\(\) of bin\/prog\/a\.c$/m, '... and its calls');
 
 done_testing();

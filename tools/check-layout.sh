@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The layout of the C code, read from its includes and calls: the engine
-# in src/, the SQL-callable functions in src/entry/, one file a family.
+# in src/, the SQL-callable functions in src/entry/, one file a family;
+# the client programs in bin/.
 #
 #   tools/check-layout.sh [-v]
 #
@@ -18,7 +19,12 @@
 #   - no file outside src/entry/ is an SQL entrance (PG_FUNCTION_INFO_V1);
 #   - the Makefile's OBJS names each C file once, and REGRESS each test of
 #     sql/ (a file left out would not be built or run);
-#   - scanbench.c holds the module's magic block and no function.
+#   - scanbench.c holds the module's magic block and no function;
+#   - in the client programs (bin/*/, with bin/common/), each header
+#     NAME.h declares only functions NAME.c defines (a header without a
+#     NAME.c holds types alone), and no circle runs between a program's
+#     files: one stands on another when it calls a function the other
+#     defines.  A circle is printed with its files and calls.
 # The last line is "N passed, N failed"; the exit status is 1 on a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -132,24 +138,35 @@ for my $f (@all)
 }
 check(!@calls, 'no file calls a function of an entry file', @calls);
 
-# One header a module: src/NAME.h declares what src/NAME.c defines.
-for my $h (sort glob('src/*.h'))
+# Functions a header declares: with extern, or a prototype written without.
+sub declarations
 {
-	(my $c = $h) =~ s/\.h$/.c/;
-	my $hc = code_of(slurp($h));
+	my $hc = code_of(slurp(shift));
 	my @decl = $hc =~ /^extern\s[^;(]*?\b(\w+)\s*\(/mg;
 	# a prototype written without extern declares a function as well
 	push @decl, $hc =~ /^(?!extern\b|static\b|typedef\b|#)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*;/mg;
+	return @decl;
+}
+
+# One header a module: NAME.h declares what NAME.c defines; a header with
+# no NAME.c of its own holds types only.
+sub check_header
+{
+	my ($h, $code) = @_;
+	(my $c = $h) =~ s/\.h$/.c/;
+	my @decl = declarations($h);
 	if (!-f $c)
 	{
 		check(!@decl, "$h declares no function (no $c)", map { "declares $_()" } @decl);
-		next;
+		return;
 	}
-	my ($public) = definitions($code{$c});
+	my ($public) = definitions($code // code_of(slurp($c)));
 	my @foreign = grep { !$public->{$_} } @decl;
 	check(!@foreign, "$h declares only functions $c defines",
 		  map { "declares $_(), not defined in $c" } @foreign);
 }
+
+check_header($_, $code{s/\.h$/.c/r}) for sort glob('src/*.h');
 
 # The engine sees no call: fcinfo is src/entry/'s and the decoder's.
 my @sees;
@@ -191,6 +208,66 @@ my ($pub, $st) = definitions($code{'scanbench.c'});
 my @fns = (keys %$pub, keys %$st);
 check($code{'scanbench.c'} =~ /PG_MODULE_MAGIC/ && !@fns,
 	  'scanbench.c holds the magic block and no function', map { "defines $_()" } @fns);
+
+# The client programs, bin/*/, each a libpq program of its own files and
+# bin/common/'s.  One header a module, as in src/; and no circle between
+# a program's files: file A stands on file B when A calls a function B
+# defines, and no file may stand, through others, on itself.
+my @clients = grep { -d $_ && $_ ne 'bin/common' } sort glob('bin/*');
+check_header($_) for map { sort glob("$_/*.h") } ('bin/common', @clients);
+
+for my $dir (@clients)
+{
+	my @files = (sort(glob("$dir/*.c")), sort(glob('bin/common/*.c')));
+	my %fcode = map { $_ => code_of(slurp($_)) } @files;
+	my (%owner, %calls);
+	for my $f (@files)
+	{
+		my ($public) = definitions($fcode{$f});
+		$owner{$_} = $f for keys %$public;
+	}
+	for my $f (@files)
+	{
+		for my $fn (sort keys %owner)
+		{
+			next if $owner{$fn} eq $f;
+			push @{$calls{$f}{$owner{$fn}}}, $fn if $fcode{$f} =~ /\b\Q$fn\E\s*\(/;
+		}
+	}
+
+	# The circles: each file, the shortest way from it back to itself.
+	my (@circles, %seen);
+	for my $start (@files)
+	{
+		my %from = ($start => undef);
+		my @queue = ($start);
+		my $back;
+		while (defined(my $f = shift @queue))
+		{
+			for my $g (sort keys %{$calls{$f} // {}})
+			{
+				if ($g eq $start) { $back = $f; last; }
+				next if exists $from{$g};
+				$from{$g} = $f;
+				push @queue, $g;
+			}
+			last if defined $back;
+		}
+		next unless defined $back;
+		my @path = ($start);
+		for (my $f = $back; $f ne $start; $f = $from{$f}) { splice(@path, 1, 0, $f); }
+		my $key = join(' ', sort @path);
+		next if $seen{$key}++;
+		my @steps;
+		for my $i (0 .. $#path)
+		{
+			my ($a, $b) = ($path[$i], $path[($i + 1) % @path]);
+			push @steps, "$a calls " . join(', ', map { "$_()" } @{$calls{$a}{$b}}) . " of $b";
+		}
+		push @circles, 'circle: ' . join(' -> ', @path, $start), map { "  $_" } @steps;
+	}
+	check(!@circles, "no circle between the files of $dir", @circles);
+}
 
 print "$pass passed, $fail failed\n";
 exit($fail ? 1 : 0);

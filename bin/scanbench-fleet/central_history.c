@@ -13,7 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
+#include "central_history.h"
+#include "cli.h"
+#include "db.h"
 #include "fleet.h"
+#include "measure.h"
+#include "options.h"
+#include "servers.h"
+#include "xalloc.h"
 
 static char *history_schema;
 

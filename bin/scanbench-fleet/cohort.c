@@ -36,7 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
+#include "cohort.h"
+#include "measure.h"
+#include "options.h"
+#include "servers.h"
+#include "xalloc.h"
 
 #define MAD_SCALE			1.4826
 #define MIN_COHORT			3

@@ -7,7 +7,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "fleet.h"
+#include "cli.h"
+#include "db.h"
+#include "options.h"
 
 /*
  * With -W, the password typed once before any connection; otherwise NULL

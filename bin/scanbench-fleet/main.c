@@ -8,7 +8,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <libpq-fe.h>
+
+#include "central_history.h"
+#include "cli.h"
+#include "cohort.h"
+#include "db.h"
 #include "fleet.h"
+#include "measure.h"
+#include "options.h"
+#include "report.h"
+#include "run.h"
+#include "servers.h"
+#include "signals.h"
+#include "xalloc.h"
 
 int
 main(int argc, char **argv)

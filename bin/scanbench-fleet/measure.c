@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "fleet.h"
+#include "measure.h"
+#include "options.h"
+#include "xalloc.h"
 
 /* The columns the fleet writes, measured first, then the identity. */
 const char *const history_columns[] = {

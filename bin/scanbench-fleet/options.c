@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "fleet.h"
+#include "options.h"
+#include "xalloc.h"
 
 enum
 {

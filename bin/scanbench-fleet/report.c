@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
+#include "measure.h"
+#include "options.h"
+#include "report.h"
+#include "servers.h"
+#include "xalloc.h"
 
 typedef enum
 {

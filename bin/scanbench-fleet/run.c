@@ -32,7 +32,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
+#include "cli.h"
+#include "db.h"
 #include "fleet.h"
+#include "measure.h"
+#include "options.h"
+#include "run.h"
+#include "servers.h"
+#include "signals.h"
+#include "xalloc.h"
 
 /* How much longer than statement_timeout the client waits for an answer. */
 #define CLIENT_GRACE_S		5.0

@@ -16,7 +16,11 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "fleet.h"
+#include <libpq-fe.h>
+
+#include "cli.h"
+#include "servers.h"
+#include "xalloc.h"
 
 static int
 tag_cmp(const void *a, const void *b)

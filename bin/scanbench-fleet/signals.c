@@ -13,7 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
+#include "cli.h"
 #include "fleet.h"
+#include "signals.h"
 
 volatile sig_atomic_t interrupted;
 int			signal_pipe[2] = {-1, -1};

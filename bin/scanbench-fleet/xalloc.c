@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "fleet.h"
+#include "xalloc.h"
 
 void *
 xmalloc(size_t n)

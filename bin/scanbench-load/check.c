@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
+#include "check.h"
+#include "cli.h"
 #include "loader.h"
 
 bool

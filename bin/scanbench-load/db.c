@@ -9,7 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
+#include "cli.h"
+#include "db.h"
 #include "loader.h"
+#include "options.h"
+#include "progress.h"
 
 /* The password, once asked for, serves every later connection. */
 static char *password;

@@ -9,6 +9,7 @@
 
 #include "dbt3.h"
 #include "dbt3_random.h"
+#include "dbt3_text.h"
 
 /* Spec constants (TPC-H clause 4.2, per scale factor). */
 #define ORDERS_PER_SF		1500000.0

@@ -98,22 +98,11 @@ typedef struct
 	char	   *pool;			/* DBT3_POOL_SIZE bytes of comment text */
 } Dbt3;
 
-/* dbt3.c: scale, keys and rows */
+/* dbt3.c: scale, keys and rows (dbt3_text.h, dbt3_copy.h: the rest) */
 extern int64_t dbt3_orders(double scale);
 extern bool dbt3_init(Dbt3 *g, double scale, uint64_t seed);
 extern void dbt3_free(Dbt3 *g);
 extern int	dbt3_order(const Dbt3 *g, int64_t order, Dbt3LineItem *items);
 extern int64_t dbt3_order_key(int64_t order);
-
-/* dbt3_text.c: calendar and comment pool */
-extern void dbt3_build_calendar(Dbt3 *g);
-extern void dbt3_build_pool(char *pool, uint64_t key);
-
-/* dbt3_copy.c: COPY data */
-extern const char *dbt3_format_name(Dbt3Format format);
-extern char *dbt3_put_header(Dbt3Format format, char *p);
-extern char *dbt3_put_trailer(Dbt3Format format, char *p);
-extern char *dbt3_put_order(const Dbt3 *g, Dbt3Format format, int64_t order,
-							char *p, int *nrows);
 
 #endif							/* DBT3_H */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dbt3.h"
+#include "dbt3_copy.h"
 
 const char *
 dbt3_format_name(Dbt3Format format)

@@ -10,6 +10,7 @@
 
 #include "dbt3.h"
 #include "dbt3_random.h"
+#include "dbt3_text.h"
 
 /* Days since 1970-01-01 of a proleptic Gregorian date. */
 static int64_t

@@ -16,7 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
+#include "cli.h"
+#include "dbt3.h"
+#include "dbt3_copy.h"
+#include "jobs.h"
 #include "loader.h"
+#include "progress.h"
+#include "signals.h"
 
 /*
  * COPY data goes out in CopyData messages of this size.  The server copies

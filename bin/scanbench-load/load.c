@@ -48,8 +48,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include <libpq-fe.h>
+
+#include "check.h"
+#include "cli.h"
+#include "db.h"
+#include "dbt3.h"
+#include "dbt3_copy.h"
+#include "jobs.h"
 #include "load.h"
+#include "load_state.h"
+#include "loader.h"
+#include "locks.h"
+#include "options.h"
+#include "plan.h"
+#include "progress.h"
+#include "server.h"
+#include "signals.h"
+#include "staging.h"
+#include "step.h"
+#include "summary.h"
 
 /* Column types as the reference gives them; bigint keys fit SF >= 300. */
 static const char *table_columns =
@@ -71,20 +89,6 @@ static const char *table_columns =
 "    l_shipmode      char(10) NOT NULL,\n"
 "    l_comment       varchar(44) NOT NULL\n"
 ")";
-
-/* Run one step of the load; on failure keep the server's message. */
-bool
-load_step(Load *ld, PGconn *conn, const char *sql)
-{
-	PGresult   *res = PQexec(conn, sql);
-	ExecStatusType st = PQresultStatus(res);
-	bool		ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
-
-	if (!ok && !ld->error[0])
-		snprintf(ld->error, sizeof(ld->error), "%s", chomp(PQerrorMessage(conn)));
-	PQclear(res);
-	return ok;
-}
 
 /*
  * Citus: the empty staging table becomes distributed before any row is

@@ -1,77 +1,13 @@
 /*
- * load.h: what the steps of a load share (load.c, locks.c, staging.c,
- * summary.c).
+ * load.h: the load, step by step (load.c).
  */
 #ifndef SCANBENCH_LOAD_LOAD_H
 #define SCANBENCH_LOAD_LOAD_H
 
-#include "loader.h"
+#include "dbt3.h"
+#include "options.h"
+#include "progress.h"
 
-/* Advisory lock key of a staging table: a constant high half, its OID low. */
-#define STAGING_KEY(oid)	"(1396850001::bigint << 32 | " oid "::bigint)"
-#define STAGING_COMMENT		"scanbench-load staging table"
-/*
- * The mark of a table scanbench made, as a comment: --drop replaces only a
- * table whose comment begins with MADE_BY (the loader's own, or the demo's,
- * tools/demo.sh, which marks the tables it loads the same way), unless
- * --force-drop.
- */
-#define MADE_BY				"made by scanbench"
-#define LOADED_COMMENT		MADE_BY "-load; scanbench-load --drop replaces it"
-/* How long a failed load waits for a restarting server to drop its table. */
-#define RECONNECT_SECONDS	60.0
-
-typedef struct
-{
-	const Options *opt;
-	Progress   *pg;
-	PGconn	   *ctl;			/* the main thread's connection */
-	Job		   *jobs;
-	Freezer		freezer;		/* freezing in steps, if freezer.conn */
-	char	   *qname;			/* the table's quoted name */
-	char		target[300];	/* schema-qualified */
-	char		staging[300];	/* schema-qualified */
-	char		staging_name[64];
-	ServerInfo	server;
-	JobsPlan	plan;
-	bool		target_unlogged;	/* the table the rows end in */
-	bool		target_citus;
-	bool		exists;			/* before the load */
-	bool		one_transaction;	/* one job does it all in its transaction */
-	bool		staging_committed;	/* to be dropped if the load fails */
-	bool		lock_timed_out; /* the last transaction gave up on a lock */
-	int64_t		pages_before;	/* --append: the table's, before the load */
-	int64_t		rows;
-	int64_t		bytes;
-	int64_t		wal_before;		/* pg_current_wal_lsn() in bytes */
-	int64_t		wal_after;
-	int64_t		timed_before;	/* checkpoints */
-	int64_t		requested_before;
-	int64_t		timed_after;
-	int64_t		requested_after;
-	double		cpu_start;		/* this process's CPU seconds */
-	double		generation_cpu_s;	/* the jobs' CPU seconds during the COPYs */
-	double		copy_s;
-	double		post_s;
-	const char *post_what;
-	char		error[1024];	/* a failed step's message */
-	char		copy_sql[1024];
-} Load;
-
-/* load.c */
-extern bool load_step(Load *ld, PGconn *conn, const char *sql);
-
-/* locks.c */
-extern bool load_check_dependents(Load *ld);
-extern bool load_set_lock_timeout(Load *ld, PGconn *conn);
-extern bool load_locked_step(Load *ld, PGconn *conn, const char *sql, const char *table);
-
-/* staging.c */
-extern void load_drop_stale_staging(Load *ld);
-extern void load_drop_staging(Load *ld);
-
-/* summary.c */
-extern int64_t load_table_pages(Load *ld, int64_t *shards);
-extern void load_print_summary(Load *ld);
+extern int	load(const Options *opt, const Dbt3 *gen, Progress *pg);
 
 #endif							/* SCANBENCH_LOAD_LOAD_H */

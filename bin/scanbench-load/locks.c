@@ -25,7 +25,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include <libpq-fe.h>
+
+#include "cli.h"
+#include "db.h"
+#include "load_state.h"
+#include "loader.h"
+#include "locks.h"
+#include "progress.h"
+#include "signals.h"
+#include "step.h"
 
 /* When the first look at a waiting statement's locks is taken, and the next. */
 #define LOCK_LOOK_FIRST_S	1.0

@@ -5,7 +5,14 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "dbt3.h"
+#include "load.h"
 #include "loader.h"
+#include "options.h"
+#include "progress.h"
+#include "signals.h"
+#include "to_stdout.h"
 
 int
 main(int argc, char **argv)

@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "dbt3.h"
 #include "loader.h"
+#include "options.h"
 
 /* Long options without a short form. */
 enum

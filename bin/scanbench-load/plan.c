@@ -33,7 +33,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "loader.h"
+#include "plan.h"
+#include "server.h"
 
 #define MAX_AUTO_JOBS		4
 

@@ -9,7 +9,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "loader.h"
+#include "jobs.h"
+#include "progress.h"
 
 double
 now_s(void)

@@ -22,7 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include <libpq-fe.h>
+
+#include "db.h"
+#include "server.h"
 
 static bool
 is_on(const char *v)

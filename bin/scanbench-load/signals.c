@@ -24,7 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
 #include "loader.h"
+#include "signals.h"
 
 /* The number of the first signal, 0 if none. */
 volatile sig_atomic_t interrupted;

@@ -7,7 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include <libpq-fe.h>
+
+#include "cli.h"
+#include "db.h"
+#include "load_state.h"
+#include "loader.h"
+#include "progress.h"
+#include "signals.h"
+#include "staging.h"
 
 /*
  * Drop staging tables of earlier loads that ended without dropping them:

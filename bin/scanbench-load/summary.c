@@ -6,7 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "db.h"
+#include "dbt3_copy.h"
+#include "load_state.h"
+#include "loader.h"
+#include "options.h"
+#include "progress.h"
+#include "server.h"
+#include "summary.h"
 
 /*
  * The table's pages and, for a Citus table, its shards.  A Citus table's

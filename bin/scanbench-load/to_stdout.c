@@ -5,7 +5,15 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "cli.h"
+#include "dbt3.h"
+#include "dbt3_copy.h"
+#include "jobs.h"
 #include "loader.h"
+#include "options.h"
+#include "progress.h"
+#include "signals.h"
+#include "to_stdout.h"
 
 int
 write_stdout(const Options *opt, const Dbt3 *gen, Progress *pg)

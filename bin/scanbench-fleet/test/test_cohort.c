@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../fleet.h"
+#include "../cohort.h"
+#include "../measure.h"
+#include "../options.h"
+#include "../servers.h"
+#include "../xalloc.h"
 
 static int	failed;
 

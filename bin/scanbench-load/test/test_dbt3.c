@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dbt3.h"
+#include "dbt3_copy.h"
 
 static int	failures;
 
