@@ -40,8 +40,9 @@
  * allowance through at once after a pause (blk-throttle: about one slice;
  * ALLOWANCE_S of the rate).
  *
- * Last, some random pages are read again from the page cache: the time of
- * a page the caches hold, for weighing the two by what the caches keep.
+ * At the end of each pass, some of its random pages are read again from
+ * the page cache: the time of a page the caches hold, for weighing the two
+ * by what the caches keep.
  *
  *-------------------------------------------------------------------------
  */
@@ -91,8 +92,8 @@
  * and the next beyond the last sequential page asked for.
  */
 #define GAP_WINDOWS			3
-/* Random pages read again from the page cache. */
-#define CACHED_PAGES		256
+/* Random pages read again from the page cache, a pass. */
+#define CACHED_PAGES_A_PASS	((uint64) 64)
 /* Rounds a pass, at most: more passes make more rounds. */
 #define ROUNDS_A_PASS		30
 
@@ -253,6 +254,7 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
 	BlockNumber pos;
 	instr_time	t0;
 	int			i;
+	uint64		again;
 
 	shuffle(side);
 	sb_evict_buffers(target);
@@ -311,6 +313,20 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
 		pc->random_page_s[pc->rounds] = random_s / got;
 		pc->rounds++;
 	}
+
+	/*
+	 * A page the caches hold: some of the pass's random pages read again,
+	 * now from the page cache (pread() left them there and not in shared
+	 * buffers), before the next pass empties it.
+	 */
+	INSTR_TIME_SET_CURRENT(t0);
+	for (again = 0; again < Min(CACHED_PAGES_A_PASS, side->next); again++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		read_random_block(side, side->blocks[again]);
+	}
+	pc->cached_s += since(t0);
+	pc->cached_pages += again;
 	pc->passes++;
 }
 
@@ -332,7 +348,6 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 	BlockNumber per_round;
 	BlockNumber gap;
 	instr_time	start;
-	instr_time	t0;
 	int			i;
 
 	Assert(target->nleaves == 1 &&
@@ -402,7 +417,7 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 	side.segments = leaf->segments;
 	side.buf = palloc(BLCKSZ);
 	random_candidates(&side, plan.half + gap, leaf->nblocks,
-					  (uint64) plan.rounds * 4 * plan.batch + CACHED_PAGES);
+					  (uint64) plan.rounds * 4 * plan.batch);
 	plan.batch = Min(side.nblocks / plan.rounds / 2, plan.batch);
 	side.fds = palloc(sizeof(int) * leaf->nsegments);
 	for (i = 0; i < leaf->nsegments; i++)
@@ -428,24 +443,6 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 			break;
 	} while (!pc->budget_hit && pc->rounds < SB_PAGECOST_MAX_ROUNDS);
 
-	/*
-	 * A page the caches hold: random pages of the last pass read again,
-	 * now from the page cache (pread() left them there and not in shared
-	 * buffers).
-	 */
-	{
-		uint64		again = Min((uint64) CACHED_PAGES, side.next);
-		uint64		k;
-
-		INSTR_TIME_SET_CURRENT(t0);
-		for (k = 0; k < again; k++)
-		{
-			CHECK_FOR_INTERRUPTS();
-			read_random_block(&side, side.blocks[k]);
-		}
-		pc->cached_s = since(t0);
-		pc->cached_pages = again;
-	}
 	pc->elapsed_s = since(start);
 
 	for (i = 0; i < leaf->nsegments; i++)
