@@ -14,6 +14,8 @@
  *               history (pure arithmetic, no connections)
  *   central_history.c  the central history: its check, the earlier
  *               runs, COPY
+ *   queue.c     --night: the servers taken from a queue in the central
+ *               database that several runners share, with leases
  *   report.c    the table, csv and json output
  *   signals.c   SIGINT and SIGTERM: cancel every running call
  *   xalloc.c    memory that is there or ends the program (messages:
@@ -69,6 +71,8 @@ typedef struct Options
 	double		max_drop_pct;	/* own history: the drop that alarms */
 	int			history_runs;	/* own history: runs the median is of */
 	int			password_prompt;	/* -1 never (-w), 1 first (-W), 0 asked */
+	const char *night;			/* --night: the queue shared with other runners */
+	double		lease;			/* --lease, seconds */
 } Options;
 
 typedef struct Tag
@@ -93,6 +97,9 @@ typedef struct Server
 	char	   *role;			/* primary or standby */
 	char	   *server_version;
 	char	   *schema;			/* where scanbench is, quoted */
+	/* --night */
+	bool		taken;			/* claimed by this runner */
+	bool		recorded;		/* its rows are in the central history */
 } Server;
 
 /*
@@ -139,9 +146,11 @@ extern bool parse_options(int argc, char **argv, Options *opt, int *status);
 extern Server *read_servers(const char *path, int *nservers, char **error);
 extern char *tags_json(const Server *s);
 extern bool same_tags(const Server *a, const Server *b);
+extern const char *server_disk(const Server *s);
 
 /* run.c */
-extern int	run_fleet(const Options *opt, Server *servers, int nservers, Row *rows);
+extern int	run_fleet(const Options *opt, Server *servers, int nservers, Row *rows,
+					  PGconn *queue);
 
 /* measure.c */
 extern const char *const history_columns[];
@@ -161,6 +170,24 @@ extern double median_of(double *v, int n);
 extern PGconn *history_connect(const Options *opt);
 extern bool history_previous(PGconn *conn, const Options *opt, Row *rows, int nrows);
 extern bool history_copy(PGconn *conn, const Options *opt, Row *rows, int nrows, long *bytes);
+extern const char *history_schema_name(void);
+
+/* queue.c */
+typedef enum
+{
+	QUEUE_GOT,					/* a server to measure */
+	QUEUE_WAIT,					/* none now; some still to finish */
+	QUEUE_DONE,					/* every one of this runner's is finished */
+	QUEUE_ERROR					/* said on stderr */
+} QueueClaim;
+
+extern bool queue_broken;
+extern bool queue_open(PGconn *conn, const Options *opt, Server *servers, int nservers);
+extern QueueClaim queue_claim(PGconn *conn, const Options *opt, Server *servers, int nservers,
+							  int *index);
+extern bool queue_renew(PGconn *conn, const Options *opt, Server **busy, int nbusy);
+extern bool queue_finish(PGconn *conn, const Options *opt, Server *s, Row *rows, int nrows);
+extern void queue_release(PGconn *conn, const Options *opt, Server **busy, int nbusy);
 
 /* report.c */
 extern void print_report(const Options *opt, Row *rows, int nrows);
