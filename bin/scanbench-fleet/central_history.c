@@ -41,6 +41,13 @@ exec_ok(PGconn *conn, const char *sql, int nparams, const char *const *params,
 	return r;
 }
 
+/* The central history's schema, quoted (once history_connect succeeded). */
+const char *
+history_schema_name(void)
+{
+	return history_schema;
+}
+
 /* The central history's connection, checked; NULL (said why) if unusable. */
 PGconn *
 history_connect(const Options *opt)

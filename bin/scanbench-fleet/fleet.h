@@ -18,6 +18,8 @@
  *               history (pure arithmetic, no connections)
  *   central_history.c  the central history: its check, the earlier
  *               runs, COPY
+ *   queue.c     --night: the servers taken from a queue in the central
+ *               database that several runners share, with leases
  *   report.c    the table, csv and json output
  *   signals.c   SIGINT and SIGTERM: cancel every running call
  *   db.c        the password -W asks for, once, for every connection

@@ -4,6 +4,10 @@
  * (unreachable: exit 2 before any server is measured), the measurements,
  * each row's own history, the judgement, the rows into the history, the
  * report, and the exit status.  See fleet.h for where each concern lives.
+ *
+ * With --night the servers come from the queue the runners share, each
+ * server's rows are recorded as it ends (queue.c), and the report and the
+ * judgement are of the servers this runner measured.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,7 @@
 #include "fleet.h"
 #include "measure.h"
 #include "options.h"
+#include "queue.h"
 #include "report.h"
 #include "run.h"
 #include "servers.h"
@@ -51,6 +56,11 @@ main(int argc, char **argv)
 	history = history_connect(&opt);
 	if (history == NULL)
 		return EXIT_CANNOT_RUN;
+	if (opt.night && !queue_open(history, &opt, servers, nservers))
+	{
+		PQfinish(history);
+		return EXIT_CANNOT_RUN;
+	}
 
 	nrows = nservers * opt.nrelations;
 	rows = xmalloc(sizeof(Row) * (size_t) nrows);
@@ -59,16 +69,32 @@ main(int argc, char **argv)
 		rows[i].server = &servers[i / opt.nrelations];
 		rows[i].relation = opt.relations[i % opt.nrelations];
 	}
-	run_fleet(&opt, servers, nservers, rows);
+	run_fleet(&opt, servers, nservers, rows, opt.night ? history : NULL);
 
-	kept = history_previous(history, &opt, rows, nrows);
-	judge_rows(&opt, rows, nrows);
-	kept = kept && history_copy(history, &opt, rows, nrows, &bytes);
+	if (opt.night)
+	{
+		/* This runner's rows only, recorded already, server by server. */
+		int			n = 0;
+
+		for (int i = 0; i < nrows; i++)
+			if (rows[i].server->taken)
+				rows[n++] = rows[i];
+		nrows = n;
+		judge_rows(&opt, rows, nrows);
+		kept = !queue_broken;
+	}
+	else
+	{
+		kept = history_previous(history, &opt, rows, nrows);
+		judge_rows(&opt, rows, nrows);
+		kept = kept && history_copy(history, &opt, rows, nrows, &bytes);
+	}
 	PQfinish(history);
 	print_report(&opt, rows, nrows);
 	if (!kept)
 	{
-		log_error("the runs were not recorded in the central history");
+		log_error(opt.night ? "not every run was recorded in the central history"
+				  : "the runs were not recorded in the central history");
 		return EXIT_CANNOT_RUN;
 	}
 	if (interrupted)

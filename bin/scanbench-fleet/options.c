@@ -30,6 +30,8 @@ enum
 	OPT_MIN_SPREAD,
 	OPT_MAX_DROP,
 	OPT_HISTORY_RUNS,
+	OPT_NIGHT,
+	OPT_LEASE,
 	OPT_HELP
 };
 
@@ -50,6 +52,8 @@ static const struct option long_options[] = {
 	{"min-spread", required_argument, NULL, OPT_MIN_SPREAD},
 	{"max-drop-pct", required_argument, NULL, OPT_MAX_DROP},
 	{"history-runs", required_argument, NULL, OPT_HISTORY_RUNS},
+	{"night", required_argument, NULL, OPT_NIGHT},
+	{"lease", required_argument, NULL, OPT_LEASE},
 	{"no-password", no_argument, NULL, 'w'},
 	{"password", no_argument, NULL, 'W'},
 	{"version", no_argument, NULL, 'V'},
@@ -72,7 +76,8 @@ usage(void)
 		   "  -f, --servers=FILE       the servers, one a line: a connection URI\n"
 		   "                           (postgresql://host:port/db?...) or service=NAME, then\n"
 		   "                           optional tag=value words (class=, zone=, ...;\n"
-		   "                           name=LABEL names the server); '#' starts a comment\n"
+		   "                           name=LABEL names the server, disk=ID the disk it\n"
+		   "                           shares with others); '#' starts a comment\n"
 		   "  -r, --relation=REL       a relation to measure on every server (repeat for\n"
 		   "                           more; measured one after another on each server)\n"
 		   "  -H, --history=CONNINFO   the database keeping the central history: scanbench\n"
@@ -92,6 +97,22 @@ usage(void)
 		   "                           the server (statement_timeout) and by this program a\n"
 		   "                           few seconds later (default 2 x --max-seconds + 120)\n"
 		   "      --connect-timeout=SEC  longest connecting may take (default 10)\n"
+		   "\n"
+		   "Runners that share a night:\n"
+		   "      --night=NAME         take the servers from the night NAME's queue in the\n"
+		   "                           central history, shared with every runner given\n"
+		   "                           the same NAME and --history: each server is\n"
+		   "                           measured once in the night, by one runner, and\n"
+		   "                           one already finished is not measured again; each\n"
+		   "                           server's rows are recorded as it ends, and the\n"
+		   "                           output is of this runner's servers\n"
+		   "      --lease=SEC          a claim on a server lasts SEC seconds, renewed\n"
+		   "                           every third of it while measuring; a runner that\n"
+		   "                           dies leaves its servers to the others after it\n"
+		   "                           (default 60)\n"
+		   "  Servers with the same disk=ID tag are never measured at once, across\n"
+		   "  runners too; a server without one is a disk of its own.  disk=, like\n"
+		   "  name=, has no part in the cohorts.\n"
 		   "\n"
 		   "How servers are judged:\n"
 		   "  A cohort is the servers with the same tags (name= aside), for one relation.\n"
@@ -146,7 +167,8 @@ usage(void)
 		   "  SIGINT or SIGTERM cancels every running measurement at once (a cancel\n"
 		   "  request to each server) and closes every connection within a second, so\n"
 		   "  that no server is left measuring; the rows so far, the others with reason\n"
-		   "  \"interrupted\", are recorded.  A second signal exits at once.\n"
+		   "  \"interrupted\", are recorded.  A second signal exits at once.  With\n"
+		   "  --night, a server not wholly measured is given back to the queue instead.\n"
 		   "\n"
 		   "Exit status:\n"
 		   "  0 every row measured, none flagged (rows not judged, such as unstable\n"
@@ -168,6 +190,7 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 {
 	int			c;
 	bool		timeout_given = false;
+	bool		lease_given = false;
 
 	*opt = (Options)
 	{
@@ -183,6 +206,7 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			.min_spread_pct = 5,
 			.max_drop_pct = 20,
 			.history_runs = 10,
+			.lease = 60,
 	};
 	opt->relations = xmalloc(sizeof(char *) * (size_t) argc);
 	*status = 0;
@@ -260,6 +284,15 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			case OPT_HISTORY_RUNS:
 				opt->history_runs = parse_int(optarg, "number of runs", 1, 10000);
 				break;
+			case OPT_NIGHT:
+				if (optarg[0] == '\0')
+					usage_error("the night's name must not be empty");
+				opt->night = optarg;
+				break;
+			case OPT_LEASE:
+				opt->lease = parse_double(optarg, "lease", 2, 86400, false);
+				lease_given = true;
+				break;
 			case 'w':
 				opt->password_prompt = -1;
 				break;
@@ -291,6 +324,8 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 		usage_error("no relation given (--relation)");
 	if (opt->history == NULL)
 		usage_error("no central history given (--history)");
+	if (lease_given && opt->night == NULL)
+		usage_error("--lease is for runners that share a night (--night)");
 	if (!timeout_given)
 		opt->timeout = 2 * opt->max_seconds + 120;
 	else if (opt->timeout < opt->max_seconds)

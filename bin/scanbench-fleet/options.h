@@ -33,6 +33,8 @@ typedef struct Options
 	double		max_drop_pct;	/* own history: the drop that alarms */
 	int			history_runs;	/* own history: runs the median is of */
 	int			password_prompt;	/* -1 never (-w), 1 first (-W), 0 asked */
+	const char *night;			/* --night: the queue shared with other runners */
+	double		lease;			/* --lease, seconds */
 } Options;
 
 extern bool parse_options(int argc, char **argv, Options *opt, int *status);

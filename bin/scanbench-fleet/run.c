@@ -22,6 +22,16 @@
  * "canceling statement" errors, which take the server a moment, and the
  * connections are closed within a second in any case, so that no server is
  * left measuring.
+ *
+ * --night: "the next server" is not the next line of the servers file but
+ * the one the queue in the central database gives this runner (queue.c),
+ * asked for as a slot frees; while the queue has none to give now (the
+ * others held by other runners, or on a busy disk) it is asked again every
+ * half second, until every server of the file is finished.  A server's
+ * rows are recorded as it ends, with its place in the queue, rather than
+ * all at the end; the leases of the servers being measured are renewed
+ * every third of --lease.  Interrupted, a server not wholly measured is
+ * given back to the queue, not recorded.
  */
 #include <errno.h>
 #include <math.h>
@@ -39,6 +49,7 @@
 #include "fleet.h"
 #include "measure.h"
 #include "options.h"
+#include "queue.h"
 #include "run.h"
 #include "servers.h"
 #include "signals.h"
@@ -48,6 +59,8 @@
 #define CLIENT_GRACE_S		5.0
 /* How long the calls have to end after a signal. */
 #define INTERRUPT_GRACE_S	0.8
+/* How often a runner with a free slot asks the queue again (--night). */
+#define QUEUE_POLL_S		0.5
 
 typedef enum
 {
@@ -417,11 +430,78 @@ expire(const Options *opt, Call *c)
 }
 
 /*
+ * A call is over (end_call): with --night, its server's rows are recorded
+ * and the server finished in the queue; or, interrupted before every row
+ * was measured, given back.
+ */
+static void
+call_over(const Options *opt, Call *c, int slot, PGconn *queue)
+{
+	Server	   *s = c->server;
+	Row		   *r = c->rows;
+	bool		whole = true;
+
+	end_call(c, slot);
+	if (queue == NULL)
+		return;
+	for (int i = 0; i < opt->nrelations; i++)
+		if (r[i].reason || row_value(&r[i], "relid") == NULL)
+			whole = false;
+	if (interrupted && !whole)
+		queue_release(queue, opt, &s, 1);
+	else
+		(void) queue_finish(queue, opt, s, r, opt->nrelations);
+}
+
+/*
+ * The next server this runner measures, from the queue (--night): its
+ * index, or -1 when there is none to start now (*over: none ever again, or
+ * the queue failed).  A line of the servers file that cannot be used is
+ * recorded as its failed rows at once, and the next one asked for.
+ */
+static int
+next_from_queue(const Options *opt, PGconn *queue, Server *servers, int nservers, Row *rows,
+				double now, double *claim_at, bool *over)
+{
+	for (;;)
+	{
+		int			idx = -1;
+		QueueClaim	got;
+		Row		   *r;
+
+		if (*over || now < *claim_at)
+			return -1;
+		got = queue_claim(queue, opt, servers, nservers, &idx);
+		if (got == QUEUE_WAIT)
+		{
+			*claim_at = now + QUEUE_POLL_S;
+			return -1;
+		}
+		if (got != QUEUE_GOT || idx < 0)
+		{
+			*over = true;
+			return -1;
+		}
+		servers[idx].taken = true;
+		if (servers[idx].invalid == NULL)
+			return idx;
+		r = &rows[(size_t) idx * opt->nrelations];
+		for (int i = 0; i < opt->nrelations; i++)
+		{
+			r[i].reason = xstrdup(servers[idx].invalid);
+			r[i].measured_at = wall_clock();
+		}
+		(void) queue_finish(queue, opt, &servers[idx], r, opt->nrelations);
+	}
+}
+
+/*
  * Measure every server; rows holds nservers * nrelations rows, server by
- * server.  Returns the number of rows measured.
+ * server.  With queue (--night), only the servers the queue gives this
+ * runner (Server.taken).  Returns the number of rows measured.
  */
 int
-run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
+run_fleet(const Options *opt, Server *servers, int nservers, Row *rows, PGconn *queue)
 {
 	int			jobs = opt->jobs < nservers ? opt->jobs : nservers;
 	Call	   *calls = xmalloc(sizeof(Call) * (size_t) jobs);
@@ -431,6 +511,10 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 				active = 0,
 				measured = 0;
 	double		stop_at = 0;
+	bool		queue_over = false;
+	double		claim_at = 0,
+				renew_at = now_s() + opt->lease / 3;
+	Server	  **busy = xmalloc(sizeof(Server *) * (size_t) (jobs + 1));
 
 	for (;;)
 	{
@@ -442,27 +526,52 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 		if (interrupted && stop_at == 0)
 			stop_at = now + INTERRUPT_GRACE_S;
 
-		/* Start servers while there is room. */
-		for (int j = 0; j < jobs && !interrupted && next < nservers; j++)
+		/* The queue's leases on what this runner measures, renewed. */
+		if (queue && now >= renew_at)
 		{
+			int			nbusy = 0;
+
+			for (int j = 0; j < jobs; j++)
+				if (calls[j].server)
+					busy[nbusy++] = calls[j].server;
+			if (nbusy > 0 && !queue_renew(queue, opt, busy, nbusy))
+				queue_over = true;
+			renew_at = now + opt->lease / 3;
+		}
+
+		/* Start servers while there is room. */
+		for (int j = 0; j < jobs && !interrupted && (queue || next < nservers); j++)
+		{
+			int			idx;
+
 			if (calls[j].server)
 				continue;
-			/* A line of the servers file that cannot be used: its rows fail. */
-			while (next < nservers && servers[next].invalid)
+			if (queue)
 			{
-				Row		   *r = &rows[(size_t) next * opt->nrelations];
-
-				for (int i = 0; i < opt->nrelations; i++)
-				{
-					r[i].reason = xstrdup(servers[next].invalid);
-					r[i].measured_at = wall_clock();
-				}
-				next++;
+				idx = next_from_queue(opt, queue, servers, nservers, rows, now,
+									  &claim_at, &queue_over);
+				if (idx < 0)
+					break;
 			}
-			if (next >= nservers)
-				break;
-			start_call(opt, &calls[j], j, &servers[next], &rows[(size_t) next * opt->nrelations]);
-			next++;
+			else
+			{
+				/* A line of the servers file that cannot be used: its rows fail. */
+				while (next < nservers && servers[next].invalid)
+				{
+					Row		   *r = &rows[(size_t) next * opt->nrelations];
+
+					for (int i = 0; i < opt->nrelations; i++)
+					{
+						r[i].reason = xstrdup(servers[next].invalid);
+						r[i].measured_at = wall_clock();
+					}
+					next++;
+				}
+				if (next >= nservers)
+					break;
+				idx = next++;
+			}
+			start_call(opt, &calls[j], j, &servers[idx], &rows[(size_t) idx * opt->nrelations]);
 			active++;
 			if (calls[j].conn == NULL || PQstatus(calls[j].conn) == CONNECTION_BAD)
 			{
@@ -471,12 +580,12 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 
 				fail_rows(opt, &calls[j], 0, why);
 				free(why);
-				end_call(&calls[j], j);
+				call_over(opt, &calls[j], j, queue);
 				active--;
 				j--;			/* the slot is free again */
 			}
 		}
-		if (active == 0 && (next >= nservers || interrupted))
+		if (active == 0 && (interrupted || (queue ? queue_over : next >= nservers)))
 			break;
 
 		/* After a signal, the calls that have not ended by now are closed. */
@@ -487,7 +596,7 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 				{
 					fail_rows(opt, &calls[j], calls[j].state == CALL_MEASURING ? calls[j].rel : 0,
 							  "not measured: interrupted");
-					end_call(&calls[j], j);
+					call_over(opt, &calls[j], j, queue);
 					active--;
 				}
 			break;
@@ -505,7 +614,7 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 			if (now >= c->deadline)
 			{
 				expire(opt, c);
-				end_call(c, j);
+				call_over(opt, c, j, queue);
 				active--;
 				continue;
 			}
@@ -521,7 +630,9 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 		}
 		if (stop_at && stop_at < wake)
 			wake = stop_at;
-		if (active == 0)
+		if (queue && !queue_over && claim_at > now && claim_at < wake)
+			wake = claim_at;
+		if (active == 0 && queue == NULL)
 			continue;
 
 		rc = poll(fds, (nfds_t) nfds, (int) ceil((wake - now) * 1000.0));
@@ -547,7 +658,7 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 				continue;
 			if (!advance(opt, &calls[j], j, fds[i].revents))
 			{
-				end_call(&calls[j], j);
+				call_over(opt, &calls[j], j, queue);
 				active--;
 			}
 		}
@@ -561,6 +672,7 @@ run_fleet(const Options *opt, Server *servers, int nservers, Row *rows)
 			rows[i].reason = xstrdup("not measured: interrupted");
 			rows[i].measured_at = wall_clock();
 		}
+	free(busy);
 	free(calls);
 	free(fds);
 	free(slot_of);

@@ -3,9 +3,10 @@
  *
  * One server a line: a connection URI (postgresql://host:port/db?...) or
  * service=NAME (pg_service.conf), then optional tag=value words (class,
- * zone, ...; name=LABEL names the server in the output and the history).
- * '#' at the start of a line or after a blank starts a comment; blank lines
- * are skipped.  Servers with the same tags, name= left out, form a cohort.
+ * zone, ...; name=LABEL names the server in the output and the history;
+ * disk=ID the disk it shares with others, for --night).  '#' at the start
+ * of a line or after a blank starts a comment; blank lines are skipped.
+ * Servers with the same tags, name= and disk= left out, form a cohort.
  * The file is UTF-8, as the history's text is.  Nothing here connects: the
  * file is checked whole before any server is.
  */
@@ -338,14 +339,42 @@ tags_json(const Server *s)
 	return out;
 }
 
+/*
+ * The disk the server is on, for --night: its disk= tag, else its own name
+ * (a disk of its own).
+ */
+const char *
+server_disk(const Server *s)
+{
+	for (int i = 0; i < s->ntags; i++)
+		if (strcmp(s->tags[i].key, "disk") == 0)
+			return s->tags[i].value;
+	return s->name;
+}
+
+/*
+ * Whether two servers are of one cohort: the same tags, disk= aside (where
+ * a server is, not what it is: servers on other disks of the same kind are
+ * peers, and --night keeps the servers of one disk apart in time).
+ */
 bool
 same_tags(const Server *a, const Server *b)
 {
-	if (a->ntags != b->ntags)
-		return false;
-	for (int i = 0; i < a->ntags; i++)
-		if (strcmp(a->tags[i].key, b->tags[i].key) != 0 ||
-			strcmp(a->tags[i].value, b->tags[i].value) != 0)
+	int			i = 0,
+				j = 0;
+
+	for (;;)
+	{
+		while (i < a->ntags && strcmp(a->tags[i].key, "disk") == 0)
+			i++;
+		while (j < b->ntags && strcmp(b->tags[j].key, "disk") == 0)
+			j++;
+		if (i == a->ntags || j == b->ntags)
+			return i == a->ntags && j == b->ntags;
+		if (strcmp(a->tags[i].key, b->tags[j].key) != 0 ||
+			strcmp(a->tags[i].value, b->tags[j].value) != 0)
 			return false;
-	return true;
+		i++;
+		j++;
+	}
 }

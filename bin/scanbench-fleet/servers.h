@@ -31,10 +31,14 @@ typedef struct Server
 	char	   *role;			/* primary or standby */
 	char	   *server_version;
 	char	   *schema;			/* where scanbench is, quoted */
+	/* --night */
+	bool		taken;			/* claimed by this runner */
+	bool		recorded;		/* its rows are in the central history */
 } Server;
 
 extern Server *read_servers(const char *path, int *nservers, char **error);
 extern char *tags_json(const Server *s);
 extern bool same_tags(const Server *a, const Server *b);
+extern const char *server_disk(const Server *s);
 
 #endif							/* SCANBENCH_FLEET_SERVERS_H */
