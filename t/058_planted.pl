@@ -311,6 +311,10 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		'E.raw_read(regclass,text,integer,integer)' => [ q{SELECT E.raw_read('public.t', 'warm', 8192, 2)} ],
 		'E.raw_read_segments(regclass,text,integer)' => [ q{SELECT pg_catalog.count(*) FROM E.raw_read_segments('public.t', 'warm')} ],
 		'E.random_read(regclass,text,integer,integer,integer)' => [ q{SELECT E.random_read('public.t', 'warm', 100, 8192, 2)} ],
+		# C alone, no SQL inside: what the planting could reach is its
+		# argument checks, and public.t is smaller than it measures.
+		'E.page_costs(regclass,double precision)' =>
+		  [ q{SELECT E.page_costs('public.t', max_seconds => 1)}, qr/too small to measure its page costs/ ],
 		'E.scan_verdict_marks()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_verdict_marks()} ],
 		'E.scan_rate(regclass,text,text,integer)' => [ q{SELECT E.scan_rate('public.t', 'warm')} ],
 		'E.scan_breakdown(regclass,text,text,integer)' => [ q{SELECT E.scan_breakdown('public.t', 'warm')} ],
