@@ -875,9 +875,11 @@ CREATE TABLE scan_history (
 ALTER SEQUENCE scan_history_id_seq OWNED BY scan_history.id;
 CREATE INDEX scan_history_relation_idx
 	ON scan_history (relschema, relname, cache, measured_at);
+-- Every series of one server, this server's own (server NULL) included:
+-- the runs a run is compared with are read from it alone, never those of
+-- the same relation on the fleet's other servers.
 CREATE INDEX scan_history_server_idx
-	ON scan_history (server, relschema, relname, cache, measured_at)
-	WHERE server IS NOT NULL;
+	ON scan_history (server, relschema, relname, cache, measured_at);
 
 SELECT pg_catalog.pg_extension_config_dump('scan_history', '');
 SELECT pg_catalog.pg_extension_config_dump('scan_history_id_seq', '');
@@ -1023,14 +1025,18 @@ RETURNS SETOF bigint
 LANGUAGE sql STRICT STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+	-- Two branches, a fleet's server and this server (NULL), each an
+	-- equality on the server the index can use: "the same server or both
+	-- NULL" in one condition is none, and would read the relation's runs
+	-- of every server in the central history.
 	SELECT h.id
 	FROM @extschema@.scan_history cur
 	JOIN @extschema@.scan_history h
-	  ON h.relschema OPERATOR(pg_catalog.=) cur.relschema
+	  ON h.server OPERATOR(pg_catalog.=) cur.server
+	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
 	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
 	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
 	 AND h.id OPERATOR(pg_catalog.<>) cur.id
-	 AND (h.server OPERATOR(pg_catalog.=) cur.server OR (h.server IS NULL AND cur.server IS NULL))
 	 AND h.reason IS NULL
 	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
 	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
@@ -1039,7 +1045,26 @@ BEGIN ATOMIC
 	 AND pg_catalog.isfinite(h.measured_at)
 	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
 		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
-	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run;
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
+	UNION ALL
+	SELECT h.id
+	FROM @extschema@.scan_history cur
+	JOIN @extschema@.scan_history h
+	  ON h.server IS NULL
+	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
+	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
+	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
+	 AND h.id OPERATOR(pg_catalog.<>) cur.id
+	 AND h.reason IS NULL
+	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
+	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
+											pg_catalog.make_interval(days => window_days))
+	 AND scanbench_internal.scan_history_usable(h.scan_pct)
+	 AND pg_catalog.isfinite(h.measured_at)
+	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
+		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
+	  AND cur.server IS NULL;
 END;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS
