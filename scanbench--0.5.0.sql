@@ -984,18 +984,8 @@ COMMENT ON FUNCTION scan_verdict_marks() IS
 -- mark scan_verdict_marks() says is not judged), else '' or the marks
 -- that make its figure a different quantity, in verdict order.
 CREATE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-BEGIN ATOMIC
-	SELECT CASE
-		WHEN EXISTS (SELECT FROM @extschema@.scan_verdict_marks() AS k
-					 WHERE NOT k.judged AND k.mark OPERATOR(pg_catalog.=) ANY (verdict)) THEN NULL
-		ELSE pg_catalog.array_to_string(ARRAY(
-			SELECT v.m FROM pg_catalog.unnest(verdict) WITH ORDINALITY AS v(m, i)
-			JOIN @extschema@.scan_verdict_marks() AS k
-			  ON k.mark OPERATOR(pg_catalog.=) v.m AND k.compared_apart
-			ORDER BY v.i), ','::pg_catalog.text)
-	END;
-END;
+AS 'MODULE_PATHNAME', 'scan_history_marks'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
 'NULL for a verdict that cannot be judged (a mark scan_verdict_marks() says is not judged: unstable, cached, burst, empty, over_budget), else the marks runs are compared under (those it says are compared apart: host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
