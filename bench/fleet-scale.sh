@@ -156,7 +156,7 @@ fi
 if [ "$have" = "$made" ]; then
 	echo "The year: kept from an earlier run ($made)."
 	q -c "DELETE FROM scan_history WHERE measured_at >= current_date" \
-		-c "DROP TABLE IF EXISTS fleet_scale_night"
+		-c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged"
 else
 	psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $dbname" \
 		-c "CREATE DATABASE $dbname"
