@@ -607,3 +607,68 @@ COMMENT ON COLUMN fleet_queue_disk.disk IS 'the disk, as fleet_queue.disk names 
 COMMENT ON COLUMN fleet_queue_disk.runner IS 'the runner measuring a server of it: host:pid; NULL when none';
 COMMENT ON COLUMN fleet_queue_disk.server IS 'the server being measured; NULL when none';
 COMMENT ON COLUMN fleet_queue_disk.lease_until IS 'the disk is busy until then, unless renewed; NULL when free';
+
+-- A central history of many servers: the runs a run is compared with are
+-- read through the server's own series, never through every server's runs
+-- of the same relation (see scanbench--0.5.0.sql).
+DROP INDEX @extschema@.scan_history_server_idx;
+-- Every series of one server, this server's own (server NULL) included:
+-- the runs a run is compared with are read from it alone, never those of
+-- the same relation on the fleet's other servers.
+CREATE INDEX scan_history_server_idx
+	ON scan_history (server, relschema, relname, cache, measured_at);
+
+CREATE OR REPLACE FUNCTION scanbench_internal.scan_history_window(run bigint, window_days integer)
+RETURNS SETOF bigint
+LANGUAGE sql STRICT STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	-- Two branches, a fleet's server and this server (NULL), each an
+	-- equality on the server the index can use: "the same server or both
+	-- NULL" in one condition is none, and would read the relation's runs
+	-- of every server in the central history.
+	SELECT h.id
+	FROM @extschema@.scan_history cur
+	JOIN @extschema@.scan_history h
+	  ON h.server OPERATOR(pg_catalog.=) cur.server
+	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
+	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
+	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
+	 AND h.id OPERATOR(pg_catalog.<>) cur.id
+	 AND h.reason IS NULL
+	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
+	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
+											pg_catalog.make_interval(days => window_days))
+	 AND scanbench_internal.scan_history_usable(h.scan_pct)
+	 AND pg_catalog.isfinite(h.measured_at)
+	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
+		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
+	UNION ALL
+	SELECT h.id
+	FROM @extschema@.scan_history cur
+	JOIN @extschema@.scan_history h
+	  ON h.server IS NULL
+	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
+	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
+	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
+	 AND h.id OPERATOR(pg_catalog.<>) cur.id
+	 AND h.reason IS NULL
+	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
+	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
+											pg_catalog.make_interval(days => window_days))
+	 AND scanbench_internal.scan_history_usable(h.scan_pct)
+	 AND pg_catalog.isfinite(h.measured_at)
+	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
+		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
+	  AND cur.server IS NULL;
+END;
+
+-- The marks of a verdict, read for every row the judge, the trend and the
+-- metrics look at: from the table of marks in C, not through the set of
+-- scan_verdict_marks() twice a row (a tenth of a millisecond a row, most
+-- of a judgement's time in a large history).
+CREATE OR REPLACE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS text
+AS 'MODULE_PATHNAME', 'scan_history_marks'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;

@@ -945,9 +945,11 @@ CREATE TABLE scan_history (
 ALTER SEQUENCE scan_history_id_seq OWNED BY scan_history.id;
 CREATE INDEX scan_history_relation_idx
 	ON scan_history (relschema, relname, cache, measured_at);
+-- Every series of one server, this server's own (server NULL) included:
+-- the runs a run is compared with are read from it alone, never those of
+-- the same relation on the fleet's other servers.
 CREATE INDEX scan_history_server_idx
-	ON scan_history (server, relschema, relname, cache, measured_at)
-	WHERE server IS NOT NULL;
+	ON scan_history (server, relschema, relname, cache, measured_at);
 
 SELECT pg_catalog.pg_extension_config_dump('scan_history', '');
 SELECT pg_catalog.pg_extension_config_dump('scan_history_id_seq', '');
@@ -1052,18 +1054,8 @@ COMMENT ON FUNCTION scan_verdict_marks() IS
 -- mark scan_verdict_marks() says is not judged), else '' or the marks
 -- that make its figure a different quantity, in verdict order.
 CREATE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-BEGIN ATOMIC
-	SELECT CASE
-		WHEN EXISTS (SELECT FROM @extschema@.scan_verdict_marks() AS k
-					 WHERE NOT k.judged AND k.mark OPERATOR(pg_catalog.=) ANY (verdict)) THEN NULL
-		ELSE pg_catalog.array_to_string(ARRAY(
-			SELECT v.m FROM pg_catalog.unnest(verdict) WITH ORDINALITY AS v(m, i)
-			JOIN @extschema@.scan_verdict_marks() AS k
-			  ON k.mark OPERATOR(pg_catalog.=) v.m AND k.compared_apart
-			ORDER BY v.i), ','::pg_catalog.text)
-	END;
-END;
+AS 'MODULE_PATHNAME', 'scan_history_marks'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
 'NULL for a verdict that cannot be judged (a mark scan_verdict_marks() says is not judged: unstable, cached, burst, empty, over_budget), else the marks runs are compared under (those it says are compared apart: host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
@@ -1093,14 +1085,18 @@ RETURNS SETOF bigint
 LANGUAGE sql STRICT STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+	-- Two branches, a fleet's server and this server (NULL), each an
+	-- equality on the server the index can use: "the same server or both
+	-- NULL" in one condition is none, and would read the relation's runs
+	-- of every server in the central history.
 	SELECT h.id
 	FROM @extschema@.scan_history cur
 	JOIN @extschema@.scan_history h
-	  ON h.relschema OPERATOR(pg_catalog.=) cur.relschema
+	  ON h.server OPERATOR(pg_catalog.=) cur.server
+	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
 	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
 	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
 	 AND h.id OPERATOR(pg_catalog.<>) cur.id
-	 AND (h.server OPERATOR(pg_catalog.=) cur.server OR (h.server IS NULL AND cur.server IS NULL))
 	 AND h.reason IS NULL
 	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
 	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
@@ -1109,7 +1105,26 @@ BEGIN ATOMIC
 	 AND pg_catalog.isfinite(h.measured_at)
 	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
 		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
-	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run;
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
+	UNION ALL
+	SELECT h.id
+	FROM @extschema@.scan_history cur
+	JOIN @extschema@.scan_history h
+	  ON h.server IS NULL
+	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
+	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
+	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
+	 AND h.id OPERATOR(pg_catalog.<>) cur.id
+	 AND h.reason IS NULL
+	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
+	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
+											pg_catalog.make_interval(days => window_days))
+	 AND scanbench_internal.scan_history_usable(h.scan_pct)
+	 AND pg_catalog.isfinite(h.measured_at)
+	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
+		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
+	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
+	  AND cur.server IS NULL;
 END;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS

@@ -29,6 +29,8 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
@@ -43,6 +45,7 @@ PG_FUNCTION_INFO_V1(scan_history_kernel);
 PG_FUNCTION_INFO_V1(scan_history_outside_block);
 PG_FUNCTION_INFO_V1(scan_history_svg);
 PG_FUNCTION_INFO_V1(scan_verdict_marks);
+PG_FUNCTION_INFO_V1(scan_history_marks);
 
 /*
  * scan_verdict_marks() -> (mark, judged, reads_judged, compared_apart,
@@ -71,6 +74,57 @@ scan_verdict_marks(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * scanbench_internal.scan_history_marks(verdict text[]) -> text: NULL for a
+ * verdict with a mark that is not judged, else the marks runs are compared
+ * apart under, in the verdict's order, joined by commas ('' for none; a
+ * NULL verdict is ''); names not in the table are left out.  It runs for
+ * every row the judge, the trend and the metrics read: from verdict.c's
+ * table directly, without the set of scan_verdict_marks() for each row.
+ */
+Datum
+scan_history_marks(PG_FUNCTION_ARGS)
+{
+	ArrayType  *a;
+	Datum	   *elems;
+	bool	   *enulls;
+	int			n;
+	StringInfoData out;
+	bool		any = false;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_TEXT_P(cstring_to_text(""));
+	a = PG_GETARG_ARRAYTYPE_P(0);
+	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &n);
+	initStringInfo(&out);
+	for (int i = 0; i < n; i++)
+	{
+		char	   *v;
+
+		if (enulls[i])
+			continue;
+		v = TextDatumGetCString(elems[i]);
+		for (int k = 0; k < sb_mark_count(); k++)
+		{
+			const SbMarkInfo *m = sb_mark_info(k);
+
+			if (strcmp(m->name, v) != 0)
+				continue;
+			if (!m->judged)
+				PG_RETURN_NULL();
+			if (m->apart)
+			{
+				if (any)
+					appendStringInfoChar(&out, ',');
+				appendStringInfoString(&out, v);
+				any = true;
+			}
+		}
+		pfree(v);
+	}
+	PG_RETURN_TEXT_P(cstring_to_text(out.data));
 }
 
 /* scan_history_kernel() -> text: uname -r, or NULL where it fails. */

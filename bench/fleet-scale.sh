@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# What a large fleet costs its central history: a synthetic year of runs,
+# then one night's central work, timed.
+#
+#   bench/fleet-scale.sh [--servers N] [--relations N] [--days N]
+#                        [--random-state N] [--host DIR] [--port PORT]
+#                        [--dbname DB] [--reuse] [--small]
+#
+# Defaults: 10,000 servers, 10 relations each, 365 days: 36.5 million runs
+# (one a night per server and relation), then a night of 100,000.
+#
+# The year: bench/fleet-scale.sql makes every run from the random state
+# (the same options give the same rows) and psql feeds them to COPY, as
+# scanbench-fleet records its runs.  The history's indexes other than its
+# key are dropped for the load and built again after it, as a restore
+# would; VACUUM ANALYZE follows.
+#
+# The night, each step timed as a whole (wall clock, connection included):
+#   - the night recorded: the night's runs in one COPY, scanbench-fleet's
+#     columns in its order (bin/scanbench-fleet/central_history.c);
+#   - each run against its own history: scanbench-fleet's query of the
+#     median of the server's last 10 judged runs of the relation
+#     (history_previous), one per run, run in the server;
+#   - each run against its cohort: scanbench-fleet's rule (cohort.c: the
+#     median and 3 MADs of the cohort's scan_pct, at least 5 points; the
+#     same on the logarithm of read_mb_s, at least a factor of 2) in SQL
+#     over the night's runs;
+#   - each run judged: scan_history_judge(run), as efficiency_check judges
+#     a run (the median of the server's 30 days, what changed);
+#   - the metrics scrape: scanbench_metrics() over the whole history;
+#   - one server's trend: SELECT * FROM scan_trend WHERE server = ..., the
+#     first call and the median of five.
+# For each step: its seconds, runs per second, and the memory of the server
+# process that ran it (its peak resident size, shared buffers it touched
+# included, and its private memory at the end), read from /proc: this
+# needs a superuser and the server on this machine.
+#
+# Without --port, a throwaway cluster of this machine is made (in /tmp, as
+# the postgres user) and removed at the end: the extension must be
+# installed for the server of SB_PGBIN (or of PostgreSQL SB_PGMAJOR,
+# default 15).  With --port (and --host), the server there is used: the
+# database --dbname (default scanbench_fleet_scale) is made again and left
+# there; --reuse keeps its year when it was made with the same options
+# (only the night is written again).  --small is --servers 20 --relations
+# 3 --days 30, for a test.
+#
+# A year is about 450 bytes a run on disk with its indexes: 16 GB at the
+# defaults.  Give the server a shared_buffers of a few GB, and
+# wal_level = minimal for a fast load.
+set -euo pipefail
+. "$(dirname "$0")/../tools/common.sh"
+trap sb_cleanup EXIT
+
+servers=10000
+relations=10
+days=365
+state=1
+host=${PGHOST:-}
+port=
+dbname=scanbench_fleet_scale
+reuse=0
+
+usage()
+{
+	sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+count()
+{
+	[[ $2 =~ ^[1-9][0-9]*$ ]] || sb_die "$1 must be a positive whole number, not \"$2\""
+	echo "$2"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+		--servers) servers=$(count "$1" "${2:-}"); shift ;;
+		--relations) relations=$(count "$1" "${2:-}"); shift ;;
+		--days) days=$(count "$1" "${2:-}"); shift ;;
+		--random-state) state=$(count "$1" "${2:-}"); shift ;;
+		--host) host=${2:-}; shift ;;
+		--port) port=$(count "$1" "${2:-}"); shift ;;
+		--dbname) dbname=${2:-}; shift ;;
+		--reuse) reuse=1 ;;
+		--small) servers=20 relations=3 days=30 ;;
+		--help | -h) usage 0 ;;
+		*) echo "fleet-scale.sh: unknown option $1" >&2; usage 2 >&2 ;;
+	esac
+	shift
+done
+[ "$days" -ge 2 ] || sb_die "--days must be at least 2"
+
+if [ -z "$port" ]; then
+	work=$(mktemp -d /tmp/scanbench-fleet-scale.XXXXXX)
+	sb_on_exit "rm -rf '$work'"
+	sb_start_cluster "$work" "$(sb_free_port 55742)" \
+		"shared_buffers = 2GB" "maintenance_work_mem = 1GB" \
+		"wal_level = minimal" "max_wal_senders = 0"
+	host=$PGHOST
+	port=$PGPORT
+	psql() { sb_as_pg "$(sb_pgbin)/psql" "$@"; }
+else
+	psql() { "$(sb_pgbin)/psql" "$@"; }
+fi
+export PGHOST=$host PGPORT=$port
+tmp=$(mktemp -d /tmp/scanbench-fleet-scale-files.XXXXXX)
+sb_on_exit "rm -rf '$tmp'"
+chmod 755 "$tmp"
+
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$dbname" "$@"; }
+made="servers $servers relations $relations days $days state $state"
+
+# The fleet's columns, in the order scanbench-fleet's COPY names them.
+columns=$(sed -n '/^const char \*const history_columns\[\]/,/^};/p' \
+	"$SB_TOP/bin/scanbench-fleet/measure.c" | grep -o '"[a-z_0-9]*"' | tr -d '"' | paste -sd, -)
+[ -n "$columns" ] || sb_die "could not read scanbench-fleet's columns"
+
+gen()
+{
+	psql -X -q -v ON_ERROR_STOP=1 -d "$dbname" -v servers="$servers" -v relations="$relations" \
+		-v days="$days" -v state="$state" -v day_from="$1" -v day_to="$2" \
+		-f "$SB_TOP/bench/fleet-scale.sql"
+}
+
+# The server process's memory, after a step in the same session: peak
+# resident size and private memory, in MB ("?" where /proc cannot be read).
+mem_sql="SELECT coalesce((SELECT string_agg(round(substring(l FROM '[0-9]+')::numeric / 1024)::text, ' ' ORDER BY l ~ 'RssAnon')
+		 FROM regexp_split_to_table(pg_read_file('/proc/self/status'), E'\n') AS l
+		 WHERE l ~ '^(VmHWM|RssAnon):'), '? ?')"
+
+table_rows=()
+row()
+{
+	# step, runs, seconds, memory "peak private"
+	table_rows+=("$1|$2|$3|$4")
+}
+
+# One step: its SQL through one session, timed; the last output line of the
+# session is the memory.  Sets step_out to the step's own output.
+step()
+{
+	local t0 t1 out
+	t0=$(sb_now)
+	out=$(q "$@" -c "$mem_sql" 2>&1) || { echo "$out" >&2; sb_die "a step failed"; }
+	t1=$(sb_now)
+	step_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	step_mem=$(tail -n 1 <<<"$out")
+	step_out=$(sed '$d' <<<"$out")
+}
+
+# ---- the year ----
+have=
+if [ "$reuse" = 1 ]; then
+	have=$(q -c "SELECT made FROM fleet_scale_made" 2>/dev/null || true)
+fi
+if [ "$have" = "$made" ]; then
+	echo "The year: kept from an earlier run ($made)."
+	q -c "DELETE FROM scan_history WHERE measured_at >= current_date" \
+		-c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged"
+else
+	psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $dbname" \
+		-c "CREATE DATABASE $dbname"
+	q -c "CREATE EXTENSION scanbench" \
+		-c "CREATE TABLE fleet_scale_made (made text)"
+	# The indexes other than the key, to build again after the load.
+	q -c "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i
+		  WHERE i.indrelid = 'scan_history'::regclass AND NOT i.indisprimary ORDER BY 1" >"$tmp/indexes.sql"
+	sed -i 's/$/;/' "$tmp/indexes.sql"
+	q -c "SELECT 'DROP INDEX ' || i.indexrelid::regclass || ';' FROM pg_index i
+		  WHERE i.indrelid = 'scan_history'::regclass AND NOT i.indisprimary" | q
+	t0=$(sb_now)
+	# In the transaction that empties the table, so that wal_level = minimal
+	# skips writing the rows to the WAL.
+	gen 0 $((days - 1)) | q -c "BEGIN" -c "TRUNCATE scan_history" \
+		-c "COPY scan_history ($columns) FROM STDIN" -c "COMMIT"
+	t1=$(sb_now)
+	n=$((servers * relations * days))
+	row "the year written (COPY)" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" "- -"
+	step -c "SET maintenance_work_mem = '1GB'" -f "$tmp/indexes.sql"
+	row "its indexes built again" "$n" "$step_s" "$step_mem"
+	step -c "VACUUM ANALYZE scan_history"
+	row "VACUUM ANALYZE" "$n" "$step_s" "$step_mem"
+	q -c "INSERT INTO fleet_scale_made VALUES ('$made')"
+fi
+
+# ---- the night ----
+nightly=$((servers * relations))
+gen "$days" "$days" >"$tmp/night.tsv"
+chmod 644 "$tmp/night.tsv"
+# The night's runs, kept apart as scanbench-fleet holds them in memory
+# before it records them: its own history and cohort are read first.
+q -c "CREATE UNLOGGED TABLE fleet_scale_night (LIKE scan_history INCLUDING DEFAULTS)" \
+	-c "ALTER TABLE fleet_scale_night DROP COLUMN id" \
+	-c "\\copy fleet_scale_night ($columns) FROM '$tmp/night.tsv'" \
+	-c "ANALYZE fleet_scale_night"
+hist_id=$(q -c "SELECT coalesce(max(id), 0) FROM scan_history")
+
+step -c "SELECT count(*), count(p.median) FROM fleet_scale_night n, LATERAL (
+	SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1) AS median, count(*) AS runs
+	FROM (SELECT h.scan_pct FROM scan_history h
+		  WHERE h.server = n.server AND h.relschema = n.relschema AND h.relname = n.relname AND h.cache = n.cache
+			AND h.reason IS NULL AND h.scan_pct IS NOT NULL
+			AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks(n.verdict), '')
+		  ORDER BY h.measured_at DESC LIMIT 10) h) p
+	WHERE n.reason IS NULL"
+row "each run against its own history" "$nightly" "$step_s" "$step_mem"
+own=$step_s
+
+step -c "WITH j AS (
+	SELECT n.*, n.reason IS NULL AND n.scan_pct IS NOT NULL
+				AND scanbench_internal.scan_history_marks(n.verdict) IS NOT NULL AS judged,
+		   n.reason IS NULL AND n.read_mb_s > 0
+				AND coalesce((SELECT bool_and(k.reads_judged) AND count(*) = cardinality(n.verdict)
+							  FROM scan_verdict_marks() k WHERE k.mark = ANY (n.verdict)), false) AS reads_judged
+	FROM fleet_scale_night n
+), c AS (
+	SELECT relname, tags,
+		   percentile_cont(0.5) WITHIN GROUP (ORDER BY scan_pct) FILTER (WHERE judged) AS m,
+		   count(*) FILTER (WHERE judged) AS n,
+		   percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(read_mb_s)) FILTER (WHERE reads_judged) AS rm,
+		   count(*) FILTER (WHERE reads_judged) AS rn
+	FROM j GROUP BY relname, tags
+), d AS (
+	SELECT j.relname, j.tags,
+		   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(j.scan_pct - c.m)) FILTER (WHERE j.judged), 5) AS spread,
+		   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(ln(j.read_mb_s) - c.rm)) FILTER (WHERE j.reads_judged), ln(2)) AS rspread
+	FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags GROUP BY j.relname, j.tags
+)
+SELECT count(*) FILTER (WHERE j.reason IS NULL),
+	   count(*) FILTER (WHERE (j.judged AND c.n >= 3 AND (coalesce(j.scan_pct_hi, j.scan_pct) < c.m - d.spread
+													  OR coalesce(j.scan_pct_lo, j.scan_pct) > c.m + d.spread))
+						   OR (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread)),
+	   count(DISTINCT j.server) FILTER (WHERE (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread))
+FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags
+	   JOIN d ON d.relname = j.relname AND d.tags = j.tags"
+row "each run against its cohort" "$nightly" "$step_s" "$step_mem"
+cohort=$step_s
+IFS='|' read -r c_measured c_flagged c_slow <<<"$step_out"
+
+step -c "\\copy scan_history ($columns) FROM '$tmp/night.tsv'"
+row "the night recorded (COPY)" "$nightly" "$step_s" "$step_mem"
+record=$step_s
+
+step -c "CREATE UNLOGGED TABLE fleet_scale_judged AS
+	SELECT h.id, h.server, j.* FROM scan_history h, LATERAL scan_history_judge(h.id) j
+	WHERE h.id > $hist_id" \
+	-c "SELECT string_agg(status || ' ' || n, ', ' ORDER BY status) FROM
+		(SELECT status, count(*) AS n FROM fleet_scale_judged GROUP BY status) s"
+row "each run judged (scan_history_judge)" "$nightly" "$step_s" "$step_mem"
+judge=$step_s
+judged=$step_out
+
+night=$(awk -v a="$record" -v b="$own" -v c="$cohort" -v d="$judge" 'BEGIN { printf "%.2f", a + b + c + d }')
+row "a night's central work (the four above)" "$nightly" "$night" "- -"
+
+step -c "SELECT count(*) FROM regexp_split_to_table(scanbench_metrics(), E'\n') l WHERE l !~ '^#'"
+row "the metrics scrape (scanbench_metrics)" "$((servers * relations * (days + 1)))" "$step_s" "$step_mem"
+samples=$step_out
+
+# One server's trend: timed in the session (\timing), without connecting.
+one=$(printf 'db%05d' $(((servers + 1) / 2)))
+step -c "\\timing on" -c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" -c "\\timing off"
+trend_ms=$(grep -o '^Time: [0-9.]*' <<<"$step_out" | awk '{ print $2 }')
+trend_first=$(head -n 1 <<<"$trend_ms")
+trend_median=$(tail -n +2 <<<"$trend_ms" | sb_median)
+trend_rows=$(grep -v '^Time' <<<"$step_out" | tail -n 1)
+trend_mem=$step_mem
+
+# ---- the sanity of the results, per server ----
+trend_servers=$(q -c "SELECT count(*) || ' ' || count(*) FILTER (WHERE server = '$one') || ' ' ||
+						 count(*) FILTER (WHERE runs = $((days + 1)))
+					  FROM scan_trend WHERE server = '$one'")
+own_judged=$(q -c "SELECT count(*) FILTER (WHERE message LIKE '% on ' || server || ' %')
+						|| ' ' || count(*) FILTER (WHERE earlier_runs > 30)
+					 FROM fleet_scale_judged")
+changed=$(q -c "SELECT count(*) FROM fleet_scale_judged WHERE message LIKE '%kernel changed%'")
+size=$(q -c "SELECT pg_size_pretty(pg_total_relation_size('scan_history'))")
+
+echo
+echo "A night of a fleet's central history: $servers servers, $relations relations each,"
+echo "a year of $days days ($((servers * relations * days)) runs, $size with its indexes), PostgreSQL $(q -c 'SHOW server_version' | cut -d' ' -f1)."
+echo
+printf '%-42s %10s %10s %10s %10s %10s\n' "step" "runs" "seconds" "runs/s" "peak MB" "private MB"
+for r in "${table_rows[@]}"; do
+	IFS='|' read -r name n s mem <<<"$r"
+	read -r peak priv <<<"$mem"
+	printf '%-42s %10s %10s %10s %10s %10s\n' "$name" "$n" "$s" \
+		"$(awk -v n="$n" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')" "$peak" "$priv"
+done
+read -r peak priv <<<"$trend_mem"
+printf '%-42s %10s %10s %10s %10s %10s\n' "one server's trend (scan_trend), first" "$trend_rows" \
+	"$(awk -v m="$trend_first" 'BEGIN { printf "%.3f", m / 1000 }')" "-" "$peak" "$priv"
+printf '%-42s %10s %10s %10s %10s %10s\n' "one server's trend, median of five" "$trend_rows" \
+	"$(awk -v m="$trend_median" 'BEGIN { printf "%.3f", m / 1000 }')" "-" "-" "-"
+echo
+echo "The night's runs judged: $judged."
+read -r all_one n_judged_msg <<<"$own_judged"
+echo "Judgements naming their own server: $all_one of $nightly; compared with more than 30 earlier runs: $n_judged_msg (30 days of one server at most)."
+echo "Judgements naming a kernel change: $changed."
+echo "Cohorts: $c_measured runs measured, $c_flagged flagged, $c_slow servers reading far slower or faster than their peers."
+echo "The trend of $one: $(cut -d' ' -f1 <<<"$trend_servers") rows, $(cut -d' ' -f2 <<<"$trend_servers") of $one, $(cut -d' ' -f3 <<<"$trend_servers") with its $((days + 1)) runs."
+echo "The metrics: $samples samples."
+echo "A night's central work: $night s for $nightly runs; one server's trend: $trend_median ms."
+echo "Times are wall clock on a shared machine: other work on it moves them."
