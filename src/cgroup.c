@@ -462,6 +462,22 @@ sb_cgroup_limit_dirs(const char *path, char *cpu_dir, char *io_dir, size_t size)
 	} while (parent_dir(dir, mnt));
 }
 
+/*
+ * The reads of block_size bytes a second the group's read limits allow,
+ * the fewer of its requests and its bytes a second; HUGE_VAL for none.
+ */
+double
+sb_cgroup_read_rate(const SbCgroupLimits *l, int block_size)
+{
+	double		rate = HUGE_VAL;
+
+	if (l->read_iops > 0)
+		rate = (double) l->read_iops;
+	if (l->read_bps > 0)
+		rate = Min(rate, (double) l->read_bps / block_size);
+	return rate;
+}
+
 /* The CPUs the quota allows (0.25 for 25 ms of 100 ms); NaN for none. */
 double
 sb_cgroup_cpus(const SbCgroupLimits *l)

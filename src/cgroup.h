@@ -44,6 +44,7 @@ typedef struct SbCgroupCpuStat
 
 extern void sb_cgroup_limits(const char *path, SbCgroupLimits *limits);
 extern void sb_cgroup_cpu_stat(SbCgroupCpuStat *stat);
+extern double sb_cgroup_read_rate(const SbCgroupLimits *limits, int block_size);
 extern double sb_cgroup_cpus(const SbCgroupLimits *limits);
 extern bool sb_cgroup_io_reads(const char *device, int64 *ios, int64 *bytes);
 extern void sb_cgroup_limit_dirs(const char *path, char *cpu_dir,

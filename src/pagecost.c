@@ -347,6 +347,7 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 	PassPlan	plan;
 	BlockNumber per_round;
 	BlockNumber gap;
+	double		rate;
 	instr_time	start;
 	int			i;
 
@@ -373,14 +374,9 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 		plan.seq_drain = Max(plan.seq_drain,
 							 (BlockNumber) ceil(ALLOWANCE_S * limits.read_bps / BLCKSZ));
 	plan.batch = RANDOM_BATCH;
-	if (limits.read_bps > 0 || limits.read_iops > 0)
+	rate = sb_cgroup_read_rate(&limits, BLCKSZ);
+	if (rate < HUGE_VAL)
 	{
-		double		rate = HUGE_VAL;
-
-		if (limits.read_iops > 0)
-			rate = (double) limits.read_iops;
-		if (limits.read_bps > 0)
-			rate = Min(rate, (double) limits.read_bps / BLCKSZ);
 		plan.random_drain_s = ALLOWANCE_S;
 		plan.batch = Max(plan.batch, (uint64) ceil(LIMITED_BATCH_S * rate));
 	}
@@ -430,7 +426,6 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 	INSTR_TIME_SET_CURRENT(start);
 	do
 	{
-
 		if (pc->passes > 0 && since(start) >= max_seconds)
 		{
 			pc->budget_hit = true;

@@ -11,6 +11,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use FindBin;
 use lib $FindBin::RealBin;
+use SbCold;
 use ScanbenchFds;
 
 my $node = PostgreSQL::Test::Cluster->new('page_costs');
@@ -25,35 +26,8 @@ $node->safe_psql('postgres', q{
 	CHECKPOINT;
 });
 
-# The table out of both caches, as after a while of other work: a restart
-# empties shared_buffers, and dd's nocache drops its files' pages.
-sub cold
-{
-	my $path = $node->safe_psql('postgres', "SELECT pg_relation_filepath('p')");
-	$node->restart;
-	# Written back first: the page cache keeps dirty pages it is told to
-	# drop (the shutdown checkpoint has just written the table).
-	system('sync') == 0 or die "sync: $?";
-	for my $f (glob($node->data_dir . "/$path"), glob($node->data_dir . "/$path.*"))
-	{
-		system('dd', "if=$f", 'iflag=nocache', 'count=0', 'status=none') == 0
-		  or die "dd $f: $?";
-	}
-}
-
-sub row
-{
-	my ($sql) = @_;
-	my ($ret, $out, $err) = $node->psql('postgres', $sql, extra_params => ['-x', '-A']);
-	die "$sql: $err" if $ret;
-	my %r;
-	for (split /\n/, $out)
-	{
-		my ($k, $v) = split /\|/, $_, 2;
-		$r{$k} = $v if defined $k;
-	}
-	return (\%r, $err);
-}
+sub cold { cold_table($node, 'p'); }
+sub row { return expanded_row($node, @_); }
 
 my $sum = $node->safe_psql('postgres', "SELECT md5(string_agg(pad || g, '' ORDER BY g)) FROM p");
 

@@ -14,6 +14,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use FindBin;
 use lib $FindBin::RealBin;
+use SbCold;
 use SbLab;
 
 plan skip_all => 'times reads in the lab: set PG_TEST_EXTRA=scanbench_slow'
@@ -33,33 +34,7 @@ $node->safe_psql('postgres', q{
 	VACUUM (FREEZE) p;
 	CHECKPOINT;
 });
-my $path = $node->safe_psql('postgres', "SELECT pg_relation_filepath('p')");
-
-# Out of both caches before each call, so that nothing counts as cached.
-sub cold
-{
-	$node->restart;
-	system('sync') == 0 or die "sync: $?";
-	for my $f (glob($node->data_dir . "/$path"), glob($node->data_dir . "/$path.*"))
-	{
-		system('dd', "if=$f", 'iflag=nocache', 'count=0', 'status=none') == 0
-		  or die "dd $f: $?";
-	}
-}
-
-sub row
-{
-	my ($sql) = @_;
-	my ($ret, $out, $err) = $node->psql('postgres', $sql, extra_params => ['-x', '-A']);
-	die "$sql: $err" if $ret;
-	my %r;
-	for (split /\n/, $out)
-	{
-		my ($k, $v) = split /\|/, $_, 2;
-		$r{$k} = $v if defined $k;
-	}
-	return \%r;
-}
+sub row { my ($r) = expanded_row($node, @_); return $r; }
 
 sub within
 {
@@ -77,7 +52,7 @@ for my $cell ([40, 100], [20, 400])
 	my $name = "$mib MiB/s, $iops requests/s";
 
 	# The restart starts a new postmaster: the group is made after it.
-	cold();
+	cold_table($node, 'p');
 	my $lab = lab_new($node);
 	$lab->limit($mib, 0, $iops);
 	my $r = row("SELECT * FROM page_costs('p', max_seconds => 150)");

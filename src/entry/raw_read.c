@@ -263,7 +263,7 @@ random_read(PG_FUNCTION_ARGS)
 	uint64		cached = 0;
 	uint64		chunks = 0;
 	SbCgroupLimits limits;
-	double		rate = HUGE_VAL;
+	double		rate;
 	uint64		warmup = 0;
 	SbRow		row;
 	int			i;
@@ -333,10 +333,7 @@ random_read(PG_FUNCTION_ARGS)
 	 * SB_ALLOWANCE_S at the throttle's rate, of other blocks.
 	 */
 	sb_cgroup_limits(target->segments[0]->path, &limits);
-	if (limits.read_iops > 0)
-		rate = (double) limits.read_iops;
-	if (limits.read_bps > 0)
-		rate = Min(rate, (double) limits.read_bps / block_size);
+	rate = sb_cgroup_read_rate(&limits, block_size);
 	if (rate < HUGE_VAL)
 		warmup = (uint64) ceil(SB_ALLOWANCE_S * rate);
 	sb_random_read_drained(files, target->nsegments, block_size, warmup,
