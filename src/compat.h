@@ -75,15 +75,20 @@ typedef RelFileNode SbFileId;
 
 /*
  * The backend's pending statistics of a relation: tuples returned by its
- * scans so far.  sb_pgstat_counting() attaches the counters if statistics
+ * scans so far, and its blocks asked of the buffer manager and found
+ * there.  sb_pgstat_counting() attaches the counters if statistics
  * are collected (track_counts) and says whether they are.  Counters moved
  * to the cumulative statistics system in 15 and lost their t_ prefix in 16.
  */
 #define sb_pgstat_counting(rel)			pgstat_should_count_relation(rel)
 #if PG_VERSION_NUM >= 160000
 #define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->counts.tuples_returned)
+#define sb_pgstat_blocks_fetched(rel)	((rel)->pgstat_info->counts.blocks_fetched)
+#define sb_pgstat_blocks_hit(rel)		((rel)->pgstat_info->counts.blocks_hit)
 #else
 #define sb_pgstat_tuples_returned(rel)	((rel)->pgstat_info->t_counts.t_tuples_returned)
+#define sb_pgstat_blocks_fetched(rel)	((rel)->pgstat_info->t_counts.t_blocks_fetched)
+#define sb_pgstat_blocks_hit(rel)		((rel)->pgstat_info->t_counts.t_blocks_hit)
 #endif
 
 /* Parse analysis with fixed parameters (its name from 15 on). */

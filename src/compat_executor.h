@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * compat_executor.h
- *	  A sequential scan begun by hand and its I/O statistics across the
- *	  majors, for scan.c
+ *	  A sequential scan begun by hand and scans' I/O statistics across the
+ *	  majors, for scan.c and accesspath.c
  *	  (compat.h has the rest); it includes what it needs, so the file
  *	  that uses it may include it in any order.
  *
@@ -50,6 +50,21 @@ sb_seqscan_io_stats(SeqScanState *node, SbIOStats *sum)
 		for (i = 0; i < node->sinstrument->num_workers; i++)
 			AccumulateIOStats(sum, &node->sinstrument->sinstrument[i].stats.io);
 }
+
+/*
+ * Any scan node's count of the reads of its table scan, the leader's alone
+ * (accesspath.c plans no workers): false where the scan did not count.
+ */
+static inline bool
+sb_scannode_io_stats(ScanState *ss, SbIOStats *sum)
+{
+	TableScanDesc scan = ss->ss_currentScanDesc;
+
+	if (scan == NULL || scan->rs_instrument == NULL)
+		return false;
+	AccumulateIOStats(sum, &scan->rs_instrument->io);
+	return true;
+}
 #else
 #define SB_HAVE_SCAN_IO			false
 #define SB_INSTRUMENT_SCAN_IO	0
@@ -66,6 +81,12 @@ typedef struct SbIOStats
 static inline void
 sb_seqscan_io_stats(SeqScanState *node, SbIOStats *sum)
 {
+}
+
+static inline bool
+sb_scannode_io_stats(ScanState *ss, SbIOStats *sum)
+{
+	return false;
 }
 #endif
 

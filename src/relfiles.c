@@ -94,8 +94,16 @@ check_relation(Oid relid, SbTargetKind kind)
 
 	/*
 	 * EXECUTE on the function is the gate to reading server files; the
-	 * relation's own SELECT privilege is the gate to this relation.
+	 * relation's own SELECT privilege is the gate to this relation.  An
+	 * index has no privileges of its own (only its owner would pass): the
+	 * caller has checked its table's.
 	 */
+	if (kind == SB_TARGET_INDEX)
+	{
+		if (relkind != RELKIND_INDEX)
+			elog(ERROR, "\"%s\" is not an index", relname);
+		return;
+	}
 	aclresult = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, get_relkind_objtype(relkind), relname);

@@ -18,7 +18,9 @@
 typedef enum SbTargetKind
 {
 	SB_TARGET_FILES,			/* anything with files: raw reads */
-	SB_TARGET_SCAN				/* tables and matviews: executor scans */
+	SB_TARGET_SCAN,				/* tables and matviews: executor scans */
+	SB_TARGET_INDEX				/* an index of a table the caller opened as
+								 * SB_TARGET_SCAN: its SELECT is the gate */
 } SbTargetKind;
 
 /*

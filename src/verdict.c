@@ -59,6 +59,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
+#include "accesspath.h"
 #include "pagecost.h"
 #include "stats.h"
 #include "verdict.h"
@@ -487,6 +488,34 @@ sb_judge_page_costs(int rounds, double median, double lo, double hi,
 		add(v, SB_MARK_UNSTABLE);
 	if (cached_pct >= SB_PAGECOST_CACHED_PCT)
 		add(v, SB_MARK_CACHED);
+}
+
+/*
+ * access_paths' figure for one cold path, its page rate as a share of
+ * random reads' at its depth: over_budget below SB_PATH_MIN_ROUNDS
+ * rounds; unstable when the interval's half-width is more than
+ * SB_PATH_STABLE_PCT of the figure; cached when an eviction left more
+ * than SB_CACHED_PCT of the table and index resident; io_limited when
+ * the path read at SB_IOPS_RATIO of what the group's read throttle allows
+ * or more, so the throttle, not the device, set both sides.  rounds < 0:
+ * a path timed once (the sequential scan), with no interval to judge.
+ */
+void
+sb_judge_access_path(int rounds, double pct, double lo, double hi,
+					 double cached_pct, double read_rate, double limit_rate,
+					 SbVerdict *v)
+{
+	v->n = 0;
+	if (rounds >= 0 && rounds < SB_PATH_MIN_ROUNDS)
+		add(v, SB_MARK_OVER_BUDGET);
+	else if (rounds >= 0 &&
+			 (isnan(lo) || isnan(hi) ||
+			  sb_halfwidth_pct(pct, lo, hi) > SB_PATH_STABLE_PCT))
+		add(v, SB_MARK_UNSTABLE);
+	if (cached_pct > SB_CACHED_PCT)
+		add(v, SB_MARK_CACHED);
+	if (limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
+		add(v, SB_MARK_IO_LIMITED);
 }
 
 bool

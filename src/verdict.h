@@ -81,6 +81,10 @@ extern void sb_judge_input_init(SbJudgeInput *in);
 extern void sb_judge(const SbJudgeInput *in, SbVerdict *v);
 extern void sb_judge_page_costs(int rounds, double median, double lo,
 								double hi, double cached_pct, SbVerdict *v);
+extern void sb_judge_access_path(int rounds, double pct, double lo,
+								 double hi, double cached_pct,
+								 double read_rate, double limit_rate,
+								 SbVerdict *v);
 extern bool sb_verdict_has(const SbVerdict *v, const char *mark);
 extern char *sb_verdict_text(const SbVerdict *v);
 extern void sb_row_verdict(SbRow *row, const char *name, const SbVerdict *v);

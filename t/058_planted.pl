@@ -299,6 +299,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		CREATE EXTENSION scanbench SCHEMA $s;
 		CREATE TABLE public.t (id bigint, pad text) WITH (autovacuum_enabled = off);
 		INSERT INTO public.t SELECT g, repeat('x', 100) FROM generate_series(1, 20000) g;
+		CREATE INDEX t_id ON public.t (id);
 		VACUUM (ANALYZE) public.t;
 	}, on_error_stop => 1);
 	is($xret, 0, "$db: CREATE EXTENSION scanbench SCHEMA $s") or diag($xerr);
@@ -315,6 +316,10 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		# argument checks, and public.t is smaller than it measures.
 		'E.page_costs(regclass,double precision)' =>
 		  [ q{SELECT E.page_costs('public.t', max_seconds => 1)}, qr/too small to measure its page costs/ ],
+		# C; its bound and its count are parsed with pg_catalog alone on
+		# the path.
+		'E.access_paths(regclass,regclass,double precision,double precision,text[])' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.access_paths('public.t', 'public.t_id', max_seconds => 2)} ],
 		'E.scan_verdict_marks()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_verdict_marks()} ],
 		'E.scan_rate(regclass,text,text,integer)' => [ q{SELECT E.scan_rate('public.t', 'warm')} ],
 		'E.scan_breakdown(regclass,text,text,integer)' => [ q{SELECT E.scan_breakdown('public.t', 'warm')} ],

@@ -1,0 +1,662 @@
+/*-------------------------------------------------------------------------
+ *
+ * accesspath.c
+ *	  One question, "how many rows have a key at most this bound", answered
+ *	  through each access path the planner has for one btree index: a
+ *	  sequential scan, an index scan, an index-only scan and a bitmap heap
+ *	  scan, each planned on its own and run through the executor, cold
+ *	  and warm.
+ *
+ * The statement is "SELECT count(*) FROM ONLY t WHERE key <= bound", the
+ * key being the index's first column and the bound the value a given
+ * share of the rows have at most (sb_path_bound).  Each path is planned
+ * with the enable_* settings of the others off, and with every other
+ * index of the table hidden from the planner (a hook on the relation's
+ * index list), so that the path is this index's and not a smaller one's.
+ * A path the planner still will not take (it fell back to another) is
+ * reported as not planned, not measured under another's name.
+ *
+ * What is timed is the executor's own interval, ExecutorStart to
+ * ExecutorEnd, wall clock: the reads, the buffer manager's work, and the
+ * tuples looked at, as the query pays them.  Blocks read and found are
+ * the relation's own counters (the statistics system's, pending in this
+ * backend), so the heap's and the index's are told apart.
+ *
+ * A cold path's page rate is held against random reads of the table's
+ * own blocks at the depth the path keeps: one at a time for an index
+ * scan and an index-only scan (no release prefetches for them), and
+ * effective_io_concurrency for a bitmap heap scan (posix_fadvise hints
+ * until 17, a read stream from 18).  The two alternate in rounds, each
+ * round's reads as many as the path read, and the figure is the ratio of
+ * their summed times with the jackknife's interval over the rounds, as
+ * page_costs has it.  Under a control group's read throttle, a path run
+ * is preceded by reads of the throttle's first allowance (untimed, then
+ * evicted again), as the random reads are, so that neither side is timed
+ * through a burst.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "access/relation.h"
+#include "access/xact.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_index.h"
+#include "executor/executor.h"
+#include "executor/instrument.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "parser/analyze.h"
+#include "rewrite/rewriteHandler.h"
+#include "storage/fd.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/spccache.h"
+
+#include "accesspath.h"
+#include "cache.h"
+#include "cgroup.h"
+#include "clock.h"
+#include "compat.h"
+#include "compat_executor.h"
+#include "compat_planner.h"
+#include "randio.h"
+#include "stats.h"
+
+/* Seconds of a read throttle's rate read untimed before each side. */
+#define ALLOWANCE_S		0.15
+
+struct SbPathPlan
+{
+	SbPath		path;
+	Relation	heap;
+	Relation	index;
+	PlannedStmt *plan;
+	char	   *sql;
+	int			depth;			/* reads the path keeps in flight */
+	bool		count_io;		/* ask the scan to count its reads (19) */
+};
+
+static const char *const path_names[SB_NPATHS] = {
+	[SB_PATH_SEQ] = "seq",
+	[SB_PATH_INDEX] = "index",
+	[SB_PATH_INDEX_ONLY] = "index_only",
+	[SB_PATH_BITMAP] = "bitmap",
+};
+
+/* The enable_* setting of each path, turned off for every other path. */
+static const char *const path_settings[SB_NPATHS] = {
+	[SB_PATH_SEQ] = "enable_seqscan",
+	[SB_PATH_INDEX] = "enable_indexscan",
+	[SB_PATH_INDEX_ONLY] = "enable_indexonlyscan",
+	[SB_PATH_BITMAP] = "enable_bitmapscan",
+};
+
+const char *
+sb_path_name(SbPath path)
+{
+	return path_names[path];
+}
+
+/* ---- The bound: the key a share of the rows have at most ---- */
+
+/*
+ * The first key of the index (a plain column: the entry point refuses
+ * expression indexes) at offset selectivity * reltuples in key order,
+ * as the text of a literal, read through SPI with pg_catalog alone on
+ * the path so that the ordering is the type's own.  The table's row
+ * count is its reltuples, as the planner has it.
+ */
+char *
+sb_path_bound(Relation heap, Relation index, double selectivity,
+			  double *reltuples)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	AttrNumber	attno = index->rd_index->indkey.values[0];
+	const char *col = quote_identifier(get_attname(RelationGetRelid(heap), attno, false));
+	char	   *rel = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(heap)),
+												 RelationGetRelationName(heap));
+	double		ntuples = heap->rd_rel->reltuples;
+	int64		offset;
+	char	   *bound = NULL;
+	int			nestlevel;
+	int			ret;
+
+	*reltuples = ntuples;
+	offset = (int64) floor(selectivity * Max(ntuples, 1.0));
+	if (offset > 0)
+		offset--;
+
+	nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	ret = SPI_execute(psprintf("SELECT %s FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s OFFSET " INT64_FORMAT " LIMIT 1",
+							   col, rel, col, col, offset), true, 1);
+	if (ret == SPI_OK_SELECT && SPI_processed == 0)
+		/* fewer rows than the statistics say: the largest key */
+		ret = SPI_execute(psprintf("SELECT %s FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s DESC LIMIT 1",
+								   col, rel, col, col), true, 1);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "reading the bound of \"%s\" failed: %s",
+			 RelationGetRelationName(index), SPI_result_code_string(ret));
+	if (SPI_processed == 1)
+	{
+		char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		if (v != NULL)
+			bound = MemoryContextStrdup(caller, v);
+	}
+	SPI_finish();
+	AtEOXact_GUC(true, nestlevel);
+
+	if (bound == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" has no rows with a key in \"%s\"",
+						RelationGetRelationName(heap),
+						RelationGetRelationName(index))));
+	return bound;
+}
+
+/* ---- Planning one path ---- */
+
+static Oid	hook_heap = InvalidOid;
+static Oid	hook_index = InvalidOid;
+static sb_rel_hook_type prev_rel_hook = NULL;
+
+/* The table's index list, with only the measured index left in it. */
+static void
+keep_one_index(SB_REL_HOOK_ARGS)
+{
+	if (prev_rel_hook)
+		SB_REL_HOOK_CALL(prev_rel_hook);
+	if (OidIsValid(hook_heap) && SB_REL_HOOK_RELID == hook_heap)
+	{
+		List	   *kept = NIL;
+		ListCell   *lc;
+
+		foreach(lc, rel->indexlist)
+		{
+			IndexOptInfo *info = (IndexOptInfo *) lfirst(lc);
+
+			if (info->indexoid == hook_index)
+				kept = lappend(kept, info);
+		}
+		rel->indexlist = kept;
+	}
+}
+
+/* Whether the plan reads the table through the path asked for. */
+static bool
+plan_takes(Plan *plan, SbPath path, Oid indexid)
+{
+	if (plan == NULL)
+		return false;
+	switch (nodeTag(plan))
+	{
+		case T_SeqScan:
+			return path == SB_PATH_SEQ;
+		case T_IndexScan:
+			return path == SB_PATH_INDEX &&
+				((IndexScan *) plan)->indexid == indexid;
+		case T_IndexOnlyScan:
+			return path == SB_PATH_INDEX_ONLY &&
+				((IndexOnlyScan *) plan)->indexid == indexid;
+		case T_BitmapHeapScan:
+			return path == SB_PATH_BITMAP &&
+				plan->lefttree != NULL && IsA(plan->lefttree, BitmapIndexScan) &&
+				((BitmapIndexScan *) plan->lefttree)->indexid == indexid;
+		default:
+			return plan_takes(plan->lefttree, path, indexid) ||
+				plan_takes(plan->righttree, path, indexid);
+	}
+}
+
+/*
+ * Plan the statement through one path, or NULL where the planner takes
+ * another.  Parse analysis resolves count(*) and <= with pg_catalog alone
+ * on the path: an operator a role planted in the caller's path would
+ * otherwise run as the caller.
+ */
+SbPathPlan *
+sb_path_plan(Relation heap, Relation index, SbPath path, const char *bound)
+{
+	SbPathPlan *p = palloc0(sizeof(SbPathPlan));
+	AttrNumber	attno = index->rd_index->indkey.values[0];
+	Oid			keytype = get_atttype(RelationGetRelid(heap), attno);
+	char	   *sql;
+	RawStmt    *raw;
+	Query	   *q;
+	List	   *rewritten;
+	PlannedStmt *plan;
+	int			nestlevel;
+	int			i;
+
+	sql = psprintf("SELECT pg_catalog.count(*) FROM ONLY %s WHERE %s OPERATOR(pg_catalog.<=) %s::%s",
+				   quote_qualified_identifier(get_namespace_name(RelationGetNamespace(heap)),
+											  RelationGetRelationName(heap)),
+				   quote_identifier(get_attname(RelationGetRelid(heap), attno, false)),
+				   quote_literal_cstr(bound),
+				   format_type_be_qualified(keytype));
+
+	nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	for (i = 0; i < SB_NPATHS; i++)
+		(void) set_config_option(path_settings[i], i == (int) path ? "on" : "off",
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
+	(void) set_config_option("enable_tidscan", "off", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+
+	raw = linitial_node(RawStmt, pg_parse_query(sql));
+	q = sb_parse_analyze(raw, sql);
+	rewritten = QueryRewrite(q);
+	if (list_length(rewritten) != 1)
+		elog(ERROR, "rules rewrote the count of \"%s\" into several statements",
+			 RelationGetRelationName(heap));
+
+	hook_heap = RelationGetRelid(heap);
+	hook_index = RelationGetRelid(index);
+	prev_rel_hook = SB_REL_HOOK;
+	SB_REL_HOOK = keep_one_index;
+	PG_TRY();
+	{
+		plan = sb_plan_query(linitial_node(Query, rewritten), sql, 0, NULL);
+	}
+	PG_FINALLY();
+	{
+		SB_REL_HOOK = prev_rel_hook;
+		hook_heap = hook_index = InvalidOid;
+	}
+	PG_END_TRY();
+	AtEOXact_GUC(true, nestlevel);
+
+	if (!plan_takes(plan->planTree, path, RelationGetRelid(index)))
+		return NULL;
+
+	p->path = path;
+	p->heap = heap;
+	p->index = index;
+	p->plan = plan;
+	p->sql = sql;
+	switch (path)
+	{
+		case SB_PATH_SEQ:
+			p->depth = 0;
+			break;
+		case SB_PATH_INDEX:
+		case SB_PATH_INDEX_ONLY:
+			p->depth = 1;
+			break;
+		case SB_PATH_BITMAP:
+			/* 0 turns prefetching off: one read at a time */
+			p->depth = Max(get_tablespace_io_concurrency(heap->rd_rel->reltablespace), 1);
+			p->count_io = SB_HAVE_SCAN_IO;
+			break;
+		default:
+			elog(ERROR, "unknown access path %d", (int) path);
+	}
+	return p;
+}
+
+int
+sb_path_depth(SbPathPlan *p)
+{
+	return p->depth;
+}
+
+/* ---- Running it ---- */
+
+/* count(*)'s one value, kept. */
+typedef struct CountReceiver
+{
+	DestReceiver pub;
+	int64		count;
+} CountReceiver;
+
+static bool
+count_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	CountReceiver *r = (CountReceiver *) self;
+	bool		isnull;
+	Datum		d = slot_getattr(slot, 1, &isnull);
+
+	if (!isnull)
+		r->count = DatumGetInt64(d);
+	return true;
+}
+
+static void
+count_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+count_nothing(DestReceiver *self)
+{
+}
+
+/* The scan nodes' own counts of their reads (19 on), added to the run's. */
+static bool
+collect_io(PlanState *ps, void *context)
+{
+	SbPathRun  *r = (SbPathRun *) context;
+
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, BitmapHeapScanState) || IsA(ps, SeqScanState))
+	{
+		SbIOStats	s;
+
+		memset(&s, 0, sizeof(s));
+		if (sb_scannode_io_stats((ScanState *) ps, &s))
+		{
+			r->io_ok = true;
+			r->distance_mean = s.prefetch_count > 0 ?
+				(double) s.distance_sum / s.prefetch_count : 0;
+			r->distance_max = s.distance_max;
+		}
+	}
+	return planstate_tree_walker(ps, collect_io, context);
+}
+
+static void
+counters(Relation rel, int64 *fetched, int64 *hit)
+{
+	if (sb_pgstat_counting(rel))
+	{
+		*fetched = sb_pgstat_blocks_fetched(rel);
+		*hit = sb_pgstat_blocks_hit(rel);
+	}
+	else
+		*fetched = *hit = -1;
+}
+
+/*
+ * Time one run of the planned path.  The statement runs as in a read-only
+ * transaction; its rows are count(*)'s answer.
+ */
+void
+sb_path_run(SbPathPlan *p, SbPathRun *r)
+{
+	QueryDesc  *qd;
+	CountReceiver dest;
+	BufferUsage start_usage;
+	BufferUsage usage;
+	instr_time	start;
+	instr_time	end;
+	int64		heap_f0, heap_h0, index_f0, index_h0;
+	int64		heap_f1, heap_h1, index_f1, index_h1;
+	bool		save_read_only = XactReadOnly;
+
+	memset(r, 0, sizeof(SbPathRun));
+	memset(&dest, 0, sizeof(dest));
+	dest.pub.receiveSlot = count_receive;
+	dest.pub.rStartup = count_startup;
+	dest.pub.rShutdown = count_nothing;
+	dest.pub.rDestroy = count_nothing;
+	dest.pub.mydest = DestNone;
+
+	PushActiveSnapshot(GetTransactionSnapshot());
+	qd = CreateQueryDesc(p->plan, p->sql, GetActiveSnapshot(), InvalidSnapshot,
+						 (DestReceiver *) &dest, NULL, NULL,
+						 p->count_io ? SB_INSTRUMENT_SCAN_IO : 0);
+	counters(p->heap, &heap_f0, &heap_h0);
+	counters(p->index, &index_f0, &index_h0);
+	XactReadOnly = true;
+	PG_TRY();
+	{
+		start_usage = pgBufferUsage;
+		INSTR_TIME_SET_CURRENT(start);
+		ExecutorStart(qd, 0);
+		sb_executor_run(qd);
+		ExecutorFinish(qd);
+		if (p->count_io)
+			(void) collect_io(qd->planstate, r);
+		ExecutorEnd(qd);
+		INSTR_TIME_SET_CURRENT(end);
+	}
+	PG_FINALLY();
+	{
+		XactReadOnly = save_read_only;
+	}
+	PG_END_TRY();
+	counters(p->heap, &heap_f1, &heap_h1);
+	counters(p->index, &index_f1, &index_h1);
+
+	INSTR_TIME_SUBTRACT(end, start);
+	r->seconds = INSTR_TIME_GET_DOUBLE(end);
+	r->rows = dest.count;
+	memset(&usage, 0, sizeof(usage));
+	BufferUsageAccumDiff(&usage, &pgBufferUsage, &start_usage);
+	r->pages_read = usage.shared_blks_read;
+	r->pages_hit = usage.shared_blks_hit;
+	r->heap_read = r->heap_hit = r->index_read = r->index_hit = -1;
+	if (heap_f0 >= 0)
+	{
+		r->heap_hit = heap_h1 - heap_h0;
+		r->heap_read = (heap_f1 - heap_f0) - r->heap_hit;
+	}
+	if (index_f0 >= 0)
+	{
+		r->index_hit = index_h1 - index_h0;
+		r->index_read = (index_f1 - index_f0) - r->index_hit;
+	}
+
+	FreeQueryDesc(qd);
+	PopActiveSnapshot();
+}
+
+/* ---- Cold and warm ---- */
+
+static void
+evict(SbTarget *heap, SbTarget *index)
+{
+	sb_evict_buffers(heap);
+	sb_evict_buffers(index);
+	sb_evict_page_cache(heap);
+	sb_evict_page_cache(index);
+}
+
+static double
+cached_pct(SbTarget *heap, SbTarget *index)
+{
+	SbResidency h;
+	SbResidency i;
+
+	sb_residency(heap, &h);
+	sb_residency(index, &i);
+	return sb_pct(h.any_blocks + i.any_blocks, h.blocks + i.blocks);
+}
+
+/* The table's files, opened for random reads of whole blocks. */
+static SbRandomFile *
+open_random_files(SbTarget *heap)
+{
+	SbRandomFile *files = palloc0(sizeof(SbRandomFile) * Max(heap->nsegments, 1));
+	int			i;
+
+	for (i = 0; i < heap->nsegments; i++)
+	{
+		SbSegment  *seg = heap->segments[i];
+
+		files[i].fd = sb_open_segment(seg, false, false);
+		files[i].path = seg->path;
+		/* no read-ahead for this descriptor, as fio does for random jobs */
+		(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);
+		files[i].chunks = seg->bytes / BLCKSZ;
+		files[i].base = (uint64) seg->first_block * BLCKSZ;
+	}
+	return files;
+}
+
+static void
+close_random_files(SbTarget *heap, SbRandomFile *files)
+{
+	int			i;
+
+	for (i = 0; i < heap->nsegments; i++)
+		CloseTransientFile(files[i].fd);
+	pfree(files);
+}
+
+/*
+ * Read the throttle's first allowance untimed, at the path's depth, and
+ * put the page cache back as it was: cold.
+ */
+static void
+drain_allowance(SbTarget *heap, SbRandomFile *files, uint64 reads, int depth)
+{
+	SbRandomResult w;
+
+	if (reads == 0)
+		return;
+	sb_random_read_depth(files, heap->nsegments, BLCKSZ, reads, depth, &w);
+	sb_evict_page_cache(heap);
+}
+
+static uint64
+allowance_reads(SbTarget *heap)
+{
+	SbCgroupLimits limits;
+	double		rate;
+
+	sb_cgroup_limits(heap->segments[0]->path, &limits);
+	rate = sb_cgroup_read_rate(&limits, BLCKSZ);
+	return rate < HUGE_VAL ? (uint64) ceil(ALLOWANCE_S * rate) : 0;
+}
+
+/* One cold run: both relations evicted, what stayed resident measured. */
+void
+sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index, SbPathRun *r,
+			 double *cached)
+{
+	evict(heap, index);
+	*cached = cached_pct(heap, index);
+	sb_path_run(p, r);
+}
+
+/* One warm run, after one that brought the path's pages in. */
+void
+sb_path_warm(SbPathPlan *p, SbPathRun *r)
+{
+	SbPathRun	first;
+
+	sb_path_run(p, &first);
+	sb_path_run(p, r);
+}
+
+static void
+add_run(SbPathRun *sum, const SbPathRun *r)
+{
+	sum->rows = r->rows;
+	sum->heap_read += r->heap_read;
+	sum->heap_hit += r->heap_hit;
+	sum->index_read += r->index_read;
+	sum->index_hit += r->index_hit;
+	sum->pages_read += r->pages_read;
+	sum->pages_hit += r->pages_hit;
+	sum->seconds += r->seconds;
+	if (r->io_ok)
+	{
+		sum->io_ok = true;
+		sum->distance_mean += r->distance_mean;
+		sum->distance_max = Max(sum->distance_max, r->distance_max);
+	}
+}
+
+/*
+ * Cold rounds of the path and of random reads of the table, as many as
+ * the path read, at its depth, until the interval is within the target
+ * or the time is spent.  Each side starts cold; the random reads' pages
+ * are evicted by the next round's path run.
+ */
+void
+sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
+			   double max_seconds, SbPathRounds *out)
+{
+	SbRandomFile *files = open_random_files(heap);
+	uint64		allowance = allowance_reads(heap);
+	double	   *path_s = palloc(sizeof(double) * SB_PATH_MAX_ROUNDS);
+	double	   *random_s = palloc(sizeof(double) * SB_PATH_MAX_ROUNDS);
+	instr_time	t0;
+	instr_time	now;
+
+	memset(out, 0, sizeof(SbPathRounds));
+	out->pct = out->pct_lo = out->pct_hi = NAN;
+	INSTR_TIME_SET_CURRENT(t0);
+	while (out->rounds < SB_PATH_MAX_ROUNDS)
+	{
+		SbPathRun	r;
+		SbRandomResult rr;
+		double		elapsed;
+
+		CHECK_FOR_INTERRUPTS();
+		evict(heap, index);
+		drain_allowance(heap, files, allowance, p->depth);
+		out->cached_pct_before = Max(out->cached_pct_before,
+									 cached_pct(heap, index));
+		sb_path_run(p, &r);
+		/* nothing read: there is no page rate to hold against the reads */
+		if (r.pages_read <= 0)
+		{
+			if (out->rounds == 0)
+				add_run(&out->sum, &r);
+			break;
+		}
+		add_run(&out->sum, &r);
+
+		CHECK_FOR_INTERRUPTS();
+		sb_evict_page_cache(heap);
+		sb_random_read_drained(files, heap->nsegments, BLCKSZ, allowance,
+							   (uint64) r.pages_read, p->depth, &rr);
+		path_s[out->rounds] = r.seconds;
+		random_s[out->rounds] = rr.timing.seconds;
+		out->random_s += rr.timing.seconds;
+		out->random_reads += rr.ops;
+		out->rounds++;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, t0);
+		elapsed = INSTR_TIME_GET_DOUBLE(now);
+		if (out->rounds >= SB_PATH_MIN_ROUNDS &&
+			sb_ratio_ci(random_s, path_s, out->rounds, 0.95, &out->pct,
+						&out->pct_lo, &out->pct_hi) &&
+			sb_halfwidth_pct(out->pct, out->pct_lo, out->pct_hi) <= SB_PATH_TARGET_PCT)
+			break;
+		/* another round as long as the mean one must fit */
+		if (elapsed * (out->rounds + 1) / out->rounds > max_seconds)
+		{
+			out->budget_hit = true;
+			break;
+		}
+	}
+	if (out->rounds > 0)
+	{
+		/* the path's rate over the reads', so the reads' share of the time */
+		(void) sb_ratio_ci(random_s, path_s, out->rounds, 0.95, &out->pct,
+						   &out->pct_lo, &out->pct_hi);
+		out->pct *= 100.0;
+		out->pct_lo *= 100.0;
+		out->pct_hi *= 100.0;
+		if (out->sum.io_ok)
+			out->sum.distance_mean /= out->rounds;
+	}
+	close_random_files(heap, files);
+	pfree(path_s);
+	pfree(random_s);
+}

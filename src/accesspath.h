@@ -1,0 +1,78 @@
+/*-------------------------------------------------------------------------
+ *
+ * accesspath.h
+ *	  One question answered through each access path the planner has for
+ *	  it: a sequential scan, an index scan, an index-only scan and a bitmap
+ *	  heap scan of one index, each planned on its own and timed, cold and
+ *	  warm (accesspath.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_ACCESSPATH_H
+#define SCANBENCH_ACCESSPATH_H
+
+#include "utils/relcache.h"
+
+#include "relfiles.h"
+
+typedef enum SbPath
+{
+	SB_PATH_SEQ,
+	SB_PATH_INDEX,
+	SB_PATH_INDEX_ONLY,
+	SB_PATH_BITMAP,
+	SB_NPATHS
+} SbPath;
+
+/* Rounds of a cold path and of random reads at its depth, alternated. */
+#define SB_PATH_MIN_ROUNDS	5
+#define SB_PATH_MAX_ROUNDS	100
+#define SB_PATH_TARGET_PCT	5.0
+#define SB_PATH_STABLE_PCT	15.0
+
+/* One run of one path. */
+typedef struct SbPathRun
+{
+	int64		rows;			/* count(*)'s answer */
+	int64		heap_read;		/* blocks read, -1 where not counted */
+	int64		heap_hit;
+	int64		index_read;
+	int64		index_hit;
+	int64		pages_read;		/* every relation's, from buffer usage */
+	int64		pages_hit;
+	double		seconds;		/* wall clock, executor start to end */
+	bool		io_ok;			/* the scan counted its reads (19 on) */
+	double		distance_mean;	/* its mean look-ahead, in buffers */
+	int			distance_max;
+} SbPathRun;
+
+/* The cold rounds of one path against random reads at its depth. */
+typedef struct SbPathRounds
+{
+	int			rounds;
+	SbPathRun	sum;			/* the path's runs, added up */
+	double		random_s;		/* the random reads' wall clock, added up */
+	uint64		random_reads;
+	double		pct;			/* the path's page rate, % of the reads' */
+	double		pct_lo;			/* its interval (NaN: too few rounds) */
+	double		pct_hi;
+	double		cached_pct_before;	/* the most found after an eviction */
+	bool		budget_hit;
+} SbPathRounds;
+
+typedef struct SbPathPlan SbPathPlan;
+
+extern const char *sb_path_name(SbPath path);
+extern char *sb_path_bound(Relation heap, Relation index, double selectivity,
+						   double *reltuples);
+extern SbPathPlan *sb_path_plan(Relation heap, Relation index, SbPath path,
+								const char *bound);
+extern int	sb_path_depth(SbPathPlan *p);
+extern void sb_path_run(SbPathPlan *p, SbPathRun *r);
+extern void sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index,
+						 SbPathRun *r, double *cached_pct);
+extern void sb_path_warm(SbPathPlan *p, SbPathRun *r);
+extern void sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
+						   double max_seconds, SbPathRounds *out);
+
+#endif							/* SCANBENCH_ACCESSPATH_H */
