@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# access_paths against known answers, and on this machine's own disk
+# beside fio.  A throwaway cluster gets a copy of lineitem with an index on
+# l_partkey, whose order is not the heap's (an index scan then fetches a
+# heap page a row), out of both caches before each call; each cell prints,
+# for the cold index scan and the cold bitmap heap scan, the pages read a
+# second and the random reads' rate at the path's depth, beside the
+# answer where there is one:
+#
+#   cgroup N req/s, B MiB/s   the cluster's reads of its disk under a
+#            control group's request limit N (no byte limit) or byte
+#            limit B (no request limit): every page a cold index path
+#            reads is one 8 kB request, so it reads N, or B / 8192, pages
+#            a second, and so do the random reads; path_pct is 100
+#   own disk   no limit: no answer, but fio's random 8 kB reads of the
+#            same file, cold, read-ahead off, at the path's depth
+#
+# A page rate more than 10 % off its answer, or a path_pct more than 10 %
+# off 100, is flagged (!).  Each cell runs --runs times (default 2).
+#
+#   bench/access-paths.sh [--scale SF] [--port PORT] [--runs N]
+#
+# Root and control groups; otherwise it says why and exits 0.  SF 1 by
+# default (lineitem about 900 MB, 6 million rows); about ten minutes.
+set -uo pipefail
+. "$(dirname "$0")/../tools/common.sh"
+. "$(dirname "$0")/../tools/lab.sh"
+
+scale=1
+port=56320
+runs=2
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--scale) scale=$2; shift 2 ;;
+		--port) port=$2; shift 2 ;;
+		--runs) runs=$2; shift 2 ;;
+		*) sb_die "usage: bench/access-paths.sh [--scale SF] [--port PORT] [--runs N]" ;;
+	esac
+done
+
+[ "$(id -u)" = 0 ] || { echo "bench/access-paths.sh: skipped: run as root"; exit 0; }
+sb_lab_check || { echo "bench/access-paths.sh: skipped: $SB_LAB_WHY"; exit 0; }
+command -v fio >/dev/null ||
+	{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >/dev/null; } ||
+	sb_die "fio is needed: apt-get install fio"
+sb_lab_lock || sb_die "could not take the lab lock on $(sb_lab_lock_dir)"
+
+group=scanbench-paths-$$
+trap 'sb_cleanup' EXIT
+trap 'exit 1' INT TERM
+sb_on_exit "sb_lab_remove '$group'"
+sb_lab_create "$group" || sb_die "could not make the group $group"
+sb_bench_lineitem "$scale" lineitem "$port"
+data=$PGHOST/data
+pgbin=$(sb_pgbin)
+q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
+q "CREATE INDEX IF NOT EXISTS i_l_partkey ON lineitem (l_partkey)" >/dev/null
+q "VACUUM (FREEZE, ANALYZE) lineitem" >/dev/null
+q "CHECKPOINT" >/dev/null
+file=$data/$(q "SELECT pg_relation_filepath('lineitem')")
+rows=$(q "SELECT reltuples::bigint FROM pg_class WHERE oid = 'lineitem'::regclass")
+eic=$(q "SHOW effective_io_concurrency")
+
+# Out of both caches, the new postmaster in the group (see page-costs.sh).
+cold()
+{
+	sb_restart_cluster "$PGHOST" || sb_die "could not restart the cluster"
+	sync
+	for f in "$file" "$file".*; do
+		[ -f "$f" ] && dd if="$f" iflag=nocache count=0 status=none
+	done
+	sb_lab_move "$group" "$data" || sb_die "could not move the cluster into $group"
+}
+
+echo "bench/access-paths.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), PostgreSQL $(sb_pgversion), $(nproc) CPUs, $(uname -r), cgroup v$SB_LAB_V"
+echo "lineitem: $(q "SELECT pg_relation_size('lineitem')") bytes, $rows rows; index on l_partkey, correlation $(q "SELECT round(correlation::numeric, 3) FROM pg_stats WHERE tablename = 'lineitem' AND attname = 'l_partkey'"); effective_io_concurrency $eic"
+echo
+echo "Pages a second, known answers in [brackets]; ! flags a rate more than 10 % off, a path_pct more than 10 % off 100."
+hdr='%-24s | %-6s | %-5s | %-6s | %-18s | %-20s | %-20s | %-24s | %s\n'
+printf "$hdr" cell path depth rows "pages_s" "random_pages_s" "path_pct" verdict flags
+
+off() { awk -v f="$1" -v k="$2" -v p="$3" 'BEGIN { if (f == "" || k <= 0 || (f - k) / k * 100 > p || (k - f) / k * 100 > p) print " !" }'; }
+
+# measure SELECTIVITY: a line per cold index path
+measure()
+{
+	q "SELECT path, depth, rows, pages_s, random_pages_s, path_pct, pct_low, pct_high,
+		verdict::text, rounds
+		FROM access_paths('lineitem', 'i_l_partkey', selectivity => $1, max_seconds => 120,
+		                  paths => '{index,bitmap}')
+		WHERE cache = 'cold'"
+}
+
+# A run of about 1.5 s: the rows a limit of R pages a second reads in it.
+selectivity_for() { awk -v r="$1" -v n="$rows" 'BEGIN { printf "%.6f", 1.5 * r / n }'; }
+
+# cgroup_cell MIB IOPS
+cgroup_cell()
+{
+	local mib=$1 iops=$2 known name sel line path depth nrows ps rs pct lo hi verdict rounds flags
+	if [ "$iops" -gt 0 ]; then known=$iops; name="cgroup $iops req/s"
+	else known=$(awk -v b="$mib" 'BEGIN { printf "%.0f", b * 1048576 / 8192 }'); name="cgroup $mib MiB/s"; fi
+	sel=$(selectivity_for "$known")
+	for _ in $(seq "$runs"); do
+		cold
+		sb_lab_limit "$group" "$data" "$mib" 0 "$iops" || sb_die "could not set the limits"
+		while IFS='|' read -r path depth nrows ps rs pct lo hi verdict rounds; do
+			flags=$(off "$ps" "$known" 10)$(off "$rs" "$known" 10)$(off "$pct" 100 10)
+			printf "$hdr" "$name" "$path" "$depth" "$nrows" "$ps [$known]" "$rs [$known]" \
+				"$pct ($lo-$hi)" "$verdict" "${flags:-ok} ($rounds rounds)"
+		done < <(measure "$sel")
+		sb_lab_limit "$group" "$data" 0 0 0
+	done
+}
+
+# fio_iops DEPTH: random 8 kB reads a second of the file, cold, read-ahead
+# off, DEPTH in flight (a thread each, as random_read keeps them), for at
+# most 5 s
+fio_iops()
+{
+	sync
+	dd if="$file" iflag=nocache count=0 status=none
+	fio --name=ap --filename="$file" --readonly --rw=randread --bs=8k \
+		--ioengine=psync --thread --numjobs="$1" --group_reporting \
+		--fadvise_hint=random --invalidate=1 --runtime=5 \
+		--size="$(stat -c %s "$file")" --output-format=terse --terse-version=3 2>/dev/null |
+		awk -F';' '{ printf "%.0f", $8 }'	# field 8: read IOPS
+}
+
+own_disk()
+{
+	local sel line path depth nrows ps rs pct lo hi verdict rounds
+	sel=$(selectivity_for 10000)
+	for _ in $(seq "$runs"); do
+		cold
+		while IFS='|' read -r path depth nrows ps rs pct lo hi verdict rounds; do
+			printf "$hdr" "own disk (fio)" "$path" "$depth" "$nrows" "$ps" "$rs (fio $(fio_iops "$depth"))" \
+				"$pct ($lo-$hi)" "$verdict" "($rounds rounds)"
+		done < <(measure "$sel")
+	done
+}
+
+cgroup_cell 0 200
+cgroup_cell 8 0
+own_disk
