@@ -401,7 +401,7 @@ test_determinism(const Dbt3 *g)
 	uint64_t	binary = fingerprint(g, DBT3_BINARY, 0, g->orders);
 	int64_t		differ = 0;
 
-	if (!dbt3_init(&again, g->scale, g->seed) || !dbt3_init(&other, g->scale, g->seed + 1))
+	if (!dbt3_init(&again, DBT3_LINEITEM, g->scale, g->seed) || !dbt3_init(&other, DBT3_LINEITEM, g->scale, g->seed + 1))
 	{
 		check(false, "second generator: out of memory");
 		return;
@@ -423,7 +423,7 @@ main(void)
 	Dbt3		g;
 
 	test_scale();
-	if (!dbt3_init(&g, 0.01, DBT3_DEFAULT_SEED))
+	if (!dbt3_init(&g, DBT3_LINEITEM, 0.01, DBT3_DEFAULT_SEED))
 	{
 		check(false, "dbt3_init: out of memory");
 		return 1;
