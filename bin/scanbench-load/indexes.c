@@ -30,6 +30,7 @@
 #include "load_state.h"
 #include "loader.h"
 #include "progress.h"
+#include "signals.h"
 #include "step.h"
 
 /* The schema part of ld->target, which is "schema.table", both quoted. */
@@ -116,6 +117,9 @@ load_build_indexes(Load *ld, PGconn *conn)
 		double		t0 = now_s();
 		char	   *bytes;
 
+		/* a signal between two builds, whose cancel found nothing to stop */
+		if (interrupted)
+			return false;
 		if (ld->pg->interval > 0)
 			fprintf(stderr, "CREATE INDEX %s ...\n", ix->qname);
 		if (!load_step(ld, conn, sqlf("CREATE INDEX %s_%s ON %s (%s)", ld->staging_name,
