@@ -75,9 +75,11 @@ is(staging_left(), 0, 'one job: no staging table or index left');
 my $base_sum = checksum('lineitem');
 
 # --- two jobs: the same rows, the same indexes; the heap is the jobs' pages ---
-($rc, $out, $err) = load('-s', '0.1', '-t', 'li_j2', '-j', '2', '-F', 'text', '-q', '--json',
+($rc, $out, $err) = load('-s', '0.1', '-t', 'li_j2', '-j', '2', '-F', 'text', '--json',
 	'--index=l_orderkey,l_partkey');
 is($rc, 0, 'two jobs, two indexes: loaded') or diag($err);
+like($err, qr/note: with 2 jobs the heap is not in l_orderkey's order: .* its correlation will be about 1\/2/,
+	'two jobs: a note says the heap is not in l_orderkey\'s order');
 is(checksum('li_j2'), $base_sum, 'two jobs: the same rows as one job');
 like(index_defs('li_j2'), qr/^li_j2_l_orderkey_idx: .*\(l_orderkey\)\nli_j2_l_partkey_idx: .*\(l_partkey\)$/,
 	'two jobs: both indexes');

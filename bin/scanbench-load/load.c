@@ -556,6 +556,12 @@ plan_load(Load *ld, Options *options, const Dbt3 *gen)
 	options->jobs = ld->plan.jobs;
 	if (ld->plan.cost[0] && !options->quiet)
 		fprintf(stderr, LOADER_NAME ": note: %s\n", ld->plan.cost);
+	for (int i = 0; i < options->nindexes && options->jobs > 1 && !options->quiet; i++)
+		if (strcmp(options->index_columns[i], load_table(options->kind)->heap_order) == 0)
+			fprintf(stderr, LOADER_NAME ": note: with %d jobs the heap is not in %s's order: "
+					"each job writes its own range of it into pages that interleave with the "
+					"others', and its correlation will be about 1/%d; one job writes the heap "
+					"in its order\n", options->jobs, options->index_columns[i], options->jobs);
 	ld->wal_before = server_wal_lsn(ld->ctl);
 	return ld->wal_before >= 0 &&
 		server_checkpoints(ld->ctl, &ld->server, &ld->timed_before, &ld->requested_before);

@@ -66,10 +66,11 @@ static const char part_doc_columns[] =
 static const char *const part_doc_index_columns[] = {"pd_partkey", NULL};
 
 static const LoadTable tables[] = {
-	{DBT3_LINEITEM, "lineitem", lineitem_columns, NULL, lineitem_index_columns, 4.0 * 157.7},
+	{DBT3_LINEITEM, "lineitem", lineitem_columns, NULL, lineitem_index_columns, "l_orderkey",
+	4.0 * 157.7},
 	/* 4,100 bytes of text in chunks of 2 kB, 4 a page, and a row of 61 bytes */
 	{DBT3_PART_DOC, "part_doc", part_doc_columns, "ALTER COLUMN pd_doc SET STORAGE EXTERNAL",
-	part_doc_index_columns, 4850.0},
+	part_doc_index_columns, "pd_partkey", 4850.0},
 };
 
 const LoadTable *

@@ -19,6 +19,7 @@ typedef struct
 	const char *columns;		/* CREATE TABLE's column list */
 	const char *storage;		/* ALTER TABLE ... ALTER COLUMN clause, or NULL */
 	const char *const *index_columns;	/* what --index takes, NULL-terminated */
+	const char *heap_order;		/* the column one job writes the heap in order of */
 	double		bytes_per_unit; /* on disk, all forks, for the cost line */
 } LoadTable;
 
