@@ -30,7 +30,7 @@ sub sql { return $node->safe_psql('postgres', shift) }
 	like($out, qr/^Usage:$/m, '--help has a usage section');
 	like($out, qr/$_/, "--help explains $_")
 	  for ('--scale=SF', '--seed=N', '--format=FORMAT', '--stdout', '--table=NAME', '--drop', '--append',
-		'--unlogged', '--jobs=N\|auto', '--force-drop', '--json', 'Choosing --jobs', '--check', '--progress=SEC', '--quiet', '--host', '--port', '--username',
+		'--unlogged', '--index=COLUMN', '--toast', 'Indexes:', '--jobs=N\|auto', '--force-drop', '--json', 'Choosing --jobs', '--check', '--progress=SEC', '--quiet', '--host', '--port', '--username',
 		'--dbname', 'Exit status:');
 	IPC::Run::run([ $loader, '--version' ], '>', \$out, '2>', \$err);
 	like($out, qr/^scanbench-load \(scanbench\) \Q$version\E$/m, '--version');

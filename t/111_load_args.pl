@@ -46,6 +46,30 @@ for my $args ([ '--seed', '18446744073709551615' ], [ '-s', '0.01' ], [ '-s', '.
 	is($rc, 0, "'@$args': accepted");
 }
 
+# --index takes the table's own columns, each once, on a table the load
+# creates; --toast's table has its own.  All before any connection.
+for my $case ([ [ '--index=l_comment' ], qr/invalid --index column "l_comment": lineitem's indexes are on l_orderkey, l_partkey, l_suppkey, l_shipdate, l_commitdate, l_receiptdate/ ],
+	[ [ '--index=l_partkey,l_partkey' ], qr/--index names column "l_partkey" twice/ ],
+	[ [ '--index=l_partkey', '--index=l_partkey' ], qr/--index names column "l_partkey" twice/ ],
+	[ [ '--index=' ], qr/--index needs a column name/ ],
+	[ [ '--index=,' ], qr/invalid --index ",": must be column names separated by commas/ ],
+	[ [ '--toast', '--index=l_partkey' ], qr/invalid --index column "l_partkey": part_doc's indexes are on pd_partkey/ ],
+	[ [ '--index=pd_partkey' ], qr/invalid --index column "pd_partkey": lineitem's/ ],
+	[ [ '--index=l_partkey', '--append' ], qr/--index builds indexes on the table a load creates: --append, --stdout and --distribute do not apply/ ],
+	[ [ '--index=l_partkey', '--stdout' ], qr/--index builds indexes on the table a load creates/ ],
+	[ [ '--index=l_partkey', '--distribute=l_orderkey' ], qr/--index builds indexes on the table a load creates/ ],
+	[ [ '-t', 'x' x 46, '--index=l_receiptdate' ], qr/the index name "x{46}_l_receiptdate_idx" would be longer than 63 bytes/ ])
+{
+	my ($args, $says) = @$case;
+	my ($rc, $out, $err) = run_tool('', '-h', '/nonexistent', @$args);
+	is($rc, 2, "'@$args': exit 2");
+	like($err, $says, "'@$args': says why");
+}
+{
+	my ($rc, $out, $err) = run_tool('', '-h', '/nonexistent', '-t', 'x' x 45, '--index=l_receiptdate');
+	is($rc, 1, 'an index name of 63 bytes: accepted (then no server)');
+}
+
 # A table name longer than the server keeps (63 bytes) is refused, in bytes.
 {
 	my ($rc, $out, $err) = run_tool('', '-t', 'x' x 64);

@@ -1,9 +1,11 @@
 /*
- * dbt3.c: scale, keys and the line items of one order.
+ * dbt3.c: scale, keys, the line items of one order and part_doc's row of
+ * one part.
  *
  * All the randomness of an order comes from its own DBT3_DRAWS_PER_ORDER
  * draws (dbt3_random.h), so dbt3_order() is a pure function of the
- * generator's (scale, seed) and the order index.
+ * generator's (scale, seed) and the order index; dbt3_part_doc() likewise
+ * of the part index.
  */
 #include <stdlib.h>
 
@@ -48,13 +50,22 @@ dbt3_orders(double scale)
 	return round_count(scale, ORDERS_PER_SF);
 }
 
+/* The units of work of a table at a scale factor: orders, or parts. */
+int64_t
+dbt3_units(Dbt3Table table, double scale)
+{
+	return table == DBT3_PART_DOC ? round_count(scale, PARTS_PER_SF) : dbt3_orders(scale);
+}
+
 /*
- * Build the calendar and the comment pool of (scale, seed).  Returns false,
- * with nothing to free, when the pool cannot be allocated.
+ * Build the calendar and the comment pool of (table, scale, seed).  Returns
+ * false, with nothing to free, when the pool cannot be allocated.
  */
 bool
-dbt3_init(Dbt3 *g, double scale, uint64_t seed)
+dbt3_init(Dbt3 *g, Dbt3Table table, double scale, uint64_t seed)
 {
+	g->table = table;
+	g->units = dbt3_units(table, scale);
 	g->scale = scale;
 	g->seed = seed;
 	g->key = seed_key(seed);
@@ -130,4 +141,20 @@ dbt3_order(const Dbt3 *g, int64_t order, Dbt3LineItem *items)
 		it->shipmode = (uint8_t) take(&c, 7);
 	}
 	return nlines;
+}
+
+/*
+ * part_doc's row of part index part (key part + 1): a piece of the pool of
+ * DBT3_DOC_MIN..DBT3_DOC_MAX bytes at a random offset.  Its draws come from
+ * a stream keyed apart from lineitem's, so that the two tables do not share
+ * values by construction.
+ */
+void
+dbt3_part_doc(const Dbt3 *g, int64_t part, Dbt3PartDoc *doc)
+{
+	uint64_t	r = draw(mix64(g->key ^ UINT64_C(0x70617274646f63)), (uint64_t) part, 0);
+
+	doc->partkey = (int32_t) (part + 1);
+	doc->doc_len = DBT3_DOC_MIN + take(&r, DBT3_DOC_MAX - DBT3_DOC_MIN + 1);
+	doc->doc_off = take(&r, DBT3_POOL_SIZE - DBT3_DOC_MAX);
 }

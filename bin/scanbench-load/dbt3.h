@@ -37,6 +37,18 @@
  */
 #define DBT3_ORDER_MAX_BYTES 2048
 
+/*
+ * part_doc (--toast): a row a part, whose pd_doc is DBT3_DOC_MIN to
+ * DBT3_DOC_MAX bytes of the comment pool, 4 kB on average.  Even the
+ * shortest makes a row longer than the server's TOAST threshold (about
+ * 2 kB), so that every value goes out of line.
+ */
+#define DBT3_DOC_MIN		2048
+#define DBT3_DOC_MAX		6143
+
+/* The most bytes one unit of work (an order, or a part's row) takes. */
+#define DBT3_UNIT_MAX_BYTES 8192
+
 /* Dates are day indexes from 1992-01-01 to 1998-12-31. */
 #define DBT3_CAL_DAYS		2557
 
@@ -44,6 +56,13 @@
 #define DBT3_POOL_SIZE		(4 * 1024 * 1024)
 #define DBT3_COMMENT_MIN	10
 #define DBT3_COMMENT_MAX	43
+
+/* The tables the generator makes. */
+typedef enum
+{
+	DBT3_LINEITEM,				/* a unit of work is an order, 1 to 7 rows */
+	DBT3_PART_DOC				/* a unit is a part, one row */
+} Dbt3Table;
 
 typedef enum
 {
@@ -73,6 +92,14 @@ typedef struct
 	uint32_t	comment_len;
 } Dbt3LineItem;
 
+/* One row of part_doc: the key, and the document as a piece of the pool. */
+typedef struct
+{
+	int32_t		partkey;
+	uint32_t	doc_off;		/* in the pool */
+	uint32_t	doc_len;
+} Dbt3PartDoc;
+
 /* A string of a fixed list, with its length. */
 typedef struct
 {
@@ -86,9 +113,11 @@ extern const Dbt3Word dbt3_ship_modes[7];
 /* Everything the rows of one (scale, seed) need, built once by dbt3_init. */
 typedef struct
 {
+	Dbt3Table	table;
 	double		scale;
 	uint64_t	seed;
 	uint64_t	key;			/* the random stream's key, from the seed */
+	int64_t		units;			/* of work: orders, or parts for part_doc */
 	int64_t		orders;			/* SF x 1,500,000 */
 	int64_t		parts;			/* SF x 200,000 */
 	int64_t		suppliers;		/* SF x 10,000 */
@@ -100,9 +129,11 @@ typedef struct
 
 /* dbt3.c: scale, keys and rows (dbt3_text.h, dbt3_copy.h: the rest) */
 extern int64_t dbt3_orders(double scale);
-extern bool dbt3_init(Dbt3 *g, double scale, uint64_t seed);
+extern int64_t dbt3_units(Dbt3Table table, double scale);
+extern bool dbt3_init(Dbt3 *g, Dbt3Table table, double scale, uint64_t seed);
 extern void dbt3_free(Dbt3 *g);
 extern int	dbt3_order(const Dbt3 *g, int64_t order, Dbt3LineItem *items);
 extern int64_t dbt3_order_key(int64_t order);
+extern void dbt3_part_doc(const Dbt3 *g, int64_t part, Dbt3PartDoc *doc);
 
 #endif							/* DBT3_H */

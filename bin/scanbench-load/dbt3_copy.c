@@ -215,6 +215,24 @@ format_binary(const Dbt3 *g, char *p, const Dbt3LineItem *it)
 	return put_bytes(p, g->pool + it->comment_off, it->comment_len);
 }
 
+/* part_doc's row: pd_partkey, pd_bytes, pd_doc, in either format. */
+static inline char *
+format_doc(const Dbt3 *g, Dbt3Format format, char *p, const Dbt3PartDoc *d)
+{
+	if (format == DBT3_BINARY)
+	{
+		p = put16(p, 3);
+		p = put_int32_field(p, (uint32_t) d->partkey);
+		p = put_int32_field(p, d->doc_len);
+		return put_bytes(p, g->pool + d->doc_off, d->doc_len);
+	}
+	p = put_uint(p, (uint64_t) d->partkey);
+	*p++ = '|';
+	p = put_uint(p, d->doc_len);
+	*p++ = '|';
+	return put_text(p, g->pool + d->doc_off, d->doc_len, '\n');
+}
+
 /* What a COPY's data starts with: the PGCOPY header, or nothing. */
 char *
 dbt3_put_header(Dbt3Format format, char *p)
@@ -246,4 +264,21 @@ dbt3_put_order(const Dbt3 *g, Dbt3Format format, int64_t order, char *p, int *nr
 		p = format == DBT3_BINARY ? format_binary(g, p, &items[l]) : format_text(g, p, &items[l]);
 	*nrows = n;
 	return p;
+}
+
+/*
+ * Write the rows of one unit of work of the generator's table (an order's
+ * lines, or a part's document) at p, which has room for
+ * DBT3_UNIT_MAX_BYTES; return the end of what was written and set *nrows.
+ */
+char *
+dbt3_put_unit(const Dbt3 *g, Dbt3Format format, int64_t unit, char *p, int *nrows)
+{
+	Dbt3PartDoc doc;
+
+	if (g->table == DBT3_LINEITEM)
+		return dbt3_put_order(g, format, unit, p, nrows);
+	dbt3_part_doc(g, unit, &doc);
+	*nrows = 1;
+	return format_doc(g, format, p, &doc);
 }

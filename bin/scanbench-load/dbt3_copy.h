@@ -14,5 +14,7 @@ extern char *dbt3_put_header(Dbt3Format format, char *p);
 extern char *dbt3_put_trailer(Dbt3Format format, char *p);
 extern char *dbt3_put_order(const Dbt3 *g, Dbt3Format format, int64_t order,
 							char *p, int *nrows);
+extern char *dbt3_put_unit(const Dbt3 *g, Dbt3Format format, int64_t unit,
+						   char *p, int *nrows);
 
 #endif							/* DBT3_COPY_H */

@@ -1,8 +1,10 @@
 /*
- * jobs.c: one thread and one connection per range of orders.
+ * jobs.c: one thread and one connection per range of orders (of parts for
+ * part_doc).
  *
- * A job generates its range of orders into a chunk buffer and hands full
- * chunks to its connection's COPY (or to standard output).  Jobs never
+ * A job generates its range of units (orders, or parts) into a chunk buffer
+ * and hands full chunks to its connection's COPY (or to standard output).
+ * Jobs never
  * commit: the main thread commits them all, or none (load.c).  The main
  * thread watches them here: progress, a signal, a COPY the server failed, and
  * a failed job, which makes the others stop.
@@ -31,7 +33,7 @@
  * each message whole before parsing it: 256 kB messages made a one-job text
  * load 10-15 % slower than 16-64 kB ones on the reference machine (cache
  * misses in the backend, which is the bottleneck).  A chunk is flushed when
- * less than DBT3_ORDER_MAX_BYTES is left.
+ * less than DBT3_UNIT_MAX_BYTES is left.
  */
 #define CHUNK_SIZE			(64 * 1024)
 
@@ -107,9 +109,9 @@ job_flush(Job *job, const char *buf, size_t len)
 
 /* What the main thread's progress reports and summary read. */
 static void
-job_publish(Job *job, int64_t orders, int64_t rows, int64_t bytes)
+job_publish(Job *job, int64_t units, int64_t rows, int64_t bytes)
 {
-	STORE_RELAXED(job->orders_done, orders);
+	STORE_RELAXED(job->units_done, units);
 	STORE_RELAXED(job->rows_done, rows);
 	STORE_RELAXED(job->bytes_done, bytes);
 }
@@ -208,23 +210,23 @@ job_commit_step(Job *job, char *buf, int64_t rows, int64_t bytes)
 }
 
 /*
- * Generate the job's orders into buf, sending each full chunk; between
+ * Generate the job's units into buf, sending each full chunk; between
  * chunks, stop if the server failed this COPY or the load is being aborted.
  */
 static GenerateResult
 job_generate(Job *job, char *buf, int64_t *rows_out)
 {
 	char	   *p = dbt3_put_header(job->format, buf);
-	char	   *limit = buf + CHUNK_SIZE - DBT3_ORDER_MAX_BYTES;
+	char	   *limit = buf + CHUNK_SIZE - DBT3_UNIT_MAX_BYTES;
 	int64_t		rows = 0,
 				bytes = 0,
 				step_end = job->step_bytes;
 
-	for (int64_t o = job->first_order; o < job->end_order; o++)
+	for (int64_t o = job->first_unit; o < job->end_unit; o++)
 	{
 		int			n;
 
-		p = dbt3_put_order(job->gen, job->format, o, p, &n);
+		p = dbt3_put_unit(job->gen, job->format, o, p, &n);
 		rows += n;
 		if (p >= limit)
 		{
@@ -232,12 +234,12 @@ job_generate(Job *job, char *buf, int64_t *rows_out)
 				return GENERATE_FAILED;
 			bytes += p - buf;
 			p = buf;
-			job_publish(job, o + 1 - job->first_order, rows, bytes);
+			job_publish(job, o + 1 - job->first_unit, rows, bytes);
 			if (LOAD_RELAXED(job->server_failed))
 				return GENERATE_FAILED; /* ending the COPY fetches the error */
 			if (LOAD_RELAXED(abort_load))
 				return GENERATE_ABORTED;
-			if (step_end > 0 && bytes >= step_end && o + 1 < job->end_order)
+			if (step_end > 0 && bytes >= step_end && o + 1 < job->end_unit)
 			{
 				if ((p = job_commit_step(job, buf, rows, bytes)) == NULL)
 					return GENERATE_FAILED;
@@ -249,7 +251,7 @@ job_generate(Job *job, char *buf, int64_t *rows_out)
 	if (!job_flush(job, buf, p - buf))
 		return GENERATE_FAILED;
 	bytes += p - buf;
-	job_publish(job, job->end_order - job->first_order, rows, bytes);
+	job_publish(job, job->end_unit - job->first_unit, rows, bytes);
 	*rows_out = rows;
 	return GENERATED;
 }
@@ -304,15 +306,15 @@ run_job(void *arg)
 }
 
 void
-split_orders(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format)
+split_units(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format)
 {
 	for (int j = 0; j < njobs; j++)
 	{
 		jobs[j].id = j + 1;
 		jobs[j].gen = gen;
 		jobs[j].format = format;
-		jobs[j].first_order = gen->orders * j / njobs;
-		jobs[j].end_order = gen->orders * (j + 1) / njobs;
+		jobs[j].first_unit = gen->units * j / njobs;
+		jobs[j].end_unit = gen->units * (j + 1) / njobs;
 		jobs[j].state = JOB_RUNNING;
 	}
 }

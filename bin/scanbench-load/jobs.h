@@ -28,15 +28,15 @@ typedef struct Job
 	int			id;
 	const Dbt3 *gen;
 	Dbt3Format	format;
-	int64_t		first_order;	/* order indexes [first_order, end_order) */
-	int64_t		end_order;
+	int64_t		first_unit;	/* unit indexes [first_unit, end_unit): orders, or parts */
+	int64_t		end_unit;
 	PGconn	   *conn;			/* NULL: write to standard output */
 	pthread_t	thread;
 	const char *copy_sql;
 	int64_t		step_bytes;		/* commit every this many bytes; 0: at the end */
 
 	/* written by the job, read by the main thread (relaxed atomics) */
-	int64_t		orders_done;
+	int64_t		units_done;
 	int64_t		rows_done;
 	int64_t		bytes_done;
 	int64_t		bytes_committed;	/* by the steps' commits */
@@ -72,7 +72,7 @@ typedef struct
 	char		error[1024];	/* a failed pass; the load goes on */
 } Freezer;
 
-extern void split_orders(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format);
+extern void split_units(Job *jobs, int njobs, const Dbt3 *gen, Dbt3Format format);
 extern bool run_jobs(Job *jobs, int njobs, PGconn *ctl, Freezer *fz, Progress *pg);
 extern void job_error(Job *job, const char *fmt,...) PRINTF_LIKE(2, 3);
 extern const char *load_error(const Job *jobs, int njobs);

@@ -16,16 +16,17 @@
  * only in the last transaction, which drops the old one (--drop) and
  * renames the staging table in its place:
  *
- *   one job      BEGIN; CREATE staging; COPY FREEZE; ANALYZE; DROP old;
- *                RENAME; COMMENT; COMMIT -- COPY FREEZE needs the table created in
- *                its own transaction, and ANALYZE can run inside one.
+ *   one job      BEGIN; CREATE staging; COPY FREEZE; CREATE INDEX (--index);
+ *                ANALYZE; DROP old; RENAME (the indexes too); COMMENT; COMMIT
+ *                -- COPY FREEZE needs the table created in its own
+ *                transaction, and ANALYZE can run inside one.
  *   jobs > 1, or --distribute (Citus)
  *                the staging table is committed so that every job's
  *                connection sees it; the jobs COPY and commit (in steps,
  *                frozen as they go, where a checkpoint is likely: see
- *                freeze_in_steps); VACUUM (FREEZE, ANALYZE); then BEGIN;
- *                DROP old; RENAME; COMMENT (the mark --drop looks for);
- *                COMMIT.
+ *                freeze_in_steps); VACUUM (FREEZE, ANALYZE); CREATE INDEX
+ *                (--index); then BEGIN; DROP old; RENAME (the indexes too);
+ *                COMMENT (the mark --drop looks for); COMMIT.
  *                Until then a failure drops the staging table.  While it
  *                exists the control session holds an advisory lock keyed
  *                on it, and its comment says what it is: a run that finds
@@ -55,6 +56,7 @@
 #include "db.h"
 #include "dbt3.h"
 #include "dbt3_copy.h"
+#include "indexes.h"
 #include "jobs.h"
 #include "load.h"
 #include "load_state.h"
@@ -68,27 +70,20 @@
 #include "staging.h"
 #include "step.h"
 #include "summary.h"
+#include "tables.h"
 
-/* Column types as the reference gives them; bigint keys fit SF >= 300. */
-static const char *table_columns =
-"(\n"
-"    l_orderkey      bigint NOT NULL,\n"
-"    l_partkey       integer NOT NULL,\n"
-"    l_suppkey       integer NOT NULL,\n"
-"    l_linenumber    integer NOT NULL,\n"
-"    l_quantity      numeric(15,2) NOT NULL,\n"
-"    l_extendedprice numeric(15,2) NOT NULL,\n"
-"    l_discount      numeric(15,2) NOT NULL,\n"
-"    l_tax           numeric(15,2) NOT NULL,\n"
-"    l_returnflag    char(1) NOT NULL,\n"
-"    l_linestatus    char(1) NOT NULL,\n"
-"    l_shipdate      date NOT NULL,\n"
-"    l_commitdate    date NOT NULL,\n"
-"    l_receiptdate   date NOT NULL,\n"
-"    l_shipinstruct  char(25) NOT NULL,\n"
-"    l_shipmode      char(10) NOT NULL,\n"
-"    l_comment       varchar(44) NOT NULL\n"
-")";
+/* CREATE TABLE, in the staging table's name, and the columns' storage. */
+static bool
+create_staging(Load *ld, PGconn *conn)
+{
+	const LoadTable *t = load_table(ld->opt->kind);
+
+	if (!load_step(ld, conn, sqlf("CREATE %sTABLE %s %s", ld->opt->unlogged ? "UNLOGGED " : "",
+								  ld->staging, t->columns)))
+		return false;
+	return t->storage == NULL ||
+		load_step(ld, conn, sqlf("ALTER TABLE %s %s", ld->staging, t->storage));
+}
 
 /*
  * Citus: the empty staging table becomes distributed before any row is
@@ -248,7 +243,7 @@ open_control(Load *ld)
 	snprintf(ld->staging, sizeof(ld->staging), "%.*s.%s",
 			 (int) (strlen(ld->target) - strlen(ld->qname) - 1), ld->target, ld->staging_name);
 	load_drop_stale_staging(ld);
-	return true;
+	return load_check_index_names(ld);
 }
 
 /*
@@ -284,7 +279,7 @@ connect_jobs(Load *ld, const Dbt3 *gen)
 		log_error("out of memory");
 		return false;
 	}
-	split_orders(ld->jobs, njobs, gen, ld->opt->format);
+	split_units(ld->jobs, njobs, gen, ld->opt->format);
 	for (int j = 0; j < njobs; j++)
 	{
 		if ((ld->jobs[j].conn = connect_db(ld->opt)) == NULL)
@@ -330,8 +325,7 @@ begin_load(Load *ld)
 			return false;
 		if (opt->append)
 			dest = ld->target;
-		else if (!load_step(ld, conn, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
-									  table_columns)))
+		else if (!create_staging(ld, conn))
 			return false;
 	}
 	else
@@ -349,8 +343,7 @@ begin_load(Load *ld)
 										ld->target)))
 				return false;
 		}
-		else if (!load_step(ld, ld->ctl, sqlf("CREATE %sTABLE %s %s", unlogged, ld->staging,
-										 table_columns)) ||
+		else if (!create_staging(ld, ld->ctl) ||
 				 (opt->distribute && !distribute_table(ld, ld->ctl)))
 			return false;
 		if (!load_step(ld, ld->ctl, sqlf("COMMENT ON TABLE %s IS '" STAGING_COMMENT ": a later run "
@@ -430,7 +423,8 @@ swap_in(Load *ld, PGconn *conn)
 		!load_locked_step(ld, conn, sqlf("DROP TABLE %s", ld->target), ld->target))
 		return false;
 	if (!load_locked_step(ld, conn, sqlf("ALTER TABLE %s RENAME TO %s", ld->staging, ld->qname),
-						  ld->staging))
+						  ld->staging) ||
+		!load_rename_indexes(ld, conn))
 		return false;
 	/* the staging table's comment goes; the mark --drop looks for comes */
 	return load_step(ld, conn, sqlf("COMMENT ON TABLE %s IS '" LOADED_COMMENT "'", ld->target));
@@ -456,6 +450,8 @@ finish_load(Load *ld)
 			ld->post_what = "VACUUM (FREEZE, ANALYZE)";
 			return load_step(ld, conn, "COMMIT");
 		}
+		if (!load_build_indexes(ld, conn))
+			return false;
 		ld->post_what = "ANALYZE";
 		say_post_step(ld);
 		return load_step(ld, conn, sqlf("ANALYZE %s", ld->staging)) &&
@@ -482,6 +478,9 @@ finish_load(Load *ld)
 	ld->post_what = "VACUUM (FREEZE, ANALYZE)";
 	say_post_step(ld);
 	if (!load_step(ld, ld->ctl, sqlf("VACUUM (FREEZE, ANALYZE) %s", ld->staging)))
+		return false;
+	/* after VACUUM, which would otherwise read every index once more */
+	if (!load_build_indexes(ld, ld->ctl))
 		return false;
 	return load_step(ld, ld->ctl, "BEGIN") && swap_in(ld, ld->ctl) && load_step(ld, ld->ctl, "COMMIT");
 }
@@ -552,10 +551,17 @@ static bool
 plan_load(Load *ld, Options *options, const Dbt3 *gen)
 {
 	plan_jobs(&ld->plan, &ld->server, options->jobs, ld->target_unlogged, ld->target_citus,
-			  options->append, gen->orders);
+			  options->append, gen->units,
+			  gen->units * load_table(options->kind)->bytes_per_unit / 1e6);
 	options->jobs = ld->plan.jobs;
 	if (ld->plan.cost[0] && !options->quiet)
 		fprintf(stderr, LOADER_NAME ": note: %s\n", ld->plan.cost);
+	for (int i = 0; i < options->nindexes && options->jobs > 1 && !options->quiet; i++)
+		if (strcmp(options->index_columns[i], load_table(options->kind)->heap_order) == 0)
+			fprintf(stderr, LOADER_NAME ": note: with %d jobs the heap is not in %s's order: "
+					"each job writes its own range of it into pages that interleave with the "
+					"others', and its correlation will be about 1/%d; one job writes the heap "
+					"in its order\n", options->jobs, options->index_columns[i], options->jobs);
 	ld->wal_before = server_wal_lsn(ld->ctl);
 	return ld->wal_before >= 0 &&
 		server_checkpoints(ld->ctl, &ld->server, &ld->timed_before, &ld->requested_before);
@@ -594,7 +600,7 @@ load(const Options *given, const Dbt3 *gen, Progress *pg)
 	ld.generation_cpu_s = cpu_s() - ld.cpu_start;
 	if (!jobs_ok || !finish_load(&ld))
 		return fail_load(&ld);
-	ld.post_s = now_s() - pg->start - ld.copy_s;
+	ld.post_s = now_s() - pg->start - ld.copy_s - ld.index_s;
 
 	/* Committed: the table is complete, whatever comes now. */
 	signals_set_phase(false, opt->append

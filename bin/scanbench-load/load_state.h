@@ -1,6 +1,6 @@
 /*
  * load_state.h: the state of one load, which its steps share: load.c,
- * step.c, locks.c, staging.c and summary.c.  Types and names only.
+ * step.c, locks.c, staging.c, indexes.c and summary.c.  Types and names only.
  */
 #ifndef SCANBENCH_LOAD_LOAD_STATE_H
 #define SCANBENCH_LOAD_LOAD_STATE_H
@@ -15,6 +15,7 @@
 #include "plan.h"
 #include "progress.h"
 #include "server.h"
+#include "tables.h"
 
 /* Advisory lock key of a staging table: a constant high half, its OID low. */
 #define STAGING_KEY(oid)	"(1396850001::bigint << 32 | " oid "::bigint)"
@@ -29,6 +30,17 @@
 #define LOADED_COMMENT		MADE_BY "-load; scanbench-load --drop replaces it"
 /* How long a failed load waits for a restarting server to drop its table. */
 #define RECONNECT_SECONDS	60.0
+
+/* An index --index builds: on the staging table, then renamed in. */
+typedef struct
+{
+	const char *column;
+	char		name[128];		/* once in place: TABLE_COLUMN_idx */
+	char	   *qname;			/* the same, quoted */
+	char		staging[300];	/* schema-qualified, while on the staging table */
+	int64_t		bytes;
+	double		seconds;
+} LoadIndex;
 
 typedef struct
 {
@@ -63,6 +75,8 @@ typedef struct
 	double		copy_s;
 	double		post_s;
 	const char *post_what;
+	LoadIndex	indexes[MAX_INDEXES];	/* opt->nindexes of them */
+	double		index_s;		/* building them all */
 	char		error[1024];	/* a failed step's message */
 	char		copy_sql[1024];
 } Load;

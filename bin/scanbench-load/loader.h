@@ -4,8 +4,9 @@
  * its own, named for its file (locks.c: locks.h); the shared types have
  * theirs (options.h: the Options; load_state.h: a load's state).
  *
- * scanbench-load writes a DBT-3 lineitem table (derived from TPC-H) into
- * PostgreSQL through COPY FROM STDIN, generating the rows as they are sent.
+ * scanbench-load writes a DBT-3 lineitem table (derived from TPC-H), or
+ * part_doc, a table of TOASTed values (--toast), into PostgreSQL through
+ * COPY FROM STDIN, generating the rows as they are sent.
  * Why a generator of its own: dbgen writes a file as big as the table and
  * takes longer per scale factor than the server needs to ingest it.  Here the
  * rows are made in memory at several times the server's COPY rate and
@@ -14,6 +15,8 @@
  *
  * The files, by concern:
  *   dbt3*.c      the generator, a pure unit with its own header (dbt3.h)
+ *   tables.c     the tables it makes (lineitem, part_doc): columns, storage,
+ *                the columns --index takes
  *   options.c    options and --help
  *   main.c       main: options, generator, then load or --stdout
  *   server.c     what the server is: the settings that decide a load's
@@ -22,6 +25,8 @@
  *   load.c       create, COPY (FREEZE), commit or roll back, freeze, analyze
  *   step.c       one statement of a load, its error kept
  *   staging.c    the staging table, dropped when its load fails or was killed
+ *   indexes.c    --index: names checked first, built on the staging table,
+ *                renamed in with it
  *   summary.c    the one line a load prints when it is done
  *   locks.c      the steps that take ACCESS EXCLUSIVE: lock_timeout, who
  *                holds the lock, what depends on the table

@@ -34,7 +34,7 @@ main(int argc, char **argv)
 	else if (opt.progress == 0 && progress.tty)
 		progress.interval = 1;
 
-	if (!dbt3_init(&gen, opt.scale, opt.seed))
+	if (!dbt3_init(&gen, opt.kind, opt.scale, opt.seed))
 	{
 		log_error("out of memory");
 		return EXIT_FAILURE_LOAD;

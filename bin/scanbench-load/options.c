@@ -32,6 +32,8 @@ enum
 	OPT_SHARD_COUNT,
 	OPT_LOCK_TIMEOUT,
 	OPT_JSON,
+	OPT_INDEX,
+	OPT_TOAST,
 	OPT_HELP
 };
 
@@ -45,6 +47,8 @@ static const struct option long_options[] = {
 	{"force-drop", no_argument, NULL, OPT_FORCE_DROP},
 	{"append", no_argument, NULL, OPT_APPEND},
 	{"unlogged", no_argument, NULL, OPT_UNLOGGED},
+	{"index", required_argument, NULL, OPT_INDEX},
+	{"toast", no_argument, NULL, OPT_TOAST},
 	{"distribute", required_argument, NULL, OPT_DISTRIBUTE},
 	{"shard-count", required_argument, NULL, OPT_SHARD_COUNT},
 	{"jobs", required_argument, NULL, 'j'},
@@ -70,7 +74,9 @@ usage(void)
 	printf(
 		   LOADER_NAME " writes a DBT-3 lineitem table (derived from TPC-H) into PostgreSQL\n"
 		   "through COPY FROM STDIN, generating the rows as they are sent.  The table it\n"
-		   "leaves is frozen and analyzed, ready for scan measurements.\n"
+		   "leaves is frozen and analyzed, ready for scan measurements; with --index it\n"
+		   "has indexes for index and bitmap heap scans, and --toast makes a table whose\n"
+		   "values are read from its TOAST relation instead.\n"
 		   "\n"
 		   "Usage:\n"
 		   "  " LOADER_NAME " [OPTION]... [DBNAME]\n"
@@ -85,6 +91,12 @@ usage(void)
 		   "  -F, --format=FORMAT      COPY format: binary or text (default binary, which\n"
 		   "                           the server ingests about 30 %% faster; with\n"
 		   "                           --stdout, text)\n"
+		   "      --toast              make part_doc instead of lineitem: a row a part\n"
+		   "                           (SF x 200,000), pd_partkey as lineitem's l_partkey,\n"
+		   "                           and a text pd_doc of 2 to 6 kB stored out of line\n"
+		   "                           and uncompressed (STORAGE EXTERNAL), so that nearly\n"
+		   "                           all its bytes are in its TOAST relation; --table\n"
+		   "                           defaults to part_doc\n"
 		   "      --stdout             write the rows to standard output instead of loading:\n"
 		   "                           '|'-separated text like dbgen's (no trailing '|'), or\n"
 		   "                           a PGCOPY file with --format=binary; no connection\n"
@@ -99,6 +111,13 @@ usage(void)
 		   "      --force-drop         replace the table even if scanbench did not make it\n"
 		   "      --append             add the rows to an existing table\n"
 		   "      --unlogged           create the table UNLOGGED\n"
+		   "      --index=COLUMN[,COLUMN]...\n"
+		   "                           once the rows are in, build a B-tree index on each\n"
+		   "                           COLUMN, named TABLE_COLUMN_idx; lineitem's are\n"
+		   "                           l_orderkey, whose order follows the heap's, and\n"
+		   "                           l_partkey, l_suppkey, l_shipdate, l_commitdate and\n"
+		   "                           l_receiptdate, whose orders do not (below);\n"
+		   "                           part_doc's is pd_partkey\n"
 		   "      --distribute=COLUMN  on a Citus coordinator: create the table distributed\n"
 		   "                           by COLUMN (e.g. l_orderkey); the rows go to the\n"
 		   "                           shards through the coordinator's COPY\n"
@@ -159,6 +178,15 @@ usage(void)
 		   "  COPY FREEZE writes no WAL for the rows, and with fsync and full_page_writes\n"
 		   "  on, two jobs were no faster than one on 2 CPUs.  --append uses one.\n"
 		   "\n"
+		   "Indexes:\n"
+		   "  --index builds each index after the COPY (with --jobs > 1, after VACUUM),\n"
+		   "  before the new table is renamed in; the summary gives each one's size and\n"
+		   "  time.  With one job the heap is in l_orderkey's order (pg_stats.correlation\n"
+		   "  1): an index scan on it reads the heap forward.  With N jobs each job's\n"
+		   "  pages hold its own range of orders, interleaved with the others', and the\n"
+		   "  correlation is about 1/N.  The other columns are drawn at random for each\n"
+		   "  line or order: correlation near 0, an index scan reads the heap at random.\n"
+		   "\n"
 		   "Failures and signals:\n"
 		   "  The rows go into a staging table; the named table changes only in the last\n"
 		   "  transaction, which drops the old one (--drop) and renames the new one in its\n"
@@ -214,6 +242,33 @@ parse_format(const char *arg)
 	return DBT3_BINARY;
 }
 
+/*
+ * --index=COLUMN[,COLUMN]...: the columns, in order, checked against the
+ * table once every option is read (--toast may come later).
+ */
+static void
+add_index_columns(Options *opt, const char *arg)
+{
+	char	   *list = strdup(arg);
+	char	   *save = NULL;
+
+	if (list == NULL)
+		usage_error("out of memory");
+	if (arg[0] == '\0')
+		usage_error("--index needs a column name");
+	for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save))
+	{
+		for (int i = 0; i < opt->nindexes; i++)
+			if (strcmp(opt->index_columns[i], c) == 0)
+				usage_error("--index names column \"%s\" twice", c);
+		if (opt->nindexes == MAX_INDEXES)
+			usage_error("--index names more than %d columns", MAX_INDEXES);
+		opt->index_columns[opt->nindexes++] = c;
+	}
+	if (opt->nindexes == 0)
+		usage_error("invalid --index \"%s\": must be column names separated by commas", arg);
+}
+
 /* One option of the data, table and output groups; false if c is not one. */
 static bool
 set_load_option(Options *opt, int c, const char *arg, bool *format_given)
@@ -252,6 +307,12 @@ set_load_option(Options *opt, int c, const char *arg, bool *format_given)
 			return true;
 		case OPT_UNLOGGED:
 			opt->unlogged = true;
+			return true;
+		case OPT_INDEX:
+			add_index_columns(opt, arg);
+			return true;
+		case OPT_TOAST:
+			opt->kind = DBT3_PART_DOC;
 			return true;
 		case OPT_DISTRIBUTE:
 			if (arg[0] == '\0')
@@ -312,6 +373,33 @@ set_connection_option(Options *opt, int c, const char *arg)
 	return false;
 }
 
+/*
+ * --index's columns are the table's, and the names of the indexes,
+ * TABLE_COLUMN_idx as the server would choose them, are whole.
+ */
+static void
+check_indexes(const Options *opt)
+{
+	const LoadTable *t = load_table(opt->kind);
+	char		list[200];
+
+	for (int i = 0; i < opt->nindexes; i++)
+	{
+		const char *c = opt->index_columns[i];
+
+		if (!is_index_column(t, c))
+			usage_error("invalid --index column \"%s\": %s's indexes are on %s", c,
+						t->name, index_column_list(t, list, sizeof(list)));
+		if (strlen(opt->table) + strlen(c) + 5 > MAX_IDENTIFIER_BYTES)
+			usage_error("the index name \"%s_%s_idx\" would be longer than %d bytes, which "
+						"the server would cut short: name a shorter table with --table",
+						opt->table, c, MAX_IDENTIFIER_BYTES);
+	}
+	if (opt->nindexes > 0 && (opt->append || opt->to_stdout || opt->distribute))
+		usage_error("--index builds indexes on the table a load creates: --append, "
+					"--stdout and --distribute do not apply");
+}
+
 /* The database as an argument, and options that do not go together. */
 static void
 check_options(Options *opt, int argc, char **argv)
@@ -336,8 +424,11 @@ check_options(Options *opt, int argc, char **argv)
 		usage_error("--shard-count applies to a table created with --distribute");
 	if (opt->distribute && (opt->append || opt->to_stdout))
 		usage_error("--distribute creates the table: --append and --stdout do not apply");
-	if ((int64_t) opt->jobs > dbt3_orders(opt->scale))
-		usage_error("more jobs than orders");
+	if (opt->table == NULL)
+		opt->table = load_table(opt->kind)->name;
+	check_indexes(opt);
+	if ((int64_t) opt->jobs > dbt3_units(opt->kind, opt->scale))
+		usage_error("more jobs than %s", opt->kind == DBT3_PART_DOC ? "parts" : "orders");
 }
 
 /*
@@ -355,7 +446,7 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 	{
 		.scale = 1.0,
 			.seed = DBT3_DEFAULT_SEED,
-			.table = "lineitem",
+			.kind = DBT3_LINEITEM,
 			.jobs = 1,
 			.format = DBT3_BINARY,
 			.lock_timeout = DEFAULT_LOCK_TIMEOUT_S,

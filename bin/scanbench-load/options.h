@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "dbt3.h"
+#include "tables.h"
 
 /* lock_timeout is an int of milliseconds. */
 #define DEFAULT_LOCK_TIMEOUT_S	10.0
@@ -20,7 +21,10 @@ typedef struct
 {
 	double		scale;
 	uint64_t	seed;
+	Dbt3Table	kind;			/* lineitem, or part_doc (--toast) */
 	const char *table;
+	const char *index_columns[MAX_INDEXES];	/* --index, in the order given */
+	int			nindexes;
 	bool		drop;
 	bool		force_drop;		/* --drop a table scanbench did not make */
 	bool		append;

@@ -38,13 +38,6 @@
 
 #define MAX_AUTO_JOBS		4
 
-/*
- * For the cost line's size: bytes a row takes on disk (doc/loader.md), and
- * the lines of an order, four on average.
- */
-#define TABLE_BYTES_PER_ROW	157.7
-#define ROWS_PER_ORDER		4.0
-
 /* Jobs where parallel loading gains: one a server CPU, or 2 if not known. */
 static int
 parallel_jobs(const ServerInfo *si)
@@ -56,14 +49,14 @@ parallel_jobs(const ServerInfo *si)
 
 /*
  * Decide the jobs of a load into a table that is (or will be) unlogged or
- * a Citus table; given is the -j the user asked for, 0 for auto.  orders
- * is the number of orders, which caps the jobs and sizes the cost line.
+ * a Citus table; given is the -j the user asked for, 0 for auto.  units
+ * is the number of units of work (orders, or parts), which caps the jobs,
+ * and table_mb the table's expected size (tables.c), for the cost line.
  */
 void
 plan_jobs(JobsPlan *plan, const ServerInfo *si, int given, bool unlogged, bool citus,
-		  bool append, int64_t orders)
+		  bool append, int64_t units, double table_mb)
 {
-	double		table_mb = orders * ROWS_PER_ORDER * TABLE_BYTES_PER_ROW / 1e6;
 	const char *cost = NULL;
 	int			best;
 
@@ -140,7 +133,7 @@ plan_jobs(JobsPlan *plan, const ServerInfo *si, int given, bool unlogged, bool c
 			cost = "VACUUM freezes the jobs' rows after the load";
 		}
 	}
-	if (orders > 0 && best > orders)
+	if (units > 0 && best > units)
 		best = 1;
 	plan->automatic = given == 0;
 	plan->jobs = given == 0 ? best : given;

@@ -21,6 +21,6 @@ typedef struct
 } JobsPlan;
 
 extern void plan_jobs(JobsPlan *plan, const ServerInfo *si, int given, bool unlogged,
-					  bool citus, bool append, int64_t orders);
+					  bool citus, bool append, int64_t units, double table_mb);
 
 #endif							/* SCANBENCH_LOAD_PLAN_H */

@@ -44,7 +44,7 @@ cpu_s(void)
 void
 report_progress(Progress *pg, const Job *jobs, int njobs, bool last)
 {
-	int64_t		orders = 0,
+	int64_t		units = 0,
 				rows = 0,
 				bytes = 0;
 	double		elapsed = now_s() - pg->start;
@@ -54,11 +54,11 @@ report_progress(Progress *pg, const Job *jobs, int njobs, bool last)
 
 	for (int j = 0; j < njobs; j++)
 	{
-		orders += LOAD_RELAXED(jobs[j].orders_done);
+		units += LOAD_RELAXED(jobs[j].units_done);
 		rows += LOAD_RELAXED(jobs[j].rows_done);
 		bytes += LOAD_RELAXED(jobs[j].bytes_done);
 	}
-	frac = (double) orders / jobs[0].gen->orders;
+	frac = (double) units / jobs[0].gen->units;
 	len = snprintf(line, sizeof(line),
 				   "%" PRId64 " rows (%.1f%%), %.1f MB/s, %.0f rows/s, %.1f s elapsed",
 				   rows, 100.0 * frac,

@@ -54,6 +54,27 @@ load_table_pages(Load *ld, int64_t *shards)
 }
 
 /*
+ * The bytes of the table's TOAST relation (its main fork), 0 if it has none;
+ * not looked for in a Citus table, whose own relation is an empty shell.
+ */
+static int64_t
+toast_bytes(Load *ld, int64_t shards)
+{
+	char	   *val;
+	int64_t		bytes = 0;
+
+	if (shards > 0)
+		return 0;
+	val = query_value(ld->ctl, "SELECT pg_catalog.pg_relation_size(c.reltoastrelid) "
+					  "FROM pg_catalog.pg_class c "
+					  "WHERE c.oid = $1::regclass AND c.reltoastrelid <> 0", ld->target);
+	if (val)
+		bytes = strtoll(val, NULL, 10);
+	free(val);
+	return bytes;
+}
+
+/*
  * What limited the load, from what was measured, in this order:
  *   generation  the loader's own CPU over the COPYs was 80 % or more of a
  *               CPU a job: the server waited for rows
@@ -100,7 +121,8 @@ put_json_string(FILE *f, const char *s)
  * for scripts.  The keys are stable; sizes are bytes, times seconds.
  */
 static void
-print_json(const Load *ld, int64_t pages, int64_t shards, double wal_bytes, const char *limit)
+print_json(const Load *ld, int64_t pages, int64_t shards, int64_t toast, double wal_bytes,
+		   const char *limit)
 {
 	const Options *opt = ld->opt;
 	const ServerInfo *si = &ld->server;
@@ -116,10 +138,21 @@ print_json(const Load *ld, int64_t pages, int64_t shards, double wal_bytes, cons
 		   "\"generation_cpu_s\":%.3f,\"pages\":%" PRId64 ",\"shards\":%" PRId64 ","
 		   "\"wal_bytes\":%.0f,\"checkpoints_timed\":%" PRId64 ",\"checkpoints_requested\":%" PRId64 ","
 		   "\"freeze_steps\":%d,\"freeze_steps_s\":%.3f,\"limit\":\"%s\",\"peak_rss_mb\":%ld,",
-		   ld->copy_s + ld->post_s, ld->one_transaction && !opt->append ? "COPY FREEZE" : "COPY",
+		   ld->copy_s + ld->post_s + ld->index_s, ld->one_transaction && !opt->append ? "COPY FREEZE" : "COPY",
 		   ld->copy_s, ld->post_what, ld->post_s, ld->generation_cpu_s, pages, shards, wal_bytes,
 		   ld->timed_after - ld->timed_before, ld->requested_after - ld->requested_before,
 		   ld->freezer.passes, ld->freezer.busy_s, limit, peak_rss_mb());
+	printf("\"toast_bytes\":%" PRId64 ",\"index_s\":%.3f,\"indexes\":[", toast, ld->index_s);
+	for (int i = 0; i < opt->nindexes; i++)
+	{
+		const LoadIndex *ix = &ld->indexes[i];
+
+		printf("%s{\"name\":", i ? "," : "");
+		put_json_string(stdout, ix->name);
+		printf(",\"column\":\"%s\",\"bytes\":%" PRId64 ",\"s\":%.3f}", ix->column, ix->bytes,
+			   ix->seconds);
+	}
+	printf("],");
 	printf("\"server\":{\"version_num\":%d,\"wal_level\":\"%s\",\"fsync\":%s,"
 		   "\"full_page_writes\":%s,\"wal_log_hints\":%s,\"data_checksums\":%s,"
 		   "\"max_wal_size_mb\":%" PRId64 ",\"standbys\":%d,\"cpus\":",
@@ -148,6 +181,7 @@ load_print_summary(Load *ld)
 	int64_t		shards;
 	int64_t		total = load_table_pages(ld, &shards);
 	int64_t		pages = total;
+	int64_t		toast = toast_bytes(ld, shards);
 	int64_t		checkpoints;
 	double		wal_bytes = ld->wal_after > ld->wal_before ? ld->wal_after - ld->wal_before : 0;
 	double		table_bytes;
@@ -156,13 +190,15 @@ load_print_summary(Load *ld)
 	char		jobs[320];
 	char		steps[64] = "";
 	char		chose[320] = "";
+	char		toasted[128] = "";
+	char		indexes[100 + MAX_INDEXES * 120] = "";
 
 	if (opt->append)
 		pages = total > ld->pages_before ? total - ld->pages_before : 0;
-	table_bytes = pages * 8192.0;
+	table_bytes = pages * 8192.0 + (opt->append ? 0 : toast);
 	limit = load_limit(ld, table_bytes, wal_bytes);
 	if (opt->json)
-		print_json(ld, pages, shards, wal_bytes, limit);
+		print_json(ld, pages, shards, toast, wal_bytes, limit);
 	if (opt->quiet)
 		return;
 	if (shards > 0)
@@ -176,18 +212,33 @@ load_print_summary(Load *ld)
 	if (ld->freezer.passes > 0)
 		snprintf(steps, sizeof(steps), " (frozen in %d steps during it, %.2f s)",
 				 ld->freezer.passes, ld->freezer.busy_s);
+	if (toast > 0 && !opt->append)
+		snprintf(toasted, sizeof(toasted), ", TOAST %.0f MB (%.0f %% of the two)",
+				 toast / 1e6, 100.0 * toast / (toast + pages * 8192.0));
+	if (opt->nindexes > 0)
+	{
+		size_t		len = snprintf(indexes, sizeof(indexes), " and %d index%s %.2f s (",
+								   opt->nindexes, opt->nindexes > 1 ? "es" : "", ld->index_s);
+
+		for (int i = 0; i < opt->nindexes && len < sizeof(indexes); i++)
+			len += snprintf(indexes + len, sizeof(indexes) - len, "%s%s %.1f MB in %.2f s",
+							i ? ", " : "", ld->indexes[i].qname, ld->indexes[i].bytes / 1e6,
+							ld->indexes[i].seconds);
+		if (len < sizeof(indexes))
+			snprintf(indexes + len, sizeof(indexes) - len, ")");
+	}
 	checkpoints = ld->timed_after - ld->timed_before + ld->requested_after - ld->requested_before;
 	fprintf(stderr, LOADER_NAME ": loaded %" PRId64 " rows into %s (SF %g, seed %" PRIu64
 			", %s, %s) in %.2f s: %s %.2f s%s at %.0f MB/s and %.0f rows/s, "
-			"then %s %.2f s; %" PRId64 " pages%s, %.1f bytes/row; "
+			"then %s %.2f s%s; %" PRId64 " pages%s%s, %.1f bytes/row; "
 			"WAL %.0f MB (%.2f x the table), %" PRId64 " checkpoint%s "
 			"(%" PRId64 " timed, %" PRId64 " requested); "
 			"%sloader CPU %.2f s; limit: %s; peak RSS %ld MB\n",
 			ld->rows, ld->qname, opt->scale, opt->seed, jobs,
-			dbt3_format_name(opt->format), ld->copy_s + ld->post_s,
+			dbt3_format_name(opt->format), ld->copy_s + ld->post_s + ld->index_s,
 			ld->one_transaction && !opt->append ? "COPY FREEZE" : "COPY", ld->copy_s, steps,
 			ld->bytes / ld->copy_s / 1e6, ld->rows / ld->copy_s, ld->post_what, ld->post_s,
-			pages, where, ld->rows > 0 ? pages * 8192.0 / ld->rows : 0.0,
+			indexes, pages, where, toasted, ld->rows > 0 ? table_bytes / ld->rows : 0.0,
 			wal_bytes / 1e6, table_bytes > 0 ? wal_bytes / table_bytes : 0.0,
 			checkpoints, checkpoints == 1 ? "" : "s",
 			ld->timed_after - ld->timed_before, ld->requested_after - ld->requested_before,

@@ -23,7 +23,7 @@ write_stdout(const Options *opt, const Dbt3 *gen, Progress *pg)
 
 	/* A signal ends the program at once, saying what it means for the file. */
 	signals_set_phase(false, LOADER_NAME ": error: interrupted: the output is incomplete\n");
-	split_orders(&job, 1, gen, opt->format);
+	split_units(&job, 1, gen, opt->format);
 	pg->start = now_s();
 	run_jobs(&job, 1, NULL, NULL, pg);
 	elapsed = now_s() - pg->start;

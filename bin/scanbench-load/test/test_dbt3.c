@@ -3,7 +3,8 @@
  * generator's objects alone: no libpq, no server.  It checks the column
  * rules on every row of SF 0.01, that text and binary COPY data encode the
  * same values, that rows depend on (seed, order) only, and that the rows of
- * the default seed are still the ones earlier versions made.
+ * the default seed are still the ones earlier versions made; and part_doc's
+ * rows (--toast).
  *
  * Prints one "ok - ..." or "not ok - ..." line a check (t/103 turns them
  * into TAP); exits 1 if any check failed.
@@ -401,7 +402,7 @@ test_determinism(const Dbt3 *g)
 	uint64_t	binary = fingerprint(g, DBT3_BINARY, 0, g->orders);
 	int64_t		differ = 0;
 
-	if (!dbt3_init(&again, g->scale, g->seed) || !dbt3_init(&other, g->scale, g->seed + 1))
+	if (!dbt3_init(&again, DBT3_LINEITEM, g->scale, g->seed) || !dbt3_init(&other, DBT3_LINEITEM, g->scale, g->seed + 1))
 	{
 		check(false, "second generator: out of memory");
 		return;
@@ -417,13 +418,86 @@ test_determinism(const Dbt3 *g)
 	dbt3_free(&other);
 }
 
+/*
+ * part_doc: a row a part, keys 1..parts in order, documents of
+ * DBT3_DOC_MIN..DBT3_DOC_MAX bytes inside the pool, no byte COPY text
+ * would escape, the same row in a unit of work of either format, and rows
+ * that depend on (seed, part) only.
+ */
+static void
+test_part_doc(void)
+{
+	Dbt3		g;
+	Dbt3		other;
+	char		text[DBT3_UNIT_MAX_BYTES];
+	char		binary[DBT3_UNIT_MAX_BYTES];
+	bool		keys = true,
+				lengths = true,
+				clean = true,
+				same = true,
+				fits = true;
+	int64_t		bytes = 0;
+	uint64_t	h = FNV_INIT,
+				h_other = FNV_INIT;
+
+	if (!dbt3_init(&g, DBT3_PART_DOC, 0.01, DBT3_DEFAULT_SEED) ||
+		!dbt3_init(&other, DBT3_PART_DOC, 0.01, DBT3_DEFAULT_SEED + 1))
+	{
+		check(false, "dbt3_init (part_doc): out of memory");
+		return;
+	}
+	check(g.units == 2000 && dbt3_units(DBT3_PART_DOC, 1) == 200000,
+		  "part_doc: a unit a part, SF x 200,000 (%" PRId64 " at SF 0.01)", g.units);
+	for (int64_t p = 0; p < g.units; p++)
+	{
+		Dbt3PartDoc d;
+		int			nt,
+					nb;
+		char	   *end_t = dbt3_put_unit(&g, DBT3_TEXT, p, text, &nt);
+		char	   *end_b = dbt3_put_unit(&g, DBT3_BINARY, p, binary, &nb);
+		char	   *end_o;
+
+		dbt3_part_doc(&g, p, &d);
+		keys &= d.partkey == p + 1 && nt == 1 && nb == 1;
+		lengths &= d.doc_len >= DBT3_DOC_MIN && d.doc_len <= DBT3_DOC_MAX &&
+			d.doc_off + d.doc_len <= DBT3_POOL_SIZE;
+		for (uint32_t i = 0; i < d.doc_len; i++)
+		{
+			char		c = g.pool[d.doc_off + i];
+
+			clean &= c != '|' && c != '\\' && c != '\n' && c != '\r' && c != '\t';
+		}
+		/* text: key|len|doc\n; binary: 3 fields, the document last */
+		same &= end_t - text > (long) d.doc_len &&
+			memcmp(end_t - 1 - d.doc_len, g.pool + d.doc_off, d.doc_len) == 0 &&
+			end_t[-1] == '\n' &&
+			memcmp(end_b - d.doc_len, g.pool + d.doc_off, d.doc_len) == 0;
+		fits &= end_t - text <= DBT3_UNIT_MAX_BYTES && end_b - binary <= DBT3_UNIT_MAX_BYTES;
+		bytes += d.doc_len;
+		h = fnv1a(h, text, end_t - text);
+		end_o = dbt3_put_unit(&other, DBT3_TEXT, p, text, &nt);
+		h_other = fnv1a(h_other, text, end_o - text);
+	}
+	check(keys, "part_doc: pd_partkey 1..%" PRId64 " in order, one row a unit", g.units);
+	check(lengths, "part_doc: every document %d to %d bytes, inside the pool", DBT3_DOC_MIN,
+		  DBT3_DOC_MAX);
+	check(bytes / g.units > 4000 && bytes / g.units < 4200,
+		  "part_doc: %" PRId64 " bytes a document on average", bytes / g.units);
+	check(clean, "part_doc: no byte that COPY text or the '|' delimiter would escape");
+	check(same, "part_doc: text and binary carry the same document");
+	check(fits, "part_doc: a row fits in DBT3_UNIT_MAX_BYTES (%d)", DBT3_UNIT_MAX_BYTES);
+	check(h != h_other, "part_doc: another seed, other documents");
+	dbt3_free(&g);
+	dbt3_free(&other);
+}
+
 int
 main(void)
 {
 	Dbt3		g;
 
 	test_scale();
-	if (!dbt3_init(&g, 0.01, DBT3_DEFAULT_SEED))
+	if (!dbt3_init(&g, DBT3_LINEITEM, 0.01, DBT3_DEFAULT_SEED))
 	{
 		check(false, "dbt3_init: out of memory");
 		return 1;
@@ -434,6 +508,7 @@ main(void)
 	test_formats(&g);
 	test_determinism(&g);
 	dbt3_free(&g);
+	test_part_doc();
 	printf("%d failed\n", failures);
 	return failures > 0;
 }
