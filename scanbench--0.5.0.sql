@@ -1378,6 +1378,7 @@ CREATE FUNCTION scan_history_judge(run bigint,
 								   warn_pct float8 DEFAULT NULL,
 								   warn_drop_pct float8 DEFAULT NULL,
 								   window_days integer DEFAULT NULL,
+								   server text DEFAULT NULL,
 								   OUT status text, OUT message text,
 								   OUT detail text, OUT hint text,
 								   OUT median_pct float8, OUT drop_pct float8,
@@ -1410,9 +1411,18 @@ BEGIN
 				  HINT = 'Give a run number of scan_history (its id column).';
 	END IF;
 
-	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	-- Given its server, the run is read from that server's shard alone; by
+	-- its number alone, from every shard of a distributed history.
+	IF scan_history_judge.server IS NULL THEN
+		SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	ELSE
+		SELECT * INTO cur FROM @extschema@.scan_history h
+		WHERE h.server = scan_history_judge.server AND h.id = run;
+	END IF;
 	IF NOT FOUND THEN
-		RAISE EXCEPTION 'no run % in scan_history', run
+		RAISE EXCEPTION 'no run % in scan_history%', run,
+			CASE WHEN scan_history_judge.server IS NOT NULL
+			THEN format(' of server %s', scan_history_judge.server) ELSE '' END
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 
@@ -1628,11 +1638,11 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) IS
-'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct';
+COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) IS
+'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct. server, when given, is the run''s server: on a history distributed by server, the run is then read from its shard alone';
 
-REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) TO pg_monitor;
+REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO pg_monitor;
 
 --
 -- The nightly check.  A procedure, because the run must stay in the

@@ -281,11 +281,12 @@ the_night()
 	row "the night recorded (COPY)" "$nightly" "$step_s" "$step_mem"
 	record=$step_s
 
-	# The runs' numbers first, then each judged: a judgement called inside a
-	# query on a distributed history would run on a node.
+	# The runs' numbers and servers first, then each judged, given its
+	# server (read from its shard alone): a judgement called inside a query
+	# on a distributed history would run on a node.
 	step -c "CREATE UNLOGGED TABLE fleet_scale_judged AS
 		WITH r AS MATERIALIZED (SELECT h.id, h.server FROM scan_history h WHERE h.id > $hist_id)
-		SELECT r.id, r.server, j.* FROM r, LATERAL scan_history_judge(r.id) j" \
+		SELECT r.id, r.server, j.* FROM r, LATERAL scan_history_judge(r.id, server => r.server) j" \
 		-c "SELECT string_agg(status || ' ' || n, ', ' ORDER BY status) FROM
 			(SELECT status, count(*) AS n FROM fleet_scale_judged GROUP BY status) s"
 	row "each run judged (scan_history_judge)" "$nightly" "$step_s" "$step_mem"

@@ -341,7 +341,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		  [ q{SELECT E.scan_history_record(E.scan_efficiency('public.t', 'warm', max_seconds => 2), 10, 20, 15, 10, 30)} ],
 		'scanbench_internal.scan_history_measure(regclass,text,integer,double precision,double precision,double precision,text,double precision,double precision,double precision,double precision,integer)' =>
 		  [ q{SELECT scanbench_internal.scan_history_measure('public.t', 'warm', 1, 1.0, 2, 10, 'pairs')} ],
-		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer)' =>
+		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer,text)' =>
 		  [ q{SELECT * FROM E.scan_history_judge((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 10, 50, 11, 40, 30)} ],
 		'E.efficiency_check(regclass,text,double precision,double precision,double precision,double precision,integer,double precision,double precision,double precision,text,integer)' =>
 		  [ q{CALL E.efficiency_check('public.t', 'warm', min_pct => 0.5, max_drop_pct => 99, max_seconds => 2)} ],
@@ -360,7 +360,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (
-		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer)',
+		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer,text)',
 		'E.scanbench_metrics()',
 		'E.scan_history_svg(regclass,text,integer,double precision,double precision)',
 	);

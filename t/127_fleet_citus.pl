@@ -83,6 +83,10 @@ $judged = coord("SELECT status, message, hint FROM scan_history_judge($last{b})"
 like($judged, qr/^regression\|two on b scan efficiency 60\.0 % is 33 % below its 30-day median 90.0 %; filesystem changed xfs → ext4\|/,
 	"b's drop is judged against b's runs, and what changed is b's");
 like($judged, qr/server = 'b'/, '... and the hint names b\'s runs');
+is(coord("SELECT status || ' ' || earlier_runs FROM scan_history_judge($last{a}, server => 'a')"), 'ok 3',
+	'given its server, the run is judged the same');
+($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM scan_history_judge($last{a}, server => 'b')");
+like($err, qr/no run $last{a} in scan_history of server b/, '... and not as another server\'s run');
 
 is(coord(q{SELECT string_agg(concat_ws(' ', server, runs, judged_runs, latest_pct, median_pct, change_pct), '; ' ORDER BY server)
 		   FROM scan_trend WHERE relation = 'public.two'}),
