@@ -56,7 +56,8 @@ like($err, qr/scan_history is distributed already/, 'a second call is refused');
 ($ret, $out, $err) = $coord->psql('postgres', q{
 	SELECT scan_history_record(jsonb_populate_record(NULL::scan_efficiency_result,
 		'{"relation": "pg_class", "cache": "cold", "scan_pct": 50}'))});
-isnt($ret, 0, 'a run of the database\'s own is refused there');
+like($err, qr/cannot record a run of this database in a history distributed by server/,
+	'a run of the database\'s own is refused there, by name');
 
 # Two servers' runs of one relation: b's (on xfs, later, more of them)
 # are no part of a's comparison; b's latest, back on ext4 with its tags,
