@@ -1314,24 +1314,10 @@ DECLARE
 	bad record;
 	measured timestamptz;
 	new_id bigint;
-	distributed boolean;
 BEGIN
 	-- A NULL result (a call that gave none) records nothing, as before.
 	IF run IS NULL OR (run).relation IS NULL THEN
 		RETURN NULL;
-	END IF;
-	-- A history distributed by server (scan_history_distribute) keeps a
-	-- fleet's runs, each with the server it was measured on: this
-	-- database's own runs have none.  Asked only where Citus is.
-	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
-		EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
-			INTO distributed USING '@extschema@.scan_history'::regclass;
-		IF distributed THEN
-			RAISE EXCEPTION 'cannot record a run of this database in a history distributed by server'
-				USING ERRCODE = 'feature_not_supported',
-					  DETAIL = 'Each run of a distributed history names the server it was measured on; this database''s own runs have none.',
-					  HINT = 'Keep this server''s runs in the history of another database, or measure it with scanbench-fleet, which names it.';
-		END IF;
 	END IF;
 	IF NOT (j ->> 'cache') = ANY (ARRAY['cold', 'warm', 'asis']) OR j ->> 'cache' IS NULL THEN
 		RAISE EXCEPTION 'cannot record a run with cache mode %', coalesce(quote_literal(j ->> 'cache'), 'NULL')
@@ -1367,6 +1353,24 @@ BEGIN
 		PERFORM scanbench_internal.scan_history_check_limits(min_pct, coalesce(max_drop_pct, 20),
 															 warn_pct, warn_drop_pct,
 															 coalesce(window_days, 30));
+	END IF;
+
+	-- A history distributed by server (scan_history_distribute) keeps a
+	-- fleet's runs, each with the server it was measured on: this
+	-- database's own runs have none.  Asked only where Citus is.
+	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+		DECLARE
+			distributed boolean;
+		BEGIN
+			EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
+				INTO distributed USING '@extschema@.scan_history'::regclass;
+			IF distributed THEN
+				RAISE EXCEPTION 'cannot record a run of this database in a history distributed by server'
+					USING ERRCODE = 'feature_not_supported',
+						  DETAIL = 'Each run of a distributed history names the server it was measured on; this database''s own runs have none.',
+						  HINT = 'Keep this server''s runs in the history of another database, or measure it with scanbench-fleet, which names it.';
+			END IF;
+		END;
 	END IF;
 
 	INSERT INTO @extschema@.scan_history (measured_at, relid, relschema, relname, cache,
