@@ -738,3 +738,764 @@ COMMENT ON FUNCTION access_paths(regclass, regclass, float8, float8, text[]) IS
 'the rows with a key of a btree index at most a bound (selectivity of the table), counted through a sequential scan, an index scan, an index-only scan and a bitmap heap scan, cold and warm (those of paths); each cold index path''s page rate against random reads at its depth, in rounds for at most max_seconds (s)';
 
 REVOKE ALL ON FUNCTION access_paths(regclass, regclass, float8, float8, text[]) FROM PUBLIC;
+
+-- The central history on Citus (scan_history_distribute): the window, the
+-- median and the judge in PL/pgSQL, each query naming the run's server as
+-- a value, and the trend and the metrics in one pass over each series, so
+-- that no query on the history runs inside another.
+CREATE FUNCTION scanbench_internal.scan_history_compared(cur @extschema@.scan_history,
+														 window_days integer)
+RETURNS SETOF @extschema@.scan_history
+LANGUAGE plpgsql STRICT STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	marks text := coalesce(scanbench_internal.scan_history_marks(cur.verdict), '');
+	since timestamptz := cur.measured_at - make_interval(days => window_days);
+BEGIN
+	IF cur.server IS NULL THEN
+		RETURN QUERY
+		SELECT h.* FROM @extschema@.scan_history h
+		WHERE h.server IS NULL
+		  AND h.relschema = cur.relschema AND h.relname = cur.relname
+		  AND h.cache = cur.cache AND h.id <> cur.id AND h.reason IS NULL
+		  AND h.measured_at <= cur.measured_at AND h.measured_at > since
+		  AND scanbench_internal.scan_history_usable(h.scan_pct)
+		  AND isfinite(h.measured_at)
+		  AND scanbench_internal.scan_history_marks(h.verdict) = marks;
+	ELSE
+		RETURN QUERY
+		SELECT h.* FROM @extschema@.scan_history h
+		WHERE h.server = cur.server
+		  AND h.relschema = cur.relschema AND h.relname = cur.relname
+		  AND h.cache = cur.cache AND h.id <> cur.id AND h.reason IS NULL
+		  AND h.measured_at <= cur.measured_at AND h.measured_at > since
+		  AND scanbench_internal.scan_history_usable(h.scan_pct)
+		  AND isfinite(h.measured_at)
+		  AND scanbench_internal.scan_history_marks(h.verdict) = marks;
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_compared(@extschema@.scan_history, integer) IS
+'the runs a run (its row of scan_history) is compared with: the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, with a usable figure; on a distributed history, read from that server''s shard alone';
+
+CREATE OR REPLACE FUNCTION scanbench_internal.scan_history_window(run bigint, window_days integer)
+RETURNS SETOF bigint
+LANGUAGE plpgsql STRICT STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	cur @extschema@.scan_history;
+BEGIN
+	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	IF FOUND THEN
+		RETURN QUERY SELECT c.id FROM scanbench_internal.scan_history_compared(cur, window_days) c;
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS
+'the runs a run is compared with: the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, with a usable figure';
+
+CREATE OR REPLACE FUNCTION scanbench_internal.scan_history_median(run bigint, window_days integer DEFAULT 30,
+									OUT median_pct float8, OUT runs integer,
+									OUT since timestamptz)
+LANGUAGE plpgsql STRICT STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	cur @extschema@.scan_history;
+BEGIN
+	runs := 0;
+	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	IF FOUND THEN
+		SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.scan_pct)::numeric, 1)::float8,
+			   count(c.id)::int4, min(c.measured_at)
+		INTO median_pct, runs, since
+		FROM scanbench_internal.scan_history_compared(cur, window_days) c;
+	END IF;
+END
+$$;
+
+-- scan_history_judge gains server (the run's server, to read it from its
+-- shard alone): a new argument list, so the function is made again.
+DROP FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer);
+CREATE FUNCTION scan_history_judge(run bigint,
+								   min_pct float8 DEFAULT NULL,
+								   max_drop_pct float8 DEFAULT NULL,
+								   warn_pct float8 DEFAULT NULL,
+								   warn_drop_pct float8 DEFAULT NULL,
+								   window_days integer DEFAULT NULL,
+								   server text DEFAULT NULL,
+								   OUT status text, OUT message text,
+								   OUT detail text, OUT hint text,
+								   OUT median_pct float8, OUT drop_pct float8,
+								   OUT earlier_runs integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext_schema text;
+	cur @extschema@.scan_history;
+	compared @extschema@.scan_history[];
+	marks text;
+	label text;
+	subject text;
+	since timestamptz;
+	changes text;
+	fails text[] := '{}';
+	few text;
+	drop_judged float8;
+	warns text[] := '{}';
+	warn_at float8;
+	lim text;
+BEGIN
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	IF run IS NULL THEN
+		RAISE EXCEPTION 'run must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a run number of scan_history (its id column).';
+	END IF;
+
+	-- Given its server, the run is read from that server's shard alone; by
+	-- its number alone, from every shard of a distributed history.
+	IF scan_history_judge.server IS NULL THEN
+		SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	ELSE
+		SELECT * INTO cur FROM @extschema@.scan_history h
+		WHERE h.server = scan_history_judge.server AND h.id = run;
+	END IF;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no run % in scan_history%', run,
+			CASE WHEN scan_history_judge.server IS NOT NULL
+			THEN format(' of server %s', scan_history_judge.server) ELSE '' END
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- A limit not given is the one the run was judged with when
+	-- efficiency_check recorded it (a run it recorded always keeps
+	-- max_drop_pct), so that judging it again gives the check's verdict;
+	-- a run recorded otherwise is judged with the usual defaults.
+	IF cur.limit_max_drop_pct IS NOT NULL THEN
+		min_pct := coalesce(min_pct, cur.limit_min_pct);
+		max_drop_pct := coalesce(max_drop_pct, cur.limit_max_drop_pct);
+		warn_pct := coalesce(warn_pct, cur.limit_warn_pct);
+		warn_drop_pct := coalesce(warn_drop_pct, cur.limit_warn_drop_pct);
+		window_days := coalesce(window_days, cur.limit_window_days, 30);
+	ELSE
+		max_drop_pct := coalesce(max_drop_pct, 20);
+		warn_drop_pct := coalesce(warn_drop_pct, 10);
+		window_days := coalesce(window_days, 30);
+	END IF;
+	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+
+	-- A fleet's run, in a central history, is named with its server: the
+	-- same relation on another server is another series.
+	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
+			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END
+			 || CASE WHEN cur.server IS NOT NULL THEN ' on ' || cur.server ELSE '' END;
+	subject := format('%s scan efficiency %s %%', label, round(cur.scan_pct::numeric, 1));
+	hint := format('The runs: SELECT * FROM %I.scan_history WHERE relschema = %L AND relname = %L AND %s ORDER BY measured_at DESC;',
+				   ext_schema, cur.relschema, cur.relname,
+				   CASE WHEN cur.server IS NULL THEN 'server IS NULL'
+				   ELSE format('server = %L', cur.server) END);
+	earlier_runs := 0;
+
+	marks := scanbench_internal.scan_history_marks(cur.verdict);
+	IF (cur.scan_pct IS NOT NULL AND NOT scanbench_internal.scan_history_usable(cur.scan_pct))
+	   OR NOT isfinite(cur.measured_at) THEN
+		-- A row kept from before the history checked its figures.
+		status := 'not_judged';
+		message := CASE WHEN NOT isfinite(cur.measured_at)
+				   THEN format('%s scan efficiency was not judged: it was recorded at %s', label, cur.measured_at)
+				   ELSE format('%s scan efficiency was not judged: its figure %s %% is not a finite number from 0 to 10000',
+							   label, cur.scan_pct) END;
+		detail := format('Run %s is left out of every comparison.', cur.id);
+		RETURN;
+	END IF;
+	IF cur.scan_pct IS NULL OR marks IS NULL THEN
+		status := 'not_judged';
+		IF 'over_budget' = ANY (cur.verdict) THEN
+			message := format('%s scan efficiency was not judged: no pair was measured within the time budget (%s s)',
+							  label, round(cur.elapsed_s::numeric, 1));
+		ELSIF cur.scan_pct IS NULL THEN
+			message := format('%s scan efficiency was not judged: nothing was measured (an empty relation)', label);
+		ELSE
+			message := format('%s was not judged: %s', subject, array_to_string(ARRAY[
+				CASE WHEN 'unstable' = ANY (cur.verdict) THEN
+					format('the measurement was unstable (95 %% interval %s–%s %%)',
+						   round(cur.scan_pct_lo::numeric, 1), round(cur.scan_pct_hi::numeric, 1)) END,
+				CASE WHEN 'cached' = ANY (cur.verdict) THEN
+					format('part of the relation was already cached (%s %% before the reads, %s %% before the scans)',
+						   round(cur.read_cached_pct::numeric, 1), round(cur.scan_cached_pct::numeric, 1)) END,
+				CASE WHEN 'burst' = ANY (cur.verdict) THEN
+					'its passes ran faster than the server''s limits allow over time (a burst)' END],
+				'; '));
+		END IF;
+		detail := format('Run %s (verdict %s) is recorded and left out of later comparisons. '
+						 'An unstable run needs a quieter machine or more time (max_seconds); '
+						 'a cached one means another process holds the files in memory; '
+						 'a burst one needs method => ''whole'' or a larger relation; '
+						 'an over_budget one needs a larger max_seconds.',
+						 cur.id, coalesce(array_to_string(cur.verdict, ','), 'none'));
+		RETURN;
+	END IF;
+
+	-- The runs it is compared with, read once (from one shard of a
+	-- distributed history): their median, then what changed.
+	compared := ARRAY(SELECT c FROM scanbench_internal.scan_history_compared(cur, window_days) c);
+	SELECT count(*)::int4, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.scan_pct)::numeric, 1)::float8,
+		   min(c.measured_at)
+	INTO earlier_runs, median_pct, since
+	FROM unnest(compared) c;
+
+	IF earlier_runs = 0 THEN
+		status := 'first';
+		message := format('%s: first recorded run%s in %s days, nothing to compare with yet',
+						  subject,
+						  CASE WHEN marks <> '' THEN ' marked ' || marks ELSE '' END,
+						  window_days);
+		detail := format('Run %s is recorded; later runs are compared with it.', cur.id);
+		RETURN;
+	END IF;
+
+	median_pct := round(median_pct::numeric, 1);
+	drop_pct := CASE WHEN median_pct > 0
+				THEN round((100 * (median_pct - cur.scan_pct) / median_pct)::numeric, 1) END;
+
+	IF min_pct IS NOT NULL AND cur.scan_pct < min_pct THEN
+		fails := fails || format('is below its limit of %s %%', min_pct);
+	END IF;
+	-- A drop is told from noise only against a few runs: with fewer than
+	-- three earlier ones, a single noisy run would be the median (the fleet
+	-- waits for three as well); the limits on the figure itself still hold.
+	IF earlier_runs < 3 THEN
+		few := format('a drop is judged from 3 earlier runs, there %s %s',
+					  CASE WHEN earlier_runs = 1 THEN 'is' ELSE 'are' END, earlier_runs);
+		drop_judged := NULL;
+	ELSE
+		drop_judged := drop_pct;
+	END IF;
+	IF drop_judged > max_drop_pct THEN
+		fails := fails || format('is %s %% below its %s-day median %s %%',
+								 round(drop_pct), window_days, round(median_pct::numeric, 1));
+	END IF;
+	-- By default a warning 10 % above the limit, but never so high that a
+	-- figure could not stay clear of it: at most halfway to 100 %.
+	warn_at := coalesce(warn_pct, least(min_pct * 1.1, (min_pct + 100) / 2));
+	IF cardinality(fails) = 0 THEN
+		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
+			warns := warns || format('is close to its limit of %s %%', min_pct);
+		END IF;
+		IF drop_judged > warn_drop_pct THEN
+			warns := warns || format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
+									 round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct);
+		END IF;
+	END IF;
+
+	-- What changed: each fact of this run against the value most of the
+	-- compared runs had (the latest of equally common ones).
+	WITH w AS (
+		SELECT c.* FROM unnest(compared) c
+	), facts AS (
+		SELECT f.ord, f.fact, f.val, w.measured_at
+		FROM w, LATERAL (VALUES
+			(1, 'filesystem', w.filesystem), (2, 'device', w.device),
+			(3, 'scheduler', w.scheduler), (4, 'read_ahead_kb', w.read_ahead_kb::text),
+			(5, 'kernel', w.kernel), (6, 'server version', w.server_version),
+			(7, 'block_size', w.block_size::text),
+			(9, 'cpu_quota_us', coalesce(w.cpu_quota_us::text, 'none')),
+			(9, 'cpu_period_us', coalesce(w.cpu_period_us::text, 'none')),
+			(9, 'read_bps_limit', coalesce(w.read_bps_limit::text, 'none')),
+			(9, 'write_bps_limit', coalesce(w.write_bps_limit::text, 'none')),
+			(9, 'read_iops_limit', coalesce(w.read_iops_limit::text, 'none')),
+			(9, 'write_iops_limit', coalesce(w.write_iops_limit::text, 'none'))) AS f(ord, fact, val)
+		UNION ALL
+		SELECT 10, s.key, s.value, w.measured_at FROM w, jsonb_each_text(w.settings) AS s
+	), usual AS (
+		SELECT DISTINCT ON (fact) ord, fact, val
+		FROM facts WHERE val IS NOT NULL
+		GROUP BY ord, fact, val
+		ORDER BY fact, count(*) DESC, max(measured_at) DESC
+	), now_facts AS (
+		SELECT f.fact, f.val FROM (VALUES
+			('filesystem', cur.filesystem), ('device', cur.device),
+			('scheduler', cur.scheduler), ('read_ahead_kb', cur.read_ahead_kb::text),
+			('kernel', cur.kernel), ('server version', cur.server_version),
+			('block_size', cur.block_size::text),
+			('cpu_quota_us', coalesce(cur.cpu_quota_us::text, 'none')),
+			('cpu_period_us', coalesce(cur.cpu_period_us::text, 'none')),
+			('read_bps_limit', coalesce(cur.read_bps_limit::text, 'none')),
+			('write_bps_limit', coalesce(cur.write_bps_limit::text, 'none')),
+			('read_iops_limit', coalesce(cur.read_iops_limit::text, 'none')),
+			('write_iops_limit', coalesce(cur.write_iops_limit::text, 'none'))) AS f(fact, val)
+		UNION ALL
+		SELECT s.key, s.value FROM jsonb_each_text(cur.settings) AS s
+	), size AS (
+		SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w.bytes) AS bytes FROM w
+	)
+	SELECT string_agg(c, '; ' ORDER BY o, c) INTO changes
+	FROM (
+		SELECT u.ord AS o, format('%s changed %s → %s', u.fact, u.val, n.val) AS c
+		FROM usual u JOIN now_facts n USING (fact)
+		WHERE n.val IS NOT NULL AND n.val <> u.val
+		UNION ALL
+		SELECT 8, format('size changed %s → %s', pg_size_pretty(s.bytes::bigint), pg_size_pretty(cur.bytes))
+		FROM size s
+		WHERE s.bytes > 0 AND abs(cur.bytes - s.bytes) > 0.1 * s.bytes
+	) AS changed;
+
+	lim := concat_ws(', ',
+					 CASE WHEN min_pct IS NOT NULL THEN format('alarm below %s %%', min_pct) END,
+					 format('alarm at a drop of %s %%', max_drop_pct),
+					 CASE WHEN warn_at IS NOT NULL THEN format('warning below %s %%', round(warn_at::numeric, 1)) END,
+					 CASE WHEN warn_drop_pct IS NOT NULL THEN format('warning at a drop of %s %%', warn_drop_pct) END);
+	detail := format('Run %s at %s, %s: read %s MB/s, scan %s MB/s%s, verdict %s. '
+					 'Median of %s earlier run%s since %s%s. Limits: %s.',
+					 cur.id, to_char(cur.measured_at, 'YYYY-MM-DD HH24:MI:SS TZ'), cur.cache,
+					 coalesce(round(cur.read_mb_s::numeric, 1)::text, '?'),
+					 coalesce(round(cur.scan_mb_s::numeric, 1)::text, '?'),
+					 CASE WHEN cur.scan_pct_lo IS NOT NULL AND cur.scan_pct_hi IS NOT NULL
+					 THEN format(', 95 %% interval %s–%s %%', round(cur.scan_pct_lo::numeric, 1),
+								 round(cur.scan_pct_hi::numeric, 1)) ELSE '' END,
+					 coalesce(array_to_string(cur.verdict, ','), 'none'), earlier_runs,
+					 CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+					 to_char(since, 'YYYY-MM-DD'),
+					 CASE WHEN marks <> '' THEN ', all marked ' || marks ELSE '' END,
+					 lim);
+
+	IF cardinality(fails) > 0 THEN
+		status := 'regression';
+		message := subject || ' ' || array_to_string(fails, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSIF cardinality(warns) > 0 THEN
+		status := 'warning';
+		message := subject || ' ' || array_to_string(warns, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSE
+		status := 'ok';
+		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s%s',
+						  subject, window_days, round(median_pct::numeric, 1), earlier_runs,
+						  CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+						  CASE WHEN few IS NOT NULL THEN ' (' || few || ')' ELSE '' END,
+						  CASE WHEN changes IS NOT NULL THEN '; ' || changes ELSE '' END);
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) IS
+'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct. server, when given, is the run''s server: on a history distributed by server, the run is then read from its shard alone';
+
+REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO pg_monitor;
+
+CREATE OR REPLACE VIEW scan_trend AS
+SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
+	   t.latest_pct, t.latest_verdict, t.median_pct, t.min_pct, t.max_pct,
+	   pg_catalog.round(((100::pg_catalog.float8 OPERATOR(pg_catalog.*) t.latest_judged_pct
+						  OPERATOR(pg_catalog./) CASE WHEN t.median_pct OPERATOR(pg_catalog.<>) 0::pg_catalog.float8
+													   THEN t.median_pct END)
+						 OPERATOR(pg_catalog.-) 100::pg_catalog.float8)::pg_catalog.numeric, 1)::pg_catalog.float8
+		   AS change_pct,
+	   t.latest_read_mb_s, t.latest_scan_mb_s, t.server
+FROM (SELECT h.server, pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname) AS relation,
+			 h.cache,
+			 pg_catalog.count(*) AS runs,
+			 pg_catalog.count(*) FILTER (WHERE h.judged) AS judged_runs,
+			 pg_catalog.min(h.measured_at) AS first_at,
+			 pg_catalog.max(h.measured_at) AS latest_at,
+			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
+			 -- array_agg of arrays makes a two-dimensional array: the latest
+			 -- verdict is taken as text and split again.
+			 pg_catalog.string_to_array((pg_catalog.array_agg(pg_catalog.array_to_string(h.verdict, ','::pg_catalog.text)
+									ORDER BY h.measured_at DESC, h.id DESC))[1], ','::pg_catalog.text) AS latest_verdict,
+			 pg_catalog.min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
+			 pg_catalog.max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
+			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
+			  FILTER (WHERE h.judged))[1] AS latest_judged_pct,
+			 (pg_catalog.array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
+			 (pg_catalog.array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s,
+			 pg_catalog.round((pg_catalog.percentile_cont(0.5::pg_catalog.float8) WITHIN GROUP (ORDER BY h.scan_pct)
+							   FILTER (WHERE h.compared))::pg_catalog.numeric, 1)::pg_catalog.float8 AS median_pct
+	  FROM (SELECT s.*,
+				   -- the latest judged run's window (scan_history_compared)
+				   s.last_judged AND s.reason IS NULL AND s.judged
+				   AND s.relschema IS NOT NULL
+				   AND s.id OPERATOR(pg_catalog.<>) s.last_id
+				   AND s.marks OPERATOR(pg_catalog.=) s.last_marks
+				   AND s.measured_at OPERATOR(pg_catalog.<=) s.last_at
+				   AND s.measured_at OPERATOR(pg_catalog.>) (s.last_at OPERATOR(pg_catalog.-)
+															 pg_catalog.make_interval(days => 30)) AS compared
+			FROM (SELECT j.*,
+						 pg_catalog.first_value(j.judged) OVER series AS last_judged,
+						 pg_catalog.first_value(j.id) OVER series AS last_id,
+						 pg_catalog.first_value(j.marks) OVER series AS last_marks,
+						 pg_catalog.first_value(j.measured_at) OVER series AS last_at
+				  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) AS marks,
+							   scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
+							   AND scanbench_internal.scan_history_usable(sh.scan_pct)
+							   AND pg_catalog.isfinite(sh.measured_at) AS judged
+						FROM @extschema@.scan_history sh) AS j
+				  WINDOW series AS (PARTITION BY j.server, j.relschema, j.relname, j.cache
+									ORDER BY j.judged DESC, j.measured_at DESC, j.id DESC)) AS s) AS h
+	  GROUP BY h.server, h.relschema, h.relname, h.cache) AS t;
+
+CREATE OR REPLACE FUNCTION scanbench_metrics() RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	WITH latest AS (
+		-- The latest run of each series, with the runs recorded and the
+		-- median it is compared with, all in one pass over each series'
+		-- runs (scan_history_compared's rule, against the latest run's
+		-- marks): a join of the counts on the series' columns, NULL-safe,
+		-- could not be hashed on the server, and no query on the history
+		-- runs inside another, which Citus would send to a node.
+		SELECT c.*,
+			   (SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)
+										WITHIN GROUP (ORDER BY x.pct)::pg_catalog.numeric, 1)::pg_catalog.float8
+				FROM pg_catalog.unnest(c.compared_pct) AS x(pct)) AS median_pct
+		FROM (SELECT s.*,
+					 pg_catalog.count(*) FILTER (WHERE s.compared) OVER whole AS compared_runs,
+					 pg_catalog.array_agg(s.scan_pct) FILTER (WHERE s.compared) OVER whole AS compared_pct
+			  FROM (SELECT w.*,
+						   w.reason IS NULL AND w.relschema IS NOT NULL
+						   AND w.id OPERATOR(pg_catalog.<>) w.last_id
+						   AND scanbench_internal.scan_history_usable(w.scan_pct)
+						   AND pg_catalog.isfinite(w.measured_at)
+						   AND w.marks OPERATOR(pg_catalog.=) w.last_marks
+						   AND w.measured_at OPERATOR(pg_catalog.<=) w.last_at
+						   AND w.measured_at OPERATOR(pg_catalog.>) (w.last_at OPERATOR(pg_catalog.-)
+																	 pg_catalog.make_interval(days => 30)) AS compared
+					FROM (SELECT j.*,
+								 pg_catalog.row_number() OVER series AS newest,
+								 pg_catalog.count(*) OVER (PARTITION BY j.server, j.relschema, j.relname, j.cache) AS recorded,
+								 pg_catalog.first_value(j.id) OVER series AS last_id,
+								 pg_catalog.first_value(coalesce(j.marks, ''::pg_catalog.text)) OVER series AS last_marks,
+								 pg_catalog.first_value(j.measured_at) OVER series AS last_at
+						  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) AS marks
+								FROM @extschema@.scan_history sh) AS j
+						  WINDOW series AS (PARTITION BY j.server, j.relschema, j.relname, j.cache
+											ORDER BY j.measured_at DESC, j.id DESC)) AS w) AS s
+			  WINDOW whole AS (PARTITION BY s.server, s.relschema, s.relname, s.cache)) AS c
+		WHERE c.newest OPERATOR(pg_catalog.=) 1
+	), labelled AS (
+		-- The schema and the relation are labels of their own, each
+		-- escaped (backslash, double quote, line feed), so that a."b.c"
+		-- and "a.b".c are two series.
+		SELECT l.*,
+			CASE WHEN l.server IS NOT NULL THEN
+				pg_catalog.format('server="%s",'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.server,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END
+			OPERATOR(pg_catalog.||)
+			pg_catalog.format('schema="%s",relation="%s",cache="%s"'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(l.relschema, ''::pg_catalog.text),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.relname,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.cache,
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
+			OPERATOR(pg_catalog.||)
+			CASE WHEN l.tags IS NOT NULL THEN
+				pg_catalog.format(',cohort="%s"'::pg_catalog.text,
+				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+					(SELECT coalesce(pg_catalog.string_agg(t.key OPERATOR(pg_catalog.||) '='::pg_catalog.text OPERATOR(pg_catalog.||) t.value,
+														   ','::pg_catalog.text ORDER BY t.key), ''::pg_catalog.text)
+					 FROM pg_catalog.jsonb_each_text(l.tags) AS t),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END AS labels
+		FROM latest l
+	), families (ord, name, help) AS (VALUES
+		(1, 'scanbench_scan_efficiency_percent',
+		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),
+		(2, 'scanbench_scan_efficiency_lower_percent',
+		 'Lower end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(3, 'scanbench_scan_efficiency_upper_percent',
+		 'Upper end of the 95 % confidence interval of the latest run''s scan efficiency.'),
+		(4, 'scanbench_scan_efficiency_median_percent',
+		 'The median the latest run is compared with: earlier judged runs with its marks in the 30 days up to it.'),
+		(5, 'scanbench_read_bytes_per_second',
+		 'Raw read rate of the relation''s files in the latest run.'),
+		(6, 'scanbench_scan_bytes_per_second',
+		 'Executor count(1) scan rate of the relation in the latest run.'),
+		(7, 'scanbench_run_judged',
+		 '1 when the latest run could be judged, 0 when it was unstable, cached or a burst.'),
+		(8, 'scanbench_verdict_info',
+		 'Verdict of the latest run, as a label.'),
+		(9, 'scanbench_last_run_timestamp_seconds',
+		 'When the latest run was measured, seconds since the Unix epoch.'),
+		(10, 'scanbench_recorded_runs',
+		 'Runs of the relation and cache mode in the history.'),
+		(11, 'scanbench_cpu_limit_cores',
+		 'CPUs the server''s control group may use in the latest run (its quota over its period); absent when it has no quota.'),
+		(12, 'scanbench_read_limit_bytes_per_second',
+		 'Read throttle of the data''s device for the server''s control group in the latest run; absent when none.'),
+		(13, 'scanbench_read_limit_iops',
+		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.'),
+		(14, 'scanbench_compared_runs',
+		 'Earlier judged runs the median is taken over (a drop is judged from 3 on).')
+	), figures (ord, labels, id, value) AS (
+		SELECT v.ord, CASE WHEN v.ord OPERATOR(pg_catalog.=) 8 THEN l.labels OPERATOR(pg_catalog.||)
+					pg_catalog.format(',verdict="%s"'::pg_catalog.text,
+						pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(pg_catalog.array_to_string(l.verdict, ','::pg_catalog.text), ''::pg_catalog.text),
+					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
+					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
+				ELSE l.labels END, l.id, v.value
+		FROM labelled l, LATERAL (VALUES
+			(1, l.scan_pct), (2, l.scan_pct_lo), (3, l.scan_pct_hi),
+			(4, pg_catalog.round(l.median_pct::pg_catalog.numeric, 1)::pg_catalog.float8),
+			(5, pg_catalog.round(l.read_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
+			(6, pg_catalog.round(l.scan_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
+			(7, CASE WHEN l.scan_pct IS NULL THEN NULL
+				WHEN scanbench_internal.scan_history_marks(l.verdict) IS NULL
+					 OR NOT scanbench_internal.scan_history_usable(l.scan_pct) THEN 0::pg_catalog.float8
+				ELSE 1::pg_catalog.float8 END),
+			(8, 1::pg_catalog.float8),
+			(9, pg_catalog.date_part('epoch'::pg_catalog.text, l.measured_at)),
+			(10, l.recorded::pg_catalog.float8),
+			(11, pg_catalog.round(l.cpu_quota_us::pg_catalog.numeric
+								  OPERATOR(pg_catalog./) CASE WHEN l.cpu_period_us OPERATOR(pg_catalog.>) 0::pg_catalog.int8
+															   THEN l.cpu_period_us END::pg_catalog.numeric,
+								  3)::pg_catalog.float8),
+			(12, l.read_bps_limit::pg_catalog.float8),
+			(13, l.read_iops_limit::pg_catalog.float8),
+			(14, CASE WHEN l.scan_pct IS NOT NULL THEN l.compared_runs::pg_catalog.float8 END)) AS v(ord, value)
+		WHERE v.value IS NOT NULL
+	), samples AS (
+		-- A figure that is not a finite number (a row kept from before the
+		-- history checked its figures) has no sample: a comment says so.
+		SELECT f.ord, f.labels, f.id, f.value,
+			   f.value OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+			   AND f.value OPERATOR(pg_catalog.<) 'Infinity'::pg_catalog.float8 AS finite
+		FROM figures f
+	)
+	SELECT pg_catalog.string_agg(line, E'\n'::pg_catalog.text ORDER BY ord, sub, line)
+	FROM (
+		SELECT f.ord, 0 AS sub,
+			   pg_catalog.format(E'# HELP %s %s\n# TYPE %s gauge'::pg_catalog.text, f.name, f.help, f.name) AS line
+		FROM families f
+		UNION ALL
+		SELECT s.ord, 1, pg_catalog.format('%s{%s} %s'::pg_catalog.text, f.name, s.labels,
+										   s.value::pg_catalog.text)
+		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
+		WHERE s.finite
+		UNION ALL
+		SELECT s.ord, 2, pg_catalog.format('# %s{%s}: run %s has %s, not a finite figure, and no sample'::pg_catalog.text,
+										   f.name, s.labels, s.id, s.value)
+		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
+		WHERE NOT s.finite
+	) AS lines;
+END;
+
+CREATE FUNCTION scan_history_distribute(shard_count integer DEFAULT 32)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	own bigint;
+	runs bigint;
+	failed text;
+BEGIN
+	IF shard_count IS NULL OR shard_count < 1 OR shard_count > 64000 THEN
+		RAISE EXCEPTION 'shard_count must be from 1 to 64000, not %', coalesce(shard_count::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A few shards a worker node, and more for nodes to come: 32 (the default) suits up to eight nodes.';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+		RAISE EXCEPTION 'scan_history can be distributed only on a Citus coordinator'
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = 'The citus extension is not created in this database.',
+				  HINT = 'On one server the history needs nothing more. On a Citus cluster, CREATE EXTENSION citus and add the worker nodes first.';
+	END IF;
+	IF EXISTS (SELECT 1 FROM pg_dist_partition
+			   WHERE logicalrelid = '@extschema@.scan_history'::regclass) THEN
+		RAISE EXCEPTION 'scan_history is distributed already'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'Its shards: SELECT * FROM citus_shards WHERE table_name = ''scan_history''::regclass;';
+	END IF;
+	SELECT count(*), count(*) FILTER (WHERE h.server IS NULL) INTO runs, own
+	FROM @extschema@.scan_history h;
+	IF own > 0 THEN
+		RAISE EXCEPTION 'scan_history holds % runs of this database''s own, with no server', own
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  DETAIL = 'A distributed history keeps each run with the server it was measured on (column server); runs recorded here by efficiency_check or record => true have none.',
+				  HINT = 'Name their server (UPDATE scan_history SET server = ''coordinator'' WHERE server IS NULL) or delete them, then call it again.';
+	END IF;
+
+	-- The key on every node first: the workers' tables become the shells
+	-- of the distributed one and keep their own key otherwise.
+	SELECT string_agg(format('%s:%s: %s', r.nodename, r.nodeport, r.result), '; ') INTO failed
+	FROM run_command_on_workers(format(
+		'ALTER TABLE %I.scan_history DROP CONSTRAINT scan_history_pkey, ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id)',
+		'@extschema@')) AS r
+	WHERE NOT r.success;
+	IF failed IS NOT NULL THEN
+		RAISE EXCEPTION 'scan_history could not be keyed by server on every node'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  DETAIL = failed,
+				  HINT = 'scanbench must be created on every node (CREATE EXTENSION on the coordinator does it), and a worker''s own history empty.';
+	END IF;
+	ALTER TABLE @extschema@.scan_history DROP CONSTRAINT scan_history_pkey,
+		ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id);
+	PERFORM create_distributed_table('@extschema@.scan_history'::regclass, 'server',
+									 colocate_with => 'none', shard_count => shard_count);
+	IF runs > 0 THEN
+		-- The rows were copied into the shards; the coordinator's copy goes.
+		PERFORM truncate_local_data_after_distributing_table('@extschema@.scan_history'::regclass);
+	END IF;
+	CREATE INDEX scan_history_id_idx ON @extschema@.scan_history (id);
+	RETURN runs;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_distribute(integer) IS
+'on a Citus coordinator: make scan_history a table distributed by server in shard_count shards, keyed by (server, id), its runs moved into the shards; every query of the judge, the trend and the metrics then reads one server''s runs on its shard; refused without Citus, when distributed already, or while it holds runs with no server; returns the runs moved';
+
+REVOKE ALL ON FUNCTION scan_history_distribute(integer) FROM PUBLIC;
+
+-- scan_history_record refuses this database's own runs in a distributed
+-- history at once, by name, rather than through Citus' own error.
+CREATE OR REPLACE FUNCTION scan_history_record(run scan_efficiency_result,
+									min_pct float8 DEFAULT NULL,
+									max_drop_pct float8 DEFAULT NULL,
+									warn_pct float8 DEFAULT NULL,
+									warn_drop_pct float8 DEFAULT NULL,
+									window_days integer DEFAULT NULL)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	j jsonb := to_jsonb(run);
+	bad record;
+	measured timestamptz;
+	new_id bigint;
+BEGIN
+	-- A NULL result (a call that gave none) records nothing, as before.
+	IF run IS NULL OR (run).relation IS NULL THEN
+		RETURN NULL;
+	END IF;
+	IF NOT (j ->> 'cache') = ANY (ARRAY['cold', 'warm', 'asis']) OR j ->> 'cache' IS NULL THEN
+		RAISE EXCEPTION 'cannot record a run with cache mode %', coalesce(quote_literal(j ->> 'cache'), 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A recorded run is measured cold, warm or asis.';
+	END IF;
+	measured := coalesce((j ->> 'measured_at')::timestamptz, now());
+	IF NOT isfinite(measured) THEN
+		RAISE EXCEPTION 'cannot record a run measured at %', measured
+			USING ERRCODE = 'datetime_field_overflow',
+				  HINT = 'measured_at must be a finite time.';
+	END IF;
+	-- Each figure present must be finite and within its range.
+	SELECT f.name, (j ->> f.name)::float8::text AS val, f.lo, f.hi INTO bad
+	FROM (VALUES ('scan_pct', 0, 10000), ('scan_pct_lo', 0, 10000),
+				 ('scan_pct_hi', 0, 10000), ('scan_pct_p10', 0, 10000),
+				 ('scan_pct_p90', 0, 10000),
+				 ('read_cached_pct', 0, 100), ('scan_cached_pct', 0, 100),
+				 ('coverage_pct', 0, 100),
+				 ('read_mb_s', 0, 1e9), ('scan_mb_s', 0, 1e9), ('write_mb_s', 0, 1e9),
+				 ('read_s', 0, 1e9), ('scan_s', 0, 1e9), ('elapsed_s', 0, 1e9),
+				 ('cpu_wait_s', 0, 1e9), ('cpu_throttled_s', 0, 1e9)) AS f(name, lo, hi)
+	WHERE j ->> f.name IS NOT NULL
+	  AND NOT coalesce((j ->> f.name)::float8 BETWEEN f.lo::float8 AND f.hi::float8, false)
+	LIMIT 1;
+	IF FOUND THEN
+		RAISE EXCEPTION 'cannot record a run whose % is %', bad.name, bad.val
+			USING ERRCODE = 'numeric_value_out_of_range',
+				  DETAIL = format('A recorded %s must be a finite number from %s to %s.',
+								  bad.name, bad.lo, bad.hi);
+	END IF;
+	IF num_nonnulls(min_pct, max_drop_pct, warn_pct, warn_drop_pct, window_days) > 0 THEN
+		PERFORM scanbench_internal.scan_history_check_limits(min_pct, coalesce(max_drop_pct, 20),
+															 warn_pct, warn_drop_pct,
+															 coalesce(window_days, 30));
+	END IF;
+
+	-- A history distributed by server (scan_history_distribute) keeps a
+	-- fleet's runs, each with the server it was measured on: this
+	-- database's own runs have none.  Asked only where Citus is.
+	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+		DECLARE
+			distributed boolean;
+		BEGIN
+			EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
+				INTO distributed USING '@extschema@.scan_history'::regclass;
+			IF distributed THEN
+				RAISE EXCEPTION 'cannot record a run of this database in a history distributed by server'
+					USING ERRCODE = 'feature_not_supported',
+						  DETAIL = 'Each run of a distributed history names the server it was measured on; this database''s own runs have none.',
+						  HINT = 'Keep this server''s runs in the history of another database, or measure it with scanbench-fleet, which names it.';
+			END IF;
+		END;
+	END IF;
+
+	INSERT INTO @extschema@.scan_history (measured_at, relid, relschema, relname, cache,
+		bytes, rows, block_size, runs, read_mb_s, scan_mb_s, scan_pct,
+		scan_pct_lo, scan_pct_hi, scan_pct_p10, scan_pct_p90, read_s, scan_s,
+		read_cached_pct, scan_cached_pct, method, pairs, coverage_pct,
+		elapsed_s, verdict, write_mb_s, filesystem, device, scheduler,
+		read_ahead_kb, kernel, server_version, settings,
+		cpu_wait_s, cpu_throttled_s, cpu_quota_us, cpu_period_us,
+		read_bps_limit, write_bps_limit, read_iops_limit, write_iops_limit,
+		limit_min_pct, limit_max_drop_pct, limit_warn_pct, limit_warn_drop_pct,
+		limit_window_days, data_checksums, jit, io_max_combine_limit,
+		io_workers, server_major)
+	SELECT measured, c.oid,
+		n.nspname, c.relname, j ->> 'cache',
+		(j ->> 'bytes')::bigint, (j ->> 'rows')::bigint,
+		(j ->> 'block_size')::integer, (j ->> 'runs')::integer,
+		(j ->> 'read_mb_s')::float8, (j ->> 'scan_mb_s')::float8,
+		(j ->> 'scan_pct')::float8, (j ->> 'scan_pct_lo')::float8,
+		(j ->> 'scan_pct_hi')::float8, (j ->> 'scan_pct_p10')::float8,
+		(j ->> 'scan_pct_p90')::float8, (j ->> 'read_s')::float8,
+		(j ->> 'scan_s')::float8, (j ->> 'read_cached_pct')::float8,
+		(j ->> 'scan_cached_pct')::float8, j ->> 'method',
+		(j ->> 'pairs')::integer, (j ->> 'coverage_pct')::float8,
+		(j ->> 'elapsed_s')::float8,
+		CASE jsonb_typeof(j -> 'verdict')
+			WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(j -> 'verdict'))
+			WHEN 'string' THEN string_to_array(j ->> 'verdict', ',') END,
+		(j ->> 'write_mb_s')::float8, j ->> 'filesystem', j ->> 'device',
+		st.scheduler, st.read_ahead_kb, scanbench_internal.scan_history_kernel(),
+		current_setting('server_version'),
+		coalesce(j -> 'settings',
+				 (SELECT jsonb_object_agg(s.name, current_setting(s.name))
+				  FROM pg_settings s
+				  WHERE s.name IN ('io_method', 'io_workers', 'io_combine_limit',
+								   'effective_io_concurrency', 'track_io_timing',
+								   'shared_buffers'))),
+		(j ->> 'cpu_wait_s')::float8, (j ->> 'cpu_throttled_s')::float8,
+		(j ->> 'cpu_quota_us')::bigint, (j ->> 'cpu_period_us')::bigint,
+		(j ->> 'read_bps_limit')::bigint, (j ->> 'write_bps_limit')::bigint,
+		(j ->> 'read_iops_limit')::bigint, (j ->> 'write_iops_limit')::bigint,
+		min_pct, max_drop_pct, warn_pct, warn_drop_pct, window_days,
+		(j ->> 'data_checksums')::boolean, (j ->> 'jit')::boolean,
+		(j ->> 'io_max_combine_limit')::integer, (j ->> 'io_workers')::integer,
+		coalesce((j ->> 'server_major')::integer,
+				 current_setting('server_version_num')::integer / 10000)
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+		-- The device layers under the relation's first file: every
+		-- scheduler on the way down (a device-mapper volume's "none" over
+		-- its disk's "mq-deadline"), and the read-ahead of the device the
+		-- filesystem sits on, which is the one its reads use.
+		(SELECT string_agg(i.scheduler, '/' ORDER BY i.level)
+				FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,
+				(array_agg(i.read_ahead_kb ORDER BY i.level)
+				 FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb
+		 FROM @extschema@.storage_info((run).relation) AS i WHERE i.level > 0) AS st
+	WHERE c.oid = (run).relation
+	RETURNING scan_history.id INTO new_id;
+	RETURN new_id;
+END
+$$;
+

@@ -1144,54 +1144,69 @@ COMMENT ON FUNCTION scanbench_internal.scan_history_usable(float8) IS
 -- up to it, whose figure is one a judgement can use (a row of a server
 -- that was not measured is no run to compare with; a row kept from before
 -- the history checked its figures, out of range, is left out).  The
--- median, the judge's "what changed" and so the trend, the metrics and
--- the chart all read this window, so that they agree with the alarm.
+-- median, the judge's "what changed" and the chart read this window; the
+-- trend and the metrics apply the same rule to every series in one pass
+-- (scan_trend, scanbench_metrics), so that they agree with the alarm.
+--
+-- PL/pgSQL, given the run's row: its one query names the run's server as
+-- a value, so that on a history distributed by server
+-- (scan_history_distribute) it is routed to that server's shard alone,
+-- and no query on the history runs inside another (which Citus would
+-- send to a node, where the history is not).  Two branches, a fleet's
+-- server and this server (NULL), each an equality on the server the index
+-- can use: "the same server or both NULL" in one condition is none, and
+-- would read the relation's runs of every server.
+CREATE FUNCTION scanbench_internal.scan_history_compared(cur @extschema@.scan_history,
+														 window_days integer)
+RETURNS SETOF @extschema@.scan_history
+LANGUAGE plpgsql STRICT STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	marks text := coalesce(scanbench_internal.scan_history_marks(cur.verdict), '');
+	since timestamptz := cur.measured_at - make_interval(days => window_days);
+BEGIN
+	IF cur.server IS NULL THEN
+		RETURN QUERY
+		SELECT h.* FROM @extschema@.scan_history h
+		WHERE h.server IS NULL
+		  AND h.relschema = cur.relschema AND h.relname = cur.relname
+		  AND h.cache = cur.cache AND h.id <> cur.id AND h.reason IS NULL
+		  AND h.measured_at <= cur.measured_at AND h.measured_at > since
+		  AND scanbench_internal.scan_history_usable(h.scan_pct)
+		  AND isfinite(h.measured_at)
+		  AND scanbench_internal.scan_history_marks(h.verdict) = marks;
+	ELSE
+		RETURN QUERY
+		SELECT h.* FROM @extschema@.scan_history h
+		WHERE h.server = cur.server
+		  AND h.relschema = cur.relschema AND h.relname = cur.relname
+		  AND h.cache = cur.cache AND h.id <> cur.id AND h.reason IS NULL
+		  AND h.measured_at <= cur.measured_at AND h.measured_at > since
+		  AND scanbench_internal.scan_history_usable(h.scan_pct)
+		  AND isfinite(h.measured_at)
+		  AND scanbench_internal.scan_history_marks(h.verdict) = marks;
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_compared(@extschema@.scan_history, integer) IS
+'the runs a run (its row of scan_history) is compared with: the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, with a usable figure; on a distributed history, read from that server''s shard alone';
+
 CREATE FUNCTION scanbench_internal.scan_history_window(run bigint, window_days integer)
 RETURNS SETOF bigint
-LANGUAGE sql STRICT STABLE
+LANGUAGE plpgsql STRICT STABLE
 SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
-	-- Two branches, a fleet's server and this server (NULL), each an
-	-- equality on the server the index can use: "the same server or both
-	-- NULL" in one condition is none, and would read the relation's runs
-	-- of every server in the central history.
-	SELECT h.id
-	FROM @extschema@.scan_history cur
-	JOIN @extschema@.scan_history h
-	  ON h.server OPERATOR(pg_catalog.=) cur.server
-	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
-	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
-	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
-	 AND h.id OPERATOR(pg_catalog.<>) cur.id
-	 AND h.reason IS NULL
-	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
-	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
-											pg_catalog.make_interval(days => window_days))
-	 AND scanbench_internal.scan_history_usable(h.scan_pct)
-	 AND pg_catalog.isfinite(h.measured_at)
-	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
-		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
-	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
-	UNION ALL
-	SELECT h.id
-	FROM @extschema@.scan_history cur
-	JOIN @extschema@.scan_history h
-	  ON h.server IS NULL
-	 AND h.relschema OPERATOR(pg_catalog.=) cur.relschema
-	 AND h.relname OPERATOR(pg_catalog.=) cur.relname
-	 AND h.cache OPERATOR(pg_catalog.=) cur.cache
-	 AND h.id OPERATOR(pg_catalog.<>) cur.id
-	 AND h.reason IS NULL
-	 AND h.measured_at OPERATOR(pg_catalog.<=) cur.measured_at
-	 AND h.measured_at OPERATOR(pg_catalog.>) (cur.measured_at OPERATOR(pg_catalog.-)
-											pg_catalog.make_interval(days => window_days))
-	 AND scanbench_internal.scan_history_usable(h.scan_pct)
-	 AND pg_catalog.isfinite(h.measured_at)
-	 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)
-		 coalesce(scanbench_internal.scan_history_marks(cur.verdict), ''::pg_catalog.text)
-	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_window.run
-	  AND cur.server IS NULL;
-END;
+AS $$
+DECLARE
+	cur @extschema@.scan_history;
+BEGIN
+	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	IF FOUND THEN
+		RETURN QUERY SELECT c.id FROM scanbench_internal.scan_history_compared(cur, window_days) c;
+	END IF;
+END
+$$;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS
 'the runs a run is compared with: the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, with a usable figure';
@@ -1199,18 +1214,22 @@ COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS
 CREATE FUNCTION scanbench_internal.scan_history_median(run bigint, window_days integer DEFAULT 30,
 									OUT median_pct float8, OUT runs integer,
 									OUT since timestamptz)
-LANGUAGE sql STRICT STABLE
+LANGUAGE plpgsql STRICT STABLE
 SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
-	SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)
-							WITHIN GROUP (ORDER BY h.scan_pct)::pg_catalog.numeric, 1)::pg_catalog.float8,
-		   pg_catalog.count(h.id)::pg_catalog.int4, pg_catalog.min(h.measured_at)
-	FROM @extschema@.scan_history cur
-	LEFT JOIN @extschema@.scan_history h
-	  ON h.id OPERATOR(pg_catalog.=) ANY (ARRAY(
-			SELECT scanbench_internal.scan_history_window(cur.id, scan_history_median.window_days)))
-	WHERE cur.id OPERATOR(pg_catalog.=) scan_history_median.run;
-END;
+AS $$
+DECLARE
+	cur @extschema@.scan_history;
+BEGIN
+	runs := 0;
+	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	IF FOUND THEN
+		SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.scan_pct)::numeric, 1)::float8,
+			   count(c.id)::int4, min(c.measured_at)
+		INTO median_pct, runs, since
+		FROM scanbench_internal.scan_history_compared(cur, window_days) c;
+	END IF;
+END
+$$;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_median(bigint, integer) IS
 'the median a run is compared with: of the runs scan_history_window gives (earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it), %; with how many there are and the first one''s time';
@@ -1312,6 +1331,24 @@ BEGIN
 		PERFORM scanbench_internal.scan_history_check_limits(min_pct, coalesce(max_drop_pct, 20),
 															 warn_pct, warn_drop_pct,
 															 coalesce(window_days, 30));
+	END IF;
+
+	-- A history distributed by server (scan_history_distribute) keeps a
+	-- fleet's runs, each with the server it was measured on: this
+	-- database's own runs have none.  Asked only where Citus is.
+	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+		DECLARE
+			distributed boolean;
+		BEGIN
+			EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
+				INTO distributed USING '@extschema@.scan_history'::regclass;
+			IF distributed THEN
+				RAISE EXCEPTION 'cannot record a run of this database in a history distributed by server'
+					USING ERRCODE = 'feature_not_supported',
+						  DETAIL = 'Each run of a distributed history names the server it was measured on; this database''s own runs have none.',
+						  HINT = 'Keep this server''s runs in the history of another database, or measure it with scanbench-fleet, which names it.';
+			END IF;
+		END;
 	END IF;
 
 	INSERT INTO @extschema@.scan_history (measured_at, relid, relschema, relname, cache,
@@ -1425,6 +1462,7 @@ CREATE FUNCTION scan_history_judge(run bigint,
 								   warn_pct float8 DEFAULT NULL,
 								   warn_drop_pct float8 DEFAULT NULL,
 								   window_days integer DEFAULT NULL,
+								   server text DEFAULT NULL,
 								   OUT status text, OUT message text,
 								   OUT detail text, OUT hint text,
 								   OUT median_pct float8, OUT drop_pct float8,
@@ -1434,7 +1472,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	ext_schema text;
-	cur record;
+	cur @extschema@.scan_history;
+	compared @extschema@.scan_history[];
 	marks text;
 	label text;
 	subject text;
@@ -1456,9 +1495,18 @@ BEGIN
 				  HINT = 'Give a run number of scan_history (its id column).';
 	END IF;
 
-	SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	-- Given its server, the run is read from that server's shard alone; by
+	-- its number alone, from every shard of a distributed history.
+	IF scan_history_judge.server IS NULL THEN
+		SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	ELSE
+		SELECT * INTO cur FROM @extschema@.scan_history h
+		WHERE h.server = scan_history_judge.server AND h.id = run;
+	END IF;
 	IF NOT FOUND THEN
-		RAISE EXCEPTION 'no run % in scan_history', run
+		RAISE EXCEPTION 'no run % in scan_history%', run,
+			CASE WHEN scan_history_judge.server IS NOT NULL
+			THEN format(' of server %s', scan_history_judge.server) ELSE '' END
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 
@@ -1532,8 +1580,13 @@ BEGIN
 		RETURN;
 	END IF;
 
-	SELECT m.runs, m.median_pct, m.since INTO earlier_runs, median_pct, since
-	FROM scanbench_internal.scan_history_median(cur.id, window_days) m;
+	-- The runs it is compared with, read once (from one shard of a
+	-- distributed history): their median, then what changed.
+	compared := ARRAY(SELECT c FROM scanbench_internal.scan_history_compared(cur, window_days) c);
+	SELECT count(*)::int4, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.scan_pct)::numeric, 1)::float8,
+		   min(c.measured_at)
+	INTO earlier_runs, median_pct, since
+	FROM unnest(compared) c;
 
 	IF earlier_runs = 0 THEN
 		status := 'first';
@@ -1582,8 +1635,7 @@ BEGIN
 	-- What changed: each fact of this run against the value most of the
 	-- compared runs had (the latest of equally common ones).
 	WITH w AS (
-		SELECT h.* FROM @extschema@.scan_history h
-		WHERE h.id IN (SELECT scanbench_internal.scan_history_window(cur.id, window_days))
+		SELECT c.* FROM unnest(compared) c
 	), facts AS (
 		SELECT f.ord, f.fact, f.val, w.measured_at
 		FROM w, LATERAL (VALUES
@@ -1670,11 +1722,11 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) IS
-'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct';
+COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) IS
+'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct. server, when given, is the run''s server: on a history distributed by server, the run is then read from its shard alone';
 
-REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) TO pg_monitor;
+REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO pg_monitor;
 
 --
 -- The nightly check.  A procedure, because the run must stay in the
@@ -1775,20 +1827,105 @@ COMMENT ON FUNCTION scan_history_prune(interval) IS
 REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
 
 --
+-- A central history on Citus: the DBA makes scan_history a table
+-- distributed by server, so that a fleet's night spreads over the
+-- worker nodes, and every summary that concerns one server (the judge,
+-- its window, one server's trend) reads one shard.  It stays one table,
+-- not partitioned by time: the functions and the view above are bound to
+-- it, a table cannot become partitioned in place, and scan_history_prune's
+-- DELETE runs on every shard at once.  Its key becomes (server, id), as
+-- Citus asks a key to hold the distribution column, on every node (each
+-- has the extension's own table, which becomes the table's shell there);
+-- run numbers are still found by id through an index of their own.  A
+-- distributed history has no run without a server: the database's own
+-- runs (efficiency_check, record => true) are refused there.
+--
+CREATE FUNCTION scan_history_distribute(shard_count integer DEFAULT 32)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	own bigint;
+	runs bigint;
+	failed text;
+BEGIN
+	IF shard_count IS NULL OR shard_count < 1 OR shard_count > 64000 THEN
+		RAISE EXCEPTION 'shard_count must be from 1 to 64000, not %', coalesce(shard_count::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A few shards a worker node, and more for nodes to come: 32 (the default) suits up to eight nodes.';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+		RAISE EXCEPTION 'scan_history can be distributed only on a Citus coordinator'
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = 'The citus extension is not created in this database.',
+				  HINT = 'On one server the history needs nothing more. On a Citus cluster, CREATE EXTENSION citus and add the worker nodes first.';
+	END IF;
+	IF EXISTS (SELECT 1 FROM pg_dist_partition
+			   WHERE logicalrelid = '@extschema@.scan_history'::regclass) THEN
+		RAISE EXCEPTION 'scan_history is distributed already'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'Its shards: SELECT * FROM citus_shards WHERE table_name = ''scan_history''::regclass;';
+	END IF;
+	SELECT count(*), count(*) FILTER (WHERE h.server IS NULL) INTO runs, own
+	FROM @extschema@.scan_history h;
+	IF own > 0 THEN
+		RAISE EXCEPTION 'scan_history holds % runs of this database''s own, with no server', own
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  DETAIL = 'A distributed history keeps each run with the server it was measured on (column server); runs recorded here by efficiency_check or record => true have none.',
+				  HINT = 'Name their server (UPDATE scan_history SET server = ''coordinator'' WHERE server IS NULL) or delete them, then call it again.';
+	END IF;
+
+	-- The key on every node first: the workers' tables become the shells
+	-- of the distributed one and keep their own key otherwise.
+	SELECT string_agg(format('%s:%s: %s', r.nodename, r.nodeport, r.result), '; ') INTO failed
+	FROM run_command_on_workers(format(
+		'ALTER TABLE %I.scan_history DROP CONSTRAINT scan_history_pkey, ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id)',
+		'@extschema@')) AS r
+	WHERE NOT r.success;
+	IF failed IS NOT NULL THEN
+		RAISE EXCEPTION 'scan_history could not be keyed by server on every node'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  DETAIL = failed,
+				  HINT = 'scanbench must be created on every node (CREATE EXTENSION on the coordinator does it), and a worker''s own history empty.';
+	END IF;
+	ALTER TABLE @extschema@.scan_history DROP CONSTRAINT scan_history_pkey,
+		ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id);
+	PERFORM create_distributed_table('@extschema@.scan_history'::regclass, 'server',
+									 colocate_with => 'none', shard_count => shard_count);
+	IF runs > 0 THEN
+		-- The rows were copied into the shards; the coordinator's copy goes.
+		PERFORM truncate_local_data_after_distributing_table('@extschema@.scan_history'::regclass);
+	END IF;
+	CREATE INDEX scan_history_id_idx ON @extschema@.scan_history (id);
+	RETURN runs;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_distribute(integer) IS
+'on a Citus coordinator: make scan_history a table distributed by server in shard_count shards, keyed by (server, id), its runs moved into the shards; every query of the judge, the trend and the metrics then reads one server''s runs on its shard; refused without Citus, when distributed already, or while it holds runs with no server; returns the runs moved';
+
+REVOKE ALL ON FUNCTION scan_history_distribute(integer) FROM PUBLIC;
+
+--
 -- Per server, relation and cache mode: a central history holding a fleet's
 -- runs gives each server its own row (server NULL: this server's runs).
--- The median is scan_history_median's, as the alarm's; min and max are
--- over runs that could be judged; change_pct is the latest judged run
--- against that median.  The server is the last column, where 0.5.0 added
--- it; a query for one server (WHERE server = ...) reads that server's runs
--- alone, through scan_history_server_idx.
+-- The median is the alarm's (scan_history_compared's rule: the earlier
+-- judged runs of the latest judged run's marks in its 30 days), found in
+-- the same pass over the series' runs; min and max are over runs that
+-- could be judged; change_pct is the latest judged run against that
+-- median.  The server is the last column, where 0.5.0 added it.  Every
+-- step is within one series, so a query for one server (WHERE server =
+-- ...) reads that server's runs alone, through scan_history_server_idx,
+-- and on a history distributed by server each shard gives its own
+-- servers' rows (on one shard alone for one server).
 --
 CREATE VIEW scan_trend AS
 SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
-	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
+	   t.latest_pct, t.latest_verdict, t.median_pct, t.min_pct, t.max_pct,
 	   pg_catalog.round(((100::pg_catalog.float8 OPERATOR(pg_catalog.*) t.latest_judged_pct
-						  OPERATOR(pg_catalog./) CASE WHEN m.median_pct OPERATOR(pg_catalog.<>) 0::pg_catalog.float8
-													   THEN m.median_pct END)
+						  OPERATOR(pg_catalog./) CASE WHEN t.median_pct OPERATOR(pg_catalog.<>) 0::pg_catalog.float8
+													   THEN t.median_pct END)
 						 OPERATOR(pg_catalog.-) 100::pg_catalog.float8)::pg_catalog.numeric, 1)::pg_catalog.float8
 		   AS change_pct,
 	   t.latest_read_mb_s, t.latest_scan_mb_s, t.server
@@ -1805,18 +1942,34 @@ FROM (SELECT h.server, pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, 
 									ORDER BY h.measured_at DESC, h.id DESC))[1], ','::pg_catalog.text) AS latest_verdict,
 			 pg_catalog.min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
 			 pg_catalog.max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
-			 (pg_catalog.array_agg(h.id ORDER BY h.measured_at DESC, h.id DESC)
-			  FILTER (WHERE h.judged))[1] AS latest_judged_id,
 			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
 			  FILTER (WHERE h.judged))[1] AS latest_judged_pct,
 			 (pg_catalog.array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
-			 (pg_catalog.array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
-	  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
-						 AND scanbench_internal.scan_history_usable(sh.scan_pct)
-						 AND pg_catalog.isfinite(sh.measured_at) AS judged
-			FROM @extschema@.scan_history sh) AS h
-	  GROUP BY h.server, h.relschema, h.relname, h.cache) AS t
-LEFT JOIN LATERAL scanbench_internal.scan_history_median(t.latest_judged_id) AS m ON true;
+			 (pg_catalog.array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s,
+			 pg_catalog.round((pg_catalog.percentile_cont(0.5::pg_catalog.float8) WITHIN GROUP (ORDER BY h.scan_pct)
+							   FILTER (WHERE h.compared))::pg_catalog.numeric, 1)::pg_catalog.float8 AS median_pct
+	  FROM (SELECT s.*,
+				   -- the latest judged run's window (scan_history_compared)
+				   s.last_judged AND s.reason IS NULL AND s.judged
+				   AND s.relschema IS NOT NULL
+				   AND s.id OPERATOR(pg_catalog.<>) s.last_id
+				   AND s.marks OPERATOR(pg_catalog.=) s.last_marks
+				   AND s.measured_at OPERATOR(pg_catalog.<=) s.last_at
+				   AND s.measured_at OPERATOR(pg_catalog.>) (s.last_at OPERATOR(pg_catalog.-)
+															 pg_catalog.make_interval(days => 30)) AS compared
+			FROM (SELECT j.*,
+						 pg_catalog.first_value(j.judged) OVER series AS last_judged,
+						 pg_catalog.first_value(j.id) OVER series AS last_id,
+						 pg_catalog.first_value(j.marks) OVER series AS last_marks,
+						 pg_catalog.first_value(j.measured_at) OVER series AS last_at
+				  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) AS marks,
+							   scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
+							   AND scanbench_internal.scan_history_usable(sh.scan_pct)
+							   AND pg_catalog.isfinite(sh.measured_at) AS judged
+						FROM @extschema@.scan_history sh) AS j
+				  WINDOW series AS (PARTITION BY j.server, j.relschema, j.relname, j.cache
+									ORDER BY j.judged DESC, j.measured_at DESC, j.id DESC)) AS s) AS h
+	  GROUP BY h.server, h.relschema, h.relname, h.cache) AS t;
 
 COMMENT ON VIEW scan_trend IS
 'scan efficiency per server, relation and cache mode over the recorded runs';
@@ -1856,17 +2009,45 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
 	WITH latest AS (
-		-- The runs counted in the same pass: a join of the counts on the
-		-- series' columns, NULL-safe, could not be hashed on the server.
-		SELECT DISTINCT ON (h.server, h.relschema, h.relname, h.cache) h.*,
-			   pg_catalog.count(*) OVER (PARTITION BY h.server, h.relschema, h.relname, h.cache) AS recorded
-		FROM @extschema@.scan_history h
-		ORDER BY h.server, h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
+		-- The latest run of each series, with the runs recorded and the
+		-- median it is compared with, all in one pass over each series'
+		-- runs (scan_history_compared's rule, against the latest run's
+		-- marks): a join of the counts on the series' columns, NULL-safe,
+		-- could not be hashed on the server, and no query on the history
+		-- runs inside another, which Citus would send to a node.
+		SELECT c.*,
+			   (SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)
+										WITHIN GROUP (ORDER BY x.pct)::pg_catalog.numeric, 1)::pg_catalog.float8
+				FROM pg_catalog.unnest(c.compared_pct) AS x(pct)) AS median_pct
+		FROM (SELECT s.*,
+					 pg_catalog.count(*) FILTER (WHERE s.compared) OVER whole AS compared_runs,
+					 pg_catalog.array_agg(s.scan_pct) FILTER (WHERE s.compared) OVER whole AS compared_pct
+			  FROM (SELECT w.*,
+						   w.reason IS NULL AND w.relschema IS NOT NULL
+						   AND w.id OPERATOR(pg_catalog.<>) w.last_id
+						   AND scanbench_internal.scan_history_usable(w.scan_pct)
+						   AND pg_catalog.isfinite(w.measured_at)
+						   AND w.marks OPERATOR(pg_catalog.=) w.last_marks
+						   AND w.measured_at OPERATOR(pg_catalog.<=) w.last_at
+						   AND w.measured_at OPERATOR(pg_catalog.>) (w.last_at OPERATOR(pg_catalog.-)
+																	 pg_catalog.make_interval(days => 30)) AS compared
+					FROM (SELECT j.*,
+								 pg_catalog.row_number() OVER series AS newest,
+								 pg_catalog.count(*) OVER (PARTITION BY j.server, j.relschema, j.relname, j.cache) AS recorded,
+								 pg_catalog.first_value(j.id) OVER series AS last_id,
+								 pg_catalog.first_value(coalesce(j.marks, ''::pg_catalog.text)) OVER series AS last_marks,
+								 pg_catalog.first_value(j.measured_at) OVER series AS last_at
+						  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) AS marks
+								FROM @extschema@.scan_history sh) AS j
+						  WINDOW series AS (PARTITION BY j.server, j.relschema, j.relname, j.cache
+											ORDER BY j.measured_at DESC, j.id DESC)) AS w) AS s
+			  WINDOW whole AS (PARTITION BY s.server, s.relschema, s.relname, s.cache)) AS c
+		WHERE c.newest OPERATOR(pg_catalog.=) 1
 	), labelled AS (
 		-- The schema and the relation are labels of their own, each
 		-- escaped (backslash, double quote, line feed), so that a."b.c"
 		-- and "a.b".c are two series.
-		SELECT l.*, m.median_pct, m.runs AS compared_runs,
+		SELECT l.*,
 			CASE WHEN l.server IS NOT NULL THEN
 				pg_catalog.format('server="%s",'::pg_catalog.text,
 				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.server,
@@ -1893,7 +2074,6 @@ BEGIN ATOMIC
 					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
 					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END AS labels
 		FROM latest l
-		LEFT JOIN LATERAL scanbench_internal.scan_history_median(l.id) AS m ON true
 	), families (ord, name, help) AS (VALUES
 		(1, 'scanbench_scan_efficiency_percent',
 		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),

@@ -4,7 +4,7 @@
 #
 #   bench/fleet-scale.sh [--servers N] [--relations N] [--days N]
 #                        [--random-state N] [--host DIR] [--port PORT]
-#                        [--dbname DB] [--reuse] [--small]
+#                        [--dbname DB] [--reuse] [--small] [--citus]
 #
 # Defaults: 10,000 servers, 10 relations each, 365 days: 36.5 million runs
 # (one a night per server and relation), then a night of 100,000.
@@ -44,6 +44,15 @@
 # (only the night is written again).  --small is --servers 20 --relations
 # 3 --days 30, for a test.
 #
+# --citus: the same on a local Citus cluster made for the run (a
+# coordinator and two workers, Citus built for the server, see
+# tools/citus-build.sh), the history distributed by server
+# (scan_history_distribute), the night's runs in a table distributed
+# beside it: the year written, the night timed; then a third worker
+# added and the shards rebalanced onto it (timed), and the same night
+# timed again, with each step's ratio to the first.  The memory is the
+# coordinator's backend's (the workers' is not read).
+#
 # A year is about 450 bytes a run on disk with its indexes: 16 GB at the
 # defaults.  Give the server a shared_buffers of a few GB, and
 # wal_level = minimal for a fast load.
@@ -59,6 +68,7 @@ host=${PGHOST:-}
 port=
 dbname=scanbench_fleet_scale
 reuse=0
+citus=0
 
 usage()
 {
@@ -83,6 +93,7 @@ while [ $# -gt 0 ]; do
 		--dbname) dbname=${2:-}; shift ;;
 		--reuse) reuse=1 ;;
 		--small) servers=20 relations=3 days=30 ;;
+		--citus) citus=1 ;;
 		--help | -h) usage 0 ;;
 		*) echo "fleet-scale.sh: unknown option $1" >&2; usage 2 >&2 ;;
 	esac
@@ -90,7 +101,20 @@ while [ $# -gt 0 ]; do
 done
 [ "$days" -ge 2 ] || sb_die "--days must be at least 2"
 
-if [ -z "$port" ]; then
+if [ "$citus" = 1 ]; then
+	[ -z "$port" ] || sb_die "--citus makes a cluster of its own: leave out --port"
+	[ "$reuse" = 0 ] || sb_die "--citus makes a cluster of its own: --reuse has nothing to reuse"
+	. "$SB_TOP/tools/citus-common.sh"
+	work=$(mktemp -d /tmp/scanbench-fleet-scale.XXXXXX)
+	chmod 755 "$work"
+	sb_on_exit "rm -rf '$work'"
+	port=$(sb_free_port 55742)
+	sb_citus_start "$(sb_pgbin)" "$work/cluster" "$port" 1
+	host=localhost
+	# Citus is created per database: the cluster's own is used.
+	dbname=postgres
+	psql() { sb_as_pg "$(sb_pgbin)/psql" "$@"; }
+elif [ -z "$port" ]; then
 	work=$(mktemp -d /tmp/scanbench-fleet-scale.XXXXXX)
 	sb_on_exit "rm -rf '$work'"
 	sb_start_cluster "$work" "$(sb_free_port 55742)" \
@@ -158,10 +182,15 @@ if [ "$have" = "$made" ]; then
 	q -c "DELETE FROM scan_history WHERE measured_at >= current_date" \
 		-c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged"
 else
-	psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $dbname" \
-		-c "CREATE DATABASE $dbname"
-	q -c "CREATE EXTENSION scanbench" \
-		-c "CREATE TABLE fleet_scale_made (made text)"
+	if [ "$citus" = 1 ]; then
+		q -c "CREATE EXTENSION scanbench" -c "SELECT scan_history_distribute()" \
+			-c "CREATE TABLE fleet_scale_made (made text)" >/dev/null
+	else
+		psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $dbname" \
+			-c "CREATE DATABASE $dbname"
+		q -c "CREATE EXTENSION scanbench" \
+			-c "CREATE TABLE fleet_scale_made (made text)"
+	fi
 	# The indexes other than the key, to build again after the load.
 	q -c "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i
 		  WHERE i.indrelid = 'scan_history'::regclass AND NOT i.indisprimary ORDER BY 1" >"$tmp/indexes.sql"
@@ -187,123 +216,195 @@ fi
 nightly=$((servers * relations))
 gen "$days" "$days" >"$tmp/night.tsv"
 chmod 644 "$tmp/night.tsv"
-# The night's runs, kept apart as scanbench-fleet holds them in memory
-# before it records them: its own history and cohort are read first.
-q -c "CREATE UNLOGGED TABLE fleet_scale_night (LIKE scan_history INCLUDING DEFAULTS)" \
-	-c "ALTER TABLE fleet_scale_night DROP COLUMN id" \
-	-c "\\copy fleet_scale_night ($columns) FROM '$tmp/night.tsv'" \
-	-c "ANALYZE fleet_scale_night"
-hist_id=$(q -c "SELECT coalesce(max(id), 0) FROM scan_history")
+size_fn=pg_total_relation_size
+[ "$citus" = 1 ] && size_fn=citus_total_relation_size
 
-step -c "SELECT count(*), count(p.median) FROM fleet_scale_night n, LATERAL (
-	SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1) AS median, count(*) AS runs
-	FROM (SELECT h.scan_pct FROM scan_history h
-		  WHERE h.server = n.server AND h.relschema = n.relschema AND h.relname = n.relname AND h.cache = n.cache
-			AND h.reason IS NULL AND h.scan_pct IS NOT NULL
-			AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks(n.verdict), '')
-		  ORDER BY h.measured_at DESC LIMIT 10) h) p
-	WHERE n.reason IS NULL"
-row "each run against its own history" "$nightly" "$step_s" "$step_mem"
-own=$step_s
+# One night's steps, each a row of the table; the sanity of the results.
+the_night()
+{
+	# The night's runs, kept apart as scanbench-fleet holds them in memory
+	# before it records them: its own history and cohort are read first.
+	# On Citus, distributed beside the history (by server, in the same shards),
+	# so that each run's own history is read in the shard that holds both.
+	q -c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged" \
+		-c "CREATE UNLOGGED TABLE fleet_scale_night (LIKE scan_history INCLUDING DEFAULTS)" \
+		-c "ALTER TABLE fleet_scale_night DROP COLUMN id" >/dev/null
+	[ "$citus" = 1 ] &&
+		q -c "SELECT create_distributed_table('fleet_scale_night', 'server', colocate_with => 'scan_history')" >/dev/null
+	q -c "\\copy fleet_scale_night ($columns) FROM '$tmp/night.tsv'" \
+		-c "ANALYZE fleet_scale_night"
+	hist_id=$(q -c "SELECT coalesce(max(id), 0) FROM scan_history")
 
-step -c "WITH j AS (
-	SELECT n.*, n.reason IS NULL AND n.scan_pct IS NOT NULL
-				AND scanbench_internal.scan_history_marks(n.verdict) IS NOT NULL AS judged,
-		   n.reason IS NULL AND n.read_mb_s > 0
-				AND coalesce((SELECT bool_and(k.reads_judged) AND count(*) = cardinality(n.verdict)
-							  FROM scan_verdict_marks() k WHERE k.mark = ANY (n.verdict)), false) AS reads_judged
-	FROM fleet_scale_night n
-), c AS (
-	SELECT relname, tags,
-		   percentile_cont(0.5) WITHIN GROUP (ORDER BY scan_pct) FILTER (WHERE judged) AS m,
-		   count(*) FILTER (WHERE judged) AS n,
-		   percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(read_mb_s)) FILTER (WHERE reads_judged) AS rm,
-		   count(*) FILTER (WHERE reads_judged) AS rn
-	FROM j GROUP BY relname, tags
-), d AS (
-	SELECT j.relname, j.tags,
-		   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(j.scan_pct - c.m)) FILTER (WHERE j.judged), 5) AS spread,
-		   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(ln(j.read_mb_s) - c.rm)) FILTER (WHERE j.reads_judged), ln(2)) AS rspread
-	FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags GROUP BY j.relname, j.tags
-)
-SELECT count(*) FILTER (WHERE j.reason IS NULL),
-	   count(*) FILTER (WHERE (j.judged AND c.n >= 3 AND (coalesce(j.scan_pct_hi, j.scan_pct) < c.m - d.spread
-													  OR coalesce(j.scan_pct_lo, j.scan_pct) > c.m + d.spread))
-						   OR (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread)),
-	   count(DISTINCT j.server) FILTER (WHERE (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread))
-FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags
-	   JOIN d ON d.relname = j.relname AND d.tags = j.tags"
-row "each run against its cohort" "$nightly" "$step_s" "$step_mem"
-cohort=$step_s
-IFS='|' read -r c_measured c_flagged c_slow <<<"$step_out"
+	step -c "SELECT count(*), count(p.median) FROM fleet_scale_night n, LATERAL (
+		SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1) AS median, count(*) AS runs
+		FROM (SELECT h.scan_pct FROM scan_history h
+			  WHERE h.server = n.server AND h.relschema = n.relschema AND h.relname = n.relname AND h.cache = n.cache
+				AND h.reason IS NULL AND h.scan_pct IS NOT NULL
+				AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks(n.verdict), '')
+			  ORDER BY h.measured_at DESC LIMIT 10) h) p
+		WHERE n.reason IS NULL"
+	row "each run against its own history" "$nightly" "$step_s" "$step_mem"
+	own=$step_s
 
-step -c "\\copy scan_history ($columns) FROM '$tmp/night.tsv'"
-row "the night recorded (COPY)" "$nightly" "$step_s" "$step_mem"
-record=$step_s
+	step -c "WITH j AS (
+		SELECT n.*, n.reason IS NULL AND n.scan_pct IS NOT NULL
+					AND scanbench_internal.scan_history_marks(n.verdict) IS NOT NULL AS judged,
+			   n.reason IS NULL AND n.read_mb_s > 0
+					AND coalesce((SELECT bool_and(k.reads_judged) AND count(*) = cardinality(n.verdict)
+								  FROM scan_verdict_marks() k WHERE k.mark = ANY (n.verdict)), false) AS reads_judged
+		FROM fleet_scale_night n
+	), c AS (
+		SELECT relname, tags,
+			   percentile_cont(0.5) WITHIN GROUP (ORDER BY scan_pct) FILTER (WHERE judged) AS m,
+			   count(*) FILTER (WHERE judged) AS n,
+			   percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(read_mb_s)) FILTER (WHERE reads_judged) AS rm,
+			   count(*) FILTER (WHERE reads_judged) AS rn
+		FROM j GROUP BY relname, tags
+	), d AS (
+		SELECT j.relname, j.tags,
+			   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(j.scan_pct - c.m)) FILTER (WHERE j.judged), 5) AS spread,
+			   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(ln(j.read_mb_s) - c.rm)) FILTER (WHERE j.reads_judged), ln(2)) AS rspread
+		FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags GROUP BY j.relname, j.tags
+	)
+	SELECT count(*) FILTER (WHERE j.reason IS NULL),
+		   count(*) FILTER (WHERE (j.judged AND c.n >= 3 AND (coalesce(j.scan_pct_hi, j.scan_pct) < c.m - d.spread
+														  OR coalesce(j.scan_pct_lo, j.scan_pct) > c.m + d.spread))
+							   OR (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread)),
+		   count(DISTINCT j.server) FILTER (WHERE (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread))
+	FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags
+		   JOIN d ON d.relname = j.relname AND d.tags = j.tags"
+	row "each run against its cohort" "$nightly" "$step_s" "$step_mem"
+	cohort=$step_s
+	IFS='|' read -r c_measured c_flagged c_slow <<<"$step_out"
 
-step -c "CREATE UNLOGGED TABLE fleet_scale_judged AS
-	SELECT h.id, h.server, j.* FROM scan_history h, LATERAL scan_history_judge(h.id) j
-	WHERE h.id > $hist_id" \
-	-c "SELECT string_agg(status || ' ' || n, ', ' ORDER BY status) FROM
-		(SELECT status, count(*) AS n FROM fleet_scale_judged GROUP BY status) s"
-row "each run judged (scan_history_judge)" "$nightly" "$step_s" "$step_mem"
-judge=$step_s
-judged=$step_out
+	step -c "\\copy scan_history ($columns) FROM '$tmp/night.tsv'"
+	row "the night recorded (COPY)" "$nightly" "$step_s" "$step_mem"
+	record=$step_s
 
-night=$(awk -v a="$record" -v b="$own" -v c="$cohort" -v d="$judge" 'BEGIN { printf "%.2f", a + b + c + d }')
-row "a night's central work (the four above)" "$nightly" "$night" "- -"
+	# The runs' numbers and servers first, then each judged, given its
+	# server (read from its shard alone): a judgement called inside a query
+	# on a distributed history would run on a node.
+	step -c "CREATE UNLOGGED TABLE fleet_scale_judged AS
+		WITH r AS MATERIALIZED (SELECT h.id, h.server FROM scan_history h WHERE h.id > $hist_id)
+		SELECT r.id, r.server, j.* FROM r, LATERAL scan_history_judge(r.id, server => r.server) j" \
+		-c "SELECT string_agg(status || ' ' || n, ', ' ORDER BY status) FROM
+			(SELECT status, count(*) AS n FROM fleet_scale_judged GROUP BY status) s"
+	row "each run judged (scan_history_judge)" "$nightly" "$step_s" "$step_mem"
+	judge=$step_s
+	judged=$step_out
 
-step -c "SELECT count(*) FROM regexp_split_to_table(scanbench_metrics(), E'\n') l WHERE l !~ '^#'"
-row "the metrics scrape (scanbench_metrics)" "$((servers * relations * (days + 1)))" "$step_s" "$step_mem"
-samples=$step_out
+	night=$(awk -v a="$record" -v b="$own" -v c="$cohort" -v d="$judge" 'BEGIN { printf "%.2f", a + b + c + d }')
+	row "a night's central work (the four above)" "$nightly" "$night" "- -"
 
-# One server's trend: timed in the session (\timing), without connecting.
-one=$(printf 'db%05d' $(((servers + 1) / 2)))
-step -c "\\timing on" -c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
-	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
-	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
-	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
-	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
-	-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" -c "\\timing off"
-trend_ms=$(grep -o '^Time: [0-9.]*' <<<"$step_out" | awk '{ print $2 }')
-trend_first=$(head -n 1 <<<"$trend_ms")
-trend_median=$(tail -n +2 <<<"$trend_ms" | sb_median)
-trend_rows=$(grep -v '^Time' <<<"$step_out" | tail -n 1)
-trend_mem=$step_mem
+	step -c "SELECT count(*) FROM regexp_split_to_table(scanbench_metrics(), E'\n') l WHERE l !~ '^#'"
+	row "the metrics scrape (scanbench_metrics)" "$((servers * relations * (days + 1)))" "$step_s" "$step_mem"
+	samples=$step_out
 
-# ---- the sanity of the results, per server ----
-trend_servers=$(q -c "SELECT count(*) || ' ' || count(*) FILTER (WHERE server = '$one') || ' ' ||
-						 count(*) FILTER (WHERE runs = $((days + 1)))
-					  FROM scan_trend WHERE server = '$one'")
-own_judged=$(q -c "SELECT count(*) FILTER (WHERE message LIKE '% on ' || server || ' %')
-						|| ' ' || count(*) FILTER (WHERE earlier_runs > 30)
-					 FROM fleet_scale_judged")
-changed=$(q -c "SELECT count(*) FROM fleet_scale_judged WHERE message LIKE '%kernel changed%'")
-size=$(q -c "SELECT pg_size_pretty(pg_total_relation_size('scan_history'))")
+	# One server's trend: timed in the session (\timing), without connecting.
+	one=$(printf 'db%05d' $(((servers + 1) / 2)))
+	step -c "\\timing on" -c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+		-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+		-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+		-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+		-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" \
+		-c "SELECT count(*) FROM scan_trend WHERE server = '$one'" -c "\\timing off"
+	trend_ms=$(grep -o '^Time: [0-9.]*' <<<"$step_out" | awk '{ print $2 }')
+	trend_first=$(head -n 1 <<<"$trend_ms")
+	trend_median=$(tail -n +2 <<<"$trend_ms" | sb_median)
+	trend_rows=$(grep -v '^Time' <<<"$step_out" | tail -n 1)
+	trend_mem=$step_mem
+
+	# ---- the sanity of the results, per server ----
+	trend_servers=$(q -c "SELECT count(*) || ' ' || count(*) FILTER (WHERE server = '$one') || ' ' ||
+							 count(*) FILTER (WHERE runs = $((days + 1)))
+						  FROM scan_trend WHERE server = '$one'")
+	own_judged=$(q -c "SELECT count(*) FILTER (WHERE message LIKE '% on ' || server || ' %')
+							|| ' ' || count(*) FILTER (WHERE earlier_runs > 30)
+						 FROM fleet_scale_judged")
+	changed=$(q -c "SELECT count(*) FROM fleet_scale_judged WHERE message LIKE '%kernel changed%'")
+	size=$(q -c "SELECT pg_size_pretty($size_fn('scan_history'))")
+}
+
+# The table of the night's steps, and what the results say.
+report()
+{
+	echo
+	echo "A night of a fleet's central history: $servers servers, $relations relations each,"
+	echo "a year of $days days ($((servers * relations * days)) runs, $size with its indexes), PostgreSQL $(q -c 'SHOW server_version' | cut -d' ' -f1)$1."
+	echo
+	printf '%-42s %10s %10s %10s %10s %10s\n' "step" "runs" "seconds" "runs/s" "peak MB" "private MB"
+	for r in "${table_rows[@]}"; do
+		IFS='|' read -r name n s mem <<<"$r"
+		read -r peak priv <<<"$mem"
+		printf '%-42s %10s %10s %10s %10s %10s\n' "$name" "$n" "$s" \
+			"$(awk -v n="$n" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')" "$peak" "$priv"
+	done
+	read -r peak priv <<<"$trend_mem"
+	printf '%-42s %10s %10s %10s %10s %10s\n' "one server's trend (scan_trend), first" "$trend_rows" \
+		"$(awk -v m="$trend_first" 'BEGIN { printf "%.3f", m / 1000 }')" "-" "$peak" "$priv"
+	printf '%-42s %10s %10s %10s %10s %10s\n' "one server's trend, median of five" "$trend_rows" \
+		"$(awk -v m="$trend_median" 'BEGIN { printf "%.3f", m / 1000 }')" "-" "-" "-"
+	echo
+	echo "The night's runs judged: $judged."
+	read -r all_one n_judged_msg <<<"$own_judged"
+	echo "Judgements naming their own server: $all_one of $nightly; compared with more than 30 earlier runs: $n_judged_msg (30 days of one server at most)."
+	echo "Judgements naming a kernel change: $changed."
+	echo "Cohorts: $c_measured runs measured, $c_flagged flagged, $c_slow servers reading far slower or faster than their peers."
+	echo "The trend of $one: $(cut -d' ' -f1 <<<"$trend_servers") rows, $(cut -d' ' -f2 <<<"$trend_servers") of $one, $(cut -d' ' -f3 <<<"$trend_servers") with its $((days + 1)) runs."
+	echo "The metrics: $samples samples."
+	echo "A night's central work: $night s for $nightly runs; one server's trend: $trend_median ms."
+	echo "Times are wall clock on a shared machine: other work on it moves them."
+}
+
+if [ "$citus" = 0 ]; then
+	the_night
+	report ""
+	exit 0
+fi
+
+# On Citus: the night on two workers, then on three, the shards
+# rebalanced onto the third in between.
+workers()
+{
+	q -c "SELECT count(DISTINCT n.nodeid) FROM pg_dist_placement p JOIN pg_dist_node n USING (groupid)
+		  JOIN pg_dist_shard s USING (shardid) WHERE s.logicalrelid = 'scan_history'::regclass"
+}
+the_night
+report ", on Citus: $(workers) workers, $(q -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'scan_history'::regclass") shards"
+first_rows=("${table_rows[@]}")
+first_trend=$trend_median
+table_rows=()
+
+# The night's runs out again (a date, not current_date: Citus evaluates
+# no function against a column in a change to a distributed table).
+q -c "DROP TABLE fleet_scale_night, fleet_scale_judged" \
+	-c "DELETE FROM scan_history WHERE measured_at >= '$(q -c "SELECT current_date")'" >/dev/null
+t0=$(sb_now)
+q -c "SELECT citus_add_node('localhost', $((port + 3)))" \
+	-c "SELECT rebalance_table_shards('scan_history', shard_transfer_mode => 'block_writes')" >/dev/null 2>&1 ||
+	sb_die "adding a worker and rebalancing failed"
+t1=$(sb_now)
+moved=$(q -c "SELECT count(*) FROM pg_dist_placement p JOIN pg_dist_node n USING (groupid)
+		  JOIN pg_dist_shard s USING (shardid)
+		  WHERE s.logicalrelid = 'scan_history'::regclass AND n.nodeport = $((port + 3))")
+rebalance_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+echo
+echo "A worker added: $moved shards of the history moved onto it in $rebalance_s s (rebalance_table_shards, block_writes)."
+
+the_night
+report ", on Citus: $(workers) workers, after the rebalance"
 
 echo
-echo "A night of a fleet's central history: $servers servers, $relations relations each,"
-echo "a year of $days days ($((servers * relations * days)) runs, $size with its indexes), PostgreSQL $(q -c 'SHOW server_version' | cut -d' ' -f1)."
-echo
-printf '%-42s %10s %10s %10s %10s %10s\n' "step" "runs" "seconds" "runs/s" "peak MB" "private MB"
-for r in "${table_rows[@]}"; do
-	IFS='|' read -r name n s mem <<<"$r"
-	read -r peak priv <<<"$mem"
-	printf '%-42s %10s %10s %10s %10s %10s\n' "$name" "$n" "$s" \
-		"$(awk -v n="$n" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')" "$peak" "$priv"
+echo "Each step on 3 workers against 2 (seconds; ratio below 1: faster):"
+printf '%-42s %10s %10s %10s\n' "step" "2 workers" "3 workers" "ratio"
+for k in "${!table_rows[@]}"; do
+	IFS='|' read -r name _ s2 _ <<<"${table_rows[$k]}"
+	for r in "${first_rows[@]}"; do
+		IFS='|' read -r name1 _ s1 _ <<<"$r"
+		[ "$name1" = "$name" ] || continue
+		printf '%-42s %10s %10s %10s\n' "$name" "$s1" "$s2" \
+			"$(awk -v a="$s1" -v b="$s2" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')"
+	done
 done
-read -r peak priv <<<"$trend_mem"
-printf '%-42s %10s %10s %10s %10s %10s\n' "one server's trend (scan_trend), first" "$trend_rows" \
-	"$(awk -v m="$trend_first" 'BEGIN { printf "%.3f", m / 1000 }')" "-" "$peak" "$priv"
-printf '%-42s %10s %10s %10s %10s %10s\n' "one server's trend, median of five" "$trend_rows" \
-	"$(awk -v m="$trend_median" 'BEGIN { printf "%.3f", m / 1000 }')" "-" "-" "-"
-echo
-echo "The night's runs judged: $judged."
-read -r all_one n_judged_msg <<<"$own_judged"
-echo "Judgements naming their own server: $all_one of $nightly; compared with more than 30 earlier runs: $n_judged_msg (30 days of one server at most)."
-echo "Judgements naming a kernel change: $changed."
-echo "Cohorts: $c_measured runs measured, $c_flagged flagged, $c_slow servers reading far slower or faster than their peers."
-echo "The trend of $one: $(cut -d' ' -f1 <<<"$trend_servers") rows, $(cut -d' ' -f2 <<<"$trend_servers") of $one, $(cut -d' ' -f3 <<<"$trend_servers") with its $((days + 1)) runs."
-echo "The metrics: $samples samples."
-echo "A night's central work: $night s for $nightly runs; one server's trend: $trend_median ms."
-echo "Times are wall clock on a shared machine: other work on it moves them."
+printf '%-42s %10s %10s %10s\n' "one server's trend, median of five (ms)" "$first_trend" "$trend_median" \
+	"$(awk -v a="$first_trend" -v b="$trend_median" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')"

@@ -105,3 +105,9 @@ ALTER TABLE scan_history ADD CONSTRAINT scan_history_scan_pct_check CHECK ((scan
 		(scan_pct_p90 OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_p90 OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8));
 ALTER TABLE scan_history ADD CONSTRAINT scan_history_measured_at_check CHECK (pg_catalog.isfinite(measured_at));
 DROP TABLE hc_t;
+
+-- The history is distributed on a Citus coordinator only.
+\set SHOW_CONTEXT never
+SELECT scan_history_distribute();
+SELECT scan_history_distribute(0);
+\set SHOW_CONTEXT errors

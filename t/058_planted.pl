@@ -338,17 +338,21 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		'scanbench_internal.scan_history_usable(double precision)' => [ q{SELECT scanbench_internal.scan_history_usable(50)} ],
 		'scanbench_internal.scan_history_window(bigint,integer)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_window((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 30)} ],
+		'scanbench_internal.scan_history_compared(E.scan_history,integer)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_compared((SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1), 30)} ],
 		'scanbench_internal.scan_history_check_limits(double precision,double precision,double precision,double precision,integer)' =>
 		  [ q{SELECT scanbench_internal.scan_history_check_limits(50, 20, 60, 10, 30)} ],
 		'E.scan_history_record(E.scan_efficiency_result,double precision,double precision,double precision,double precision,integer)' =>
 		  [ q{SELECT E.scan_history_record(E.scan_efficiency('public.t', 'warm', max_seconds => 2), 10, 20, 15, 10, 30)} ],
 		'scanbench_internal.scan_history_measure(regclass,text,integer,double precision,double precision,double precision,text,double precision,double precision,double precision,double precision,integer)' =>
 		  [ q{SELECT scanbench_internal.scan_history_measure('public.t', 'warm', 1, 1.0, 2, 10, 'pairs')} ],
-		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer)' =>
+		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer,text)' =>
 		  [ q{SELECT * FROM E.scan_history_judge((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 10, 50, 11, 40, 30)} ],
 		'E.efficiency_check(regclass,text,double precision,double precision,double precision,double precision,integer,double precision,double precision,double precision,text,integer)' =>
 		  [ q{CALL E.efficiency_check('public.t', 'warm', min_pct => 0.5, max_drop_pct => 99, max_seconds => 2)} ],
 		'E.scan_history_prune(interval)' => [ q{SELECT E.scan_history_prune('400 days')} ],
+		'E.scan_history_distribute(integer)' =>
+		  [ q{SELECT E.scan_history_distribute()}, qr/can be distributed only on a Citus coordinator/ ],
 		'E.scanbench_metrics()' => [ q{SELECT pg_catalog.length(E.scanbench_metrics())} ],
 		'E.scan_history_svg(regclass,text,integer,double precision,double precision)' =>
 		  [ q{SELECT pg_catalog.length(E.scan_history_svg(NULL, NULL, 90, 10, 20))} ],
@@ -361,7 +365,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (
-		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer)',
+		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer,text)',
 		'E.scanbench_metrics()',
 		'E.scan_history_svg(regclass,text,integer,double precision,double precision)',
 	);

@@ -1,7 +1,9 @@
 # bench/fleet-scale.sh at a test's size (20 servers, 3 relations, 30 days)
 # against a cluster of the test: it writes the year, times the night and
 # prints its table; the night's judgements, the cohorts and one server's
-# trend are each of their own server.
+# trend are each of their own server.  Where Citus is built (17, 18), the
+# same with --citus: the night on a Citus cluster of two workers, then on
+# three after the rebalance, with the same judgements.
 use strict;
 use warnings;
 use FindBin;
@@ -10,6 +12,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use SbCitus;
 
 my $node = PostgreSQL::Test::Cluster->new('central');
 $node->init;
@@ -60,4 +63,28 @@ is($?, 0, 'a second run succeeds') or diag("$out\n$err");
 is($node->safe_psql('fleet_scale2', $sum), $first, '... with the same runs, the random state being the same');
 
 $node->stop;
+
+SKIP:
+{
+	my $why = SbCitus::unavailable();
+	skip "--citus: $why", 9 if defined $why;
+	IPC::Run::run([ 'bench/fleet-scale.sh', '--small', '--citus' ], '>', \$out, '2>', \$err);
+	is($?, 0, 'bench/fleet-scale.sh --small --citus succeeds') or diag("$out\n$err");
+	like($out, qr/^a year of 30 days \(1800 runs, .*, on Citus: 2 workers, 32 shards\.$/m,
+		'the night on two workers');
+	like($out, qr/^A worker added: [1-9]\d* shards of the history moved onto it in [0-9.]+ s/m,
+		'a worker added, shards moved onto it');
+	like($out, qr/^a year of 30 days \(1800 runs, .*, on Citus: 3 workers, after the rebalance\.$/m,
+		'the night again on three');
+	my @own = $out =~ /^Judgements naming their own server: 60 of 60; compared with more than 30 earlier runs: 0 /mg;
+	is(scalar @own, 2, 'each night\'s judgements are each of their own server');
+	my @trend = $out =~ /^The trend of db00010: 3 rows, 3 of db00010, 3 with its 31 runs\.$/mg;
+	is(scalar @trend, 2, '... and the trend that server\'s alone');
+	my @judged = $out =~ /^The night's runs judged: (.*)\.$/mg;
+	is($judged[1], $judged[0], 'the same judgements before and after the rebalance');
+	like($out, qr/^each run judged \(scan_history_judge\)\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+|-)$/m,
+		'the judgement\'s ratio of three workers to two');
+	unlike($out, qr/\b(issue|floor|seed)\b/i, 'no word of the jargon in the output');
+}
+
 done_testing();

@@ -1,19 +1,21 @@
 # A throwaway Citus cluster on loopback ports, for tools/demo.sh --citus and
 # bench/citus.sh.  Source it after common.sh; it defines functions only.
 
-# sb_citus_start PGBIN DIR PORT: a coordinator on PORT and two workers on
-# PORT+1 and PORT+2, data directories under DIR, Citus preloaded and the
-# workers added.  CREATE EXTENSION scanbench on the coordinator afterwards
-# creates it on the workers too.  Each
+# sb_citus_start PGBIN DIR PORT [SPARE]: a coordinator on PORT and two
+# workers on PORT+1 and PORT+2, data directories under DIR, Citus preloaded
+# and the workers added; with SPARE 1, a third worker on PORT+3, started
+# but not added (to add later, as a cluster grows).  CREATE EXTENSION
+# scanbench on the coordinator afterwards creates it on the workers too
+# (and on the spare when it is added).  Each
 # server's stop is registered with sb_on_exit.  Exports PGHOST, PGPORT,
 # PGUSER and PGDATABASE for the coordinator.
 sb_citus_start()
 {
-	local pgbin=$1 dir=$2 port=$3
+	local pgbin=$1 dir=$2 port=$3 spare=${4:-0}
 	local i p
 	mkdir -p "$dir"
 	[ "$(id -u)" = 0 ] && chown postgres: "$dir"
-	for i in 0 1 2; do
+	for i in $(seq 0 $((2 + spare))); do
 		p=$((port + i))
 		sb_as_pg "$pgbin/initdb" -D "$dir/n$i" -U postgres -A trust --no-sync \
 			>"$dir/initdb-$i.log" 2>&1 || sb_die "initdb failed: see $dir/initdb-$i.log"

@@ -1,0 +1,152 @@
+# A central history on Citus: scan_history_distribute() makes scan_history
+# a table distributed by server, and a history with two servers' runs then
+# gives each server its own judgement ("what changed" among them), trend,
+# metrics and chart, as on one server (sql/history_checks.sql); one
+# server's trend reads one shard.  scanbench-fleet records into it, with
+# and without a shared night.  It refuses what it cannot do: a history
+# holding the database's own runs, a second call.
+use strict;
+use warnings;
+use File::Spec;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbCitus;
+
+SbCitus::require_citus();
+
+my $fleet = $ENV{SCANBENCH_FLEET} // do {
+	my $built = File::Spec->rel2abs('bin/scanbench-fleet/scanbench-fleet');
+	my $bindir = `pg_config --bindir`;
+	chomp $bindir;
+	-x $built ? $built : "$bindir/scanbench-fleet";
+};
+-x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
+
+my ($coord, $w1, $w2) = SbCitus::start_cluster('fleetcitus');
+my ($ret, $out, $err);
+
+sub coord { return $coord->safe_psql('postgres', shift); }
+
+# The database's own runs have no server to be distributed by.
+coord(q{INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)
+		VALUES (now(), 'public', 'own', 'cold', 70, '{ok}')});
+($ret, $out, $err) = $coord->psql('postgres', 'SELECT scan_history_distribute()');
+isnt($ret, 0, 'a history holding this database\'s own runs is not distributed');
+like($err, qr/holds 1 runs of this database's own, with no server/, '... and the message says why');
+like($err, qr/HINT:  Name their server/, '... and what to do');
+is(coord(q{SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'scan_history'::regclass}), '0',
+	'... and it stays a local table');
+coord(q{UPDATE scan_history SET server = 'coordinator' WHERE server IS NULL});
+
+is(coord('SELECT scan_history_distribute(8)'), '1', 'distributed, with the one run it held');
+is(coord(q{SELECT column_to_column_name(logicalrelid, partkey) || ' ' ||
+			(SELECT count(*) FROM pg_dist_shard s WHERE s.logicalrelid = p.logicalrelid)
+		   FROM pg_dist_partition p WHERE logicalrelid = 'scan_history'::regclass}), 'server 8',
+	'by server, in 8 shards');
+is(coord(q{SELECT string_agg(DISTINCT result, ',') FROM run_command_on_all_nodes(
+			$$SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'scan_history_pkey'$$)}),
+	'PRIMARY KEY (server, id)', 'keyed by (server, id) on every node');
+is(coord(q{SELECT count(*) FROM ONLY scan_history}), '1', 'the run is in the shards');
+($ret, $out, $err) = $coord->psql('postgres', 'SELECT scan_history_distribute()');
+like($err, qr/scan_history is distributed already/, 'a second call is refused');
+($ret, $out, $err) = $coord->psql('postgres', q{
+	SELECT scan_history_record(jsonb_populate_record(NULL::scan_efficiency_result,
+		'{"relation": "pg_class", "cache": "cold", "scan_pct": 50}'))});
+like($err, qr/cannot record a run of this database in a history distributed by server/,
+	'a run of the database\'s own is refused there, by name');
+
+# Two servers' runs of one relation: b's (on xfs, later, more of them)
+# are no part of a's comparison; b's latest, back on ext4 with its tags,
+# is b's change alone.
+coord(q{
+	INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict, filesystem, server, kernel)
+	SELECT now() - make_interval(days => 10 - g), 'public', 'two', 'cold', 50, '{ok}'::text[], 'ext4', 'a', '6.1'
+	FROM generate_series(1, 3) g
+	UNION ALL
+	SELECT now() - make_interval(days => 5 - g), 'public', 'two', 'cold', 90, '{ok}', 'xfs', 'b', '6.12'
+	FROM generate_series(1, 4) g;
+	INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict, filesystem, server, kernel)
+	VALUES (now(), 'public', 'two', 'cold', 50, '{ok}', 'ext4', 'a', '6.1');
+	INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict, filesystem, server, kernel, tags)
+	VALUES (now() + interval '1 second', 'public', 'two', 'cold', 60, '{ok}', 'ext4', 'b', '6.12', '{"class": "nvme"}');
+});
+my %last = map { $_ => coord("SELECT max(id) FROM scan_history WHERE server = '$_'") } qw(a b);
+
+my $judged = coord("SELECT status, message, median_pct, earlier_runs FROM scan_history_judge($last{a})");
+like($judged, qr/^ok\|two on a scan efficiency 50\.0 % is within its limits: 30-day median 50.0 % over 3 runs\|50\|3$/,
+	"a's run is judged against a's three runs alone");
+unlike($judged, qr/xfs|changed/, '... with nothing of b\'s in what changed');
+$judged = coord("SELECT status, message, hint FROM scan_history_judge($last{b})");
+like($judged, qr/^regression\|two on b scan efficiency 60\.0 % is 33 % below its 30-day median 90.0 %; filesystem changed xfs → ext4\|/,
+	"b's drop is judged against b's runs, and what changed is b's");
+like($judged, qr/server = 'b'/, '... and the hint names b\'s runs');
+is(coord("SELECT status || ' ' || earlier_runs FROM scan_history_judge($last{a}, server => 'a')"), 'ok 3',
+	'given its server, the run is judged the same');
+($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM scan_history_judge($last{a}, server => 'b')");
+like($err, qr/no run $last{a} in scan_history of server b/, '... and not as another server\'s run');
+
+is(coord(q{SELECT string_agg(concat_ws(' ', server, runs, judged_runs, latest_pct, median_pct, change_pct), '; ' ORDER BY server)
+		   FROM scan_trend WHERE relation = 'public.two'}),
+	'a 4 4 50 50 0; b 5 5 60 90 -33.3', 'each server has its own trend');
+is(coord(q{SELECT concat_ws(' ', server, runs, median_pct) FROM scan_trend WHERE server = 'a'}),
+	'a 4 50', 'one server\'s trend is that server\'s');
+like(coord(q{EXPLAIN (COSTS OFF) SELECT * FROM scan_trend WHERE server = 'a'}), qr/Task Count: 1\b/,
+	'... read from one shard');
+like(coord(q{EXPLAIN (COSTS OFF) SELECT * FROM scan_trend}), qr/Task Count: 8\b/,
+	'the whole trend is read from every shard at once');
+
+my $metrics = coord(q{SELECT line FROM regexp_split_to_table(scanbench_metrics(), E'\n') AS line
+	WHERE line LIKE 'scanbench_scan_efficiency_median_percent%two%' OR line LIKE 'scanbench_compared_runs%two%'
+	ORDER BY line});
+is($metrics, join("\n",
+	'scanbench_compared_runs{server="a",schema="public",relation="two",cache="cold"} 3',
+	'scanbench_compared_runs{server="b",schema="public",relation="two",cache="cold",cohort="class=nvme"} 4',
+	'scanbench_scan_efficiency_median_percent{server="a",schema="public",relation="two",cache="cold"} 50',
+	'scanbench_scan_efficiency_median_percent{server="b",schema="public",relation="two",cache="cold",cohort="class=nvme"} 90'),
+	'the metrics have a series per server, each with its own median');
+is(coord(q{SELECT (SELECT count(*) FROM regexp_matches(svg, 'data-relation="public.two on ', 'g'))
+		   FROM scan_history_svg(NULL, 'cold') AS svg}), '2', 'the chart draws a line per server');
+is(coord(q{SELECT count(*) FROM scanbench_internal.scan_history_window(} . $last{b} . q{, 30)}), '4',
+	'the window of b\'s run is b\'s four earlier runs');
+
+# scanbench-fleet records into it: the two workers are the servers
+# measured, a table of their own on each.
+for my $w ($w1, $w2)
+{
+	$w->safe_psql('postgres', q{
+		CREATE TABLE t AS SELECT g AS id, repeat('x', 200) AS pad FROM generate_series(1, 5000) g;
+		VACUUM (FREEZE, ANALYZE) t;
+	});
+}
+my $dir = PostgreSQL::Test::Utils::tempdir();
+open my $fh, '>', "$dir/servers" or die "$dir/servers: $!";
+printf $fh "postgresql://localhost:%d/postgres name=w%d class=test\n", $_->[0]->port, $_->[1]
+  for ([ $w1, 1 ], [ $w2, 2 ]);
+close $fh;
+my @run = ($fleet, '--servers', "$dir/servers", '--relation', 't',
+	'--history', sprintf('postgresql://localhost:%d/postgres', $coord->port),
+	'--jobs', '2', '--max-seconds', '1', '--no-restore', '--format', 'csv');
+IPC::Run::run(\@run, '>', \$out, '2>', \$err);
+ok($? >> 8 < 2, 'scanbench-fleet records into the distributed history') or diag($err);
+coord(q{GRANT ALL ON fleet_queue, fleet_queue_disk TO CURRENT_USER});
+IPC::Run::run([ @run, '--night', 'n1' ], '>', \$out, '2>', \$err);
+ok($? >> 8 < 2, '... and with a shared night') or diag($err);
+is(coord(q{SELECT string_agg(server || ' ' || count, ', ' ORDER BY server) FROM
+		   (SELECT server, count(*) FROM scan_history WHERE relname = 't' GROUP BY server) s}),
+	'w1 2, w2 2', 'each server has its two runs');
+is(coord(q{SELECT count(*) FROM fleet_queue WHERE night = 'n1' AND finished_at IS NOT NULL}), '2',
+	'the night\'s queue has both finished');
+is(coord(q{SELECT string_agg(server || ' ' || runs, ', ' ORDER BY server) FROM scan_trend WHERE relation = 'public.t'}),
+	'w1 2, w2 2', 'the trend has a row per server');
+
+# Retention deletes on every shard.
+coord(q{UPDATE scan_history SET measured_at = now() - interval '500 days' WHERE server = 'a'});
+is(coord(q{SELECT scan_history_prune()}), '4', 'scan_history_prune deletes the old runs');
+is(coord(q{SELECT count(*) FROM scan_history WHERE server = 'a'}), '0', '... of every shard');
+
+$_->stop for ($coord, $w1, $w2);
+done_testing();
