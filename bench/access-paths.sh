@@ -13,7 +13,8 @@
 #            reads is one 8 kB request, so it reads N, or B / 8192, pages
 #            a second, and so do the random reads; path_pct is 100
 #   own disk   no limit: no answer, but fio's random 8 kB reads of the
-#            same file, cold, read-ahead off, at the path's depth
+#            same file, cold, at the path's depth (one at a time buffered,
+#            read-ahead off; deeper, O_DIRECT with libaio)
 #
 # A page rate more than 10 % off its answer, or a path_pct more than 10 %
 # off 100, is flagged (!).  Each cell runs --runs times (default 2).
@@ -113,16 +114,18 @@ cgroup_cell()
 	done
 }
 
-# fio_iops DEPTH: random 8 kB reads a second of the file, cold, read-ahead
-# off, DEPTH in flight (a thread each, as random_read keeps them), for at
-# most 5 s
+# fio_iops DEPTH: random 8 kB reads a second of the file, cold, for at
+# most 5 s: one at a time buffered with read-ahead off, as an index scan
+# reads; at a depth, DEPTH in flight with O_DIRECT and libaio (fio's
+# jobs would share the page cache, each finding blocks another read)
 fio_iops()
 {
+	local io=(--ioengine=psync --fadvise_hint=random)
+	[ "$1" -gt 1 ] && io=(--ioengine=libaio --direct=1 --iodepth="$1")
 	sync
 	dd if="$file" iflag=nocache count=0 status=none
-	fio --name=ap --filename="$file" --readonly --rw=randread --bs=8k \
-		--ioengine=psync --thread --numjobs="$1" --group_reporting \
-		--fadvise_hint=random --invalidate=1 --runtime=5 \
+	fio --name=ap --filename="$file" --readonly --rw=randread --bs=8k "${io[@]}" \
+		--invalidate=1 --runtime=5 \
 		--size="$(stat -c %s "$file")" --output-format=terse --terse-version=3 2>/dev/null |
 		awk -F';' '{ printf "%.0f", $8 }'	# field 8: read IOPS
 }
