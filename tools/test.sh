@@ -619,6 +619,12 @@ fi
 	prove -v --timer -I "$pgxs_dir/src/test/perl" -I . "${tests[@]}") >"$tap_log" 2>&1
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
+# Each test's wall-clock time, slowest first: what to look at when the
+# run grows long.
+awk '/^\[[0-9:]+\] t\/[^ ]+ \.+ *$/ { t = $2; next }
+	t != "" && /^(ok|not ok|Failed|Dubious)/ && / ms / {
+		for (i = 1; i < NF; i++) if ($(i + 1) == "ms") { printf "%7.1f s  %s\n", $i / 1000, t; break }
+		t = "" }' "$tap_log" | sort -rn | head -n 15 | sed 's/^/test.sh: took /'
 if [ $tap_rc -ne 0 ]; then
 	grep -vE "^(ok|#)" "$tap_log" | head -60
 	grep -B2 -A8 "^not ok" "$tap_log" | head -100
