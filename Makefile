@@ -22,7 +22,7 @@ OBJS = scanbench.o \
 	src/accesspath.o src/advice.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
 	src/chart.o src/citus.o src/citus_cluster.o src/clock.o src/devices.o \
 	src/efficiency_row.o src/fnargs.o src/history_record.o src/mountinfo.o \
-	src/pagecost.o src/procstat.o src/randio.o src/relfiles.o src/restore.o \
+	src/pagecost.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o src/restore.o \
 	src/rows.o src/sampler.o src/scan.o src/scratch.o src/scratchdir.o \
 	src/seqread.o src/settings.o src/stats.o src/tablespace.o src/verdict.o \
 	src/entry/access_paths.o src/entry/advice.o src/entry/citus.o \

@@ -478,6 +478,24 @@ sb_cgroup_read_rate(const SbCgroupLimits *l, int block_size)
 	return rate;
 }
 
+/*
+ * Reads of block_size the group's read throttle lets through in seconds,
+ * for the file at path; 0 where nothing throttles it.  A side read untimed
+ * before it is timed drains the throttle's first allowance this way: the
+ * kernel lets a slice's worth through at once, which would otherwise be
+ * timed at memory speed.
+ */
+uint64
+sb_cgroup_allowance_reads(const char *path, int block_size, double seconds)
+{
+	SbCgroupLimits limits;
+	double		rate;
+
+	sb_cgroup_limits(path, &limits);
+	rate = sb_cgroup_read_rate(&limits, block_size);
+	return rate < HUGE_VAL ? (uint64) ceil(seconds * rate) : 0;
+}
+
 /* The CPUs the quota allows (0.25 for 25 ms of 100 ms); NaN for none. */
 double
 sb_cgroup_cpus(const SbCgroupLimits *l)

@@ -45,6 +45,15 @@ typedef struct SbCgroupCpuStat
 extern void sb_cgroup_limits(const char *path, SbCgroupLimits *limits);
 extern void sb_cgroup_cpu_stat(SbCgroupCpuStat *stat);
 extern double sb_cgroup_read_rate(const SbCgroupLimits *limits, int block_size);
+/*
+ * Seconds of a read throttle's rate read untimed before a side is timed:
+ * the kernel lets a slice's worth (100 ms) through at once, and a little
+ * more as a slice starts.
+ */
+#define SB_THROTTLE_ALLOWANCE_S	0.15
+
+extern uint64 sb_cgroup_allowance_reads(const char *path, int block_size,
+										double seconds);
 extern double sb_cgroup_cpus(const SbCgroupLimits *limits);
 extern bool sb_cgroup_io_reads(const char *device, int64 *ios, int64 *bytes);
 extern void sb_cgroup_limit_dirs(const char *path, char *cpu_dir,

@@ -38,7 +38,7 @@
  * the last window still in flight (random pages are read untimed for the
  * time two windows take), and a control group's read limit lets its first
  * allowance through at once after a pause (blk-throttle: about one slice;
- * ALLOWANCE_S of the rate).
+ * SB_THROTTLE_ALLOWANCE_S of the rate).
  *
  * At the end of each pass, some of its random pages are read again from
  * the page cache: the time of a page the caches hold, for weighing the two
@@ -83,8 +83,6 @@
 #define LIMITED_BATCH_S		1.0
 /* The kernel's read-ahead windows read before the first timed stretch. */
 #define RAMP_WINDOWS		16
-/* Seconds of a read limit's rate read untimed at the start of each side. */
-#define ALLOWANCE_S			0.15
 /* Read-ahead windows' time the random side waits out (see one_pass). */
 #define DRAIN_WINDOWS		4.0
 /*
@@ -372,12 +370,12 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 	plan.seq_drain = 2 * plan.window;
 	if (limits.read_bps > 0)
 		plan.seq_drain = Max(plan.seq_drain,
-							 (BlockNumber) ceil(ALLOWANCE_S * limits.read_bps / BLCKSZ));
+							 (BlockNumber) ceil(SB_THROTTLE_ALLOWANCE_S * limits.read_bps / BLCKSZ));
 	plan.batch = RANDOM_BATCH;
 	rate = sb_cgroup_read_rate(&limits, BLCKSZ);
 	if (rate < HUGE_VAL)
 	{
-		plan.random_drain_s = ALLOWANCE_S;
+		plan.random_drain_s = SB_THROTTLE_ALLOWANCE_S;
 		plan.batch = Max(plan.batch, (uint64) ceil(LIMITED_BATCH_S * rate));
 	}
 

@@ -19,16 +19,10 @@
 
 #include <math.h>
 
-#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
-#include "catalog/index.h"
-#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_index.h"
-#include "catalog/pg_opclass.h"
 #include "catalog/pg_type.h"
-#include "commands/defrem.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/array.h"
@@ -36,165 +30,19 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
-#include "utils/syscache.h"
 
 #include "accesspath.h"
 #include "argcheck.h"
 #include "cgroup.h"
 #include "compat.h"
 #include "fnargs.h"
+#include "relcheck.h"
 #include "relfiles.h"
 #include "rows.h"
 #include "stats.h"
 #include "verdict.h"
 
 PG_FUNCTION_INFO_V1(access_paths);
-
-/* The table: one with heap pages of its own, in shared buffers. */
-static void
-check_table(Oid relid)
-{
-	char		relkind = get_rel_relkind(relid);
-	char	   *name = get_rel_name(relid);
-
-	if (name == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	if (relkind == RELKIND_PARTITIONED_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"%s\" is a partitioned table", name),
-				 errhint("Measure one of its partitions and an index of it.")));
-	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a table or materialized view", name)));
-	if (get_rel_persistence(relid) == RELPERSISTENCE_TEMP)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"%s\" is a temporary table", name),
-				 errdetail("Its pages live in the session's local buffers, not in shared buffers as other tables' do.")));
-}
-
-/* pg_class.relam, read from the catalog's cache (15 has no lookup of it) */
-static Oid
-rel_am(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			am;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	am = ((Form_pg_class) GETSTRUCT(tup))->relam;
-	ReleaseSysCache(tup);
-	return am;
-}
-
-static char *
-opclass_name(Oid opclass)
-{
-	HeapTuple	tup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclass));
-	char	   *name;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for operator class %u", opclass);
-	name = pstrdup(NameStr(((Form_pg_opclass) GETSTRUCT(tup))->opcname));
-	ReleaseSysCache(tup);
-	return name;
-}
-
-/*
- * The index: a valid btree on this table whose first key is a plain
- * column ordered by its type's default operator class, with no predicate,
- * so that "key <= bound" is a range every path can answer.
- */
-static void
-check_index(Oid relid, Oid indexid)
-{
-	char	   *name = get_rel_name(indexid);
-	char		relkind = get_rel_relkind(indexid);
-	HeapTuple	tup;
-	Form_pg_index ind;
-	bool		isnull;
-	Oid			am;
-	Oid			opclass;
-	Oid			keytype;
-	oidvector  *classes;
-
-	if (name == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("index with OID %u does not exist", indexid)));
-	if (relkind == RELKIND_PARTITIONED_INDEX)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"%s\" is a partitioned index", name),
-				 errhint("Measure one partition and its index.")));
-	if (relkind != RELKIND_INDEX)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not an index", name),
-				 errhint("Pass an index of \"%s\" as idx; \\d %s lists them.",
-						 get_rel_name(relid), get_rel_name(relid))));
-
-	tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexid));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for index %u", indexid);
-	ind = (Form_pg_index) GETSTRUCT(tup);
-	if (ind->indrelid != relid)
-	{
-		Oid			owner = ind->indrelid;
-
-		ReleaseSysCache(tup);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("index \"%s\" is on \"%s\", not on \"%s\"",
-						name, get_rel_name(owner), get_rel_name(relid))));
-	}
-	if (!ind->indisvalid)
-	{
-		ReleaseSysCache(tup);
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("index \"%s\" is not valid", name),
-				 errhint("REINDEX it, or wait for CREATE INDEX CONCURRENTLY to finish.")));
-	}
-	if (ind->indkey.values[0] == 0)
-	{
-		ReleaseSysCache(tup);
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the first key of index \"%s\" is an expression", name),
-				 errdetail("access_paths counts the rows with a key at most a bound, and needs a column as the first key.")));
-	}
-	if (!heap_attisnull(tup, Anum_pg_index_indpred, NULL))
-	{
-		ReleaseSysCache(tup);
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("index \"%s\" is partial", name),
-				 errdetail("A partial index answers only the rows its predicate covers; the sequential scan would count others.")));
-	}
-	classes = (oidvector *) DatumGetPointer(SysCacheGetAttr(INDEXRELID, tup,
-															Anum_pg_index_indclass,
-															&isnull));
-	opclass = classes->values[0];
-	keytype = get_atttype(relid, ind->indkey.values[0]);
-	ReleaseSysCache(tup);
-
-	am = rel_am(indexid);
-	if (am != BTREE_AM_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("index \"%s\" is not a btree index", name),
-				 errdetail("access_paths times a key range, which only a btree index orders.")));
-	if (opclass != GetDefaultOpClass(keytype, BTREE_AM_OID))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("index \"%s\" orders its first key by operator class \"%s\", not its type's default",
-						name, opclass_name(opclass))));
-}
 
 static void
 check_selectivity(double selectivity)
@@ -328,8 +176,8 @@ access_paths(PG_FUNCTION_ARGS)
 	selectivity = sb_arg_float8(&args, "selectivity", 0.001);
 	max_seconds = sb_arg_float8(&args, "max_seconds", 60.0);
 	parse_paths(sb_arg_array(&args, "paths", TEXTOID), want);
-	check_table(relid);
-	check_index(relid, indexid);
+	sb_check_heap_table(relid, NULL, "Measure one of its partitions and an index of it.", NULL);
+	sb_check_range_index(relid, indexid, "access_paths");
 	check_selectivity(selectivity);
 	sb_check_max_seconds(max_seconds);
 	sb_init_srf(fcinfo);

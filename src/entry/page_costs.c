@@ -24,7 +24,6 @@
 
 #include <math.h>
 
-#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "fmgr.h"
@@ -38,6 +37,7 @@
 #include "cache.h"
 #include "fnargs.h"
 #include "pagecost.h"
+#include "relcheck.h"
 #include "relfiles.h"
 #include "rows.h"
 #include "stats.h"
@@ -45,35 +45,6 @@
 #include "verdict.h"
 
 PG_FUNCTION_INFO_V1(page_costs);
-
-/* Refused before anything is opened: what has no heap pages of its own. */
-static void
-check_relation(Oid relid)
-{
-	char		relkind = get_rel_relkind(relid);
-	char	   *name = get_rel_name(relid);
-
-	if (name == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	if (relkind == RELKIND_PARTITIONED_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"%s\" is a partitioned table", name),
-				 errdetail("Its partitions may live in different tablespaces, each with its own page costs."),
-				 errhint("Measure one of its partitions.")));
-	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a table or materialized view", name),
-				 errdetail("page_costs reads a table's heap pages, as scans and index scans fetch them.")));
-	if (get_rel_persistence(relid) == RELPERSISTENCE_TEMP)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"%s\" is a temporary table", name),
-				 errdetail("Its pages live in the session's local buffers, not in shared buffers as other tables' do.")));
-}
 
 /*
  * random_page_cost for a ratio of a cold random page's time to a cold
@@ -124,7 +95,10 @@ page_costs(PG_FUNCTION_ARGS)
 	relid = sb_arg_oid(&args, "rel", REGCLASSOID);
 	max_seconds = sb_arg_float8(&args, "max_seconds", 30.0);
 	sb_check_max_seconds(max_seconds);
-	check_relation(relid);
+	sb_check_heap_table(relid,
+						"Its partitions may live in different tablespaces, each with its own page costs.",
+						"Measure one of its partitions.",
+						"page_costs reads a table's heap pages, as scans and index scans fetch them.");
 	tupdesc = sb_result_tupdesc(fcinfo);
 	sb_row_init(&row, tupdesc, NULL, 0);
 

@@ -262,9 +262,7 @@ random_read(PG_FUNCTION_ARGS)
 	SbRandomResult r;
 	uint64		cached = 0;
 	uint64		chunks = 0;
-	SbCgroupLimits limits;
-	double		rate;
-	uint64		warmup = 0;
+	uint64		warmup;
 	SbRow		row;
 	int			i;
 
@@ -332,10 +330,8 @@ random_read(PG_FUNCTION_ARGS)
 	 * untimed, as the sequential figures keep it out (burst): reads for
 	 * SB_ALLOWANCE_S at the throttle's rate, of other blocks.
 	 */
-	sb_cgroup_limits(target->segments[0]->path, &limits);
-	rate = sb_cgroup_read_rate(&limits, block_size);
-	if (rate < HUGE_VAL)
-		warmup = (uint64) ceil(SB_ALLOWANCE_S * rate);
+	warmup = sb_cgroup_allowance_reads(target->segments[0]->path, block_size,
+									   SB_ALLOWANCE_S);
 	sb_random_read_drained(files, target->nsegments, block_size, warmup,
 						   reads, depth, &r);
 
