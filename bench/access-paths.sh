@@ -17,12 +17,25 @@
 #            read-ahead off; deeper, O_DIRECT with libaio)
 #
 # A page rate more than 10 % off its answer, or a path_pct more than 10 %
-# off 100, is flagged (!).  Each cell runs --runs times (default 2).
+# off 100, is flagged (!).  Then index_crossover on the same index:
+#
+#   cgroup B MiB/s and N req/s   both limits: a sequential scan of the P
+#            pages takes P * 8192 / B, an index scan fetches a page it has
+#            not read in 1 / N, and after k of the T rows has read
+#            P * (1 - exp(-k / P)) pages, so the crossover is
+#            -(P / T) ln(1 - N * 8192 / B); checked with random_page_cost
+#            at the page times' ratio, B / (N * 8192), the planner should
+#            take the index scan at half of it and the sequential scan at
+#            twice
+#   own disk   no answer: the crossover and the setting that matches it
+#
+# A crossover more than 25 % off its answer, or a planner's choice not
+# the faster, is flagged (!).  Each cell runs --runs times (default 2).
 #
 #   bench/access-paths.sh [--scale SF] [--port PORT] [--runs N]
 #
 # Root and control groups; otherwise it says why and exits 0.  SF 1 by
-# default (lineitem about 900 MB, 6 million rows); about ten minutes.
+# default (lineitem about 900 MB, 6 million rows); about twenty minutes.
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 . "$(dirname "$0")/../tools/lab.sh"
@@ -60,6 +73,7 @@ q "VACUUM (FREEZE, ANALYZE) lineitem" >/dev/null
 q "CHECKPOINT" >/dev/null
 file=$data/$(q "SELECT pg_relation_filepath('lineitem')")
 rows=$(q "SELECT reltuples::bigint FROM pg_class WHERE oid = 'lineitem'::regclass")
+pages=$(q "SELECT relpages FROM pg_class WHERE oid = 'lineitem'::regclass")
 eic=$(q "SHOW effective_io_concurrency")
 
 # Out of both caches, the new postmaster in the group (see page-costs.sh).
@@ -146,3 +160,54 @@ own_disk()
 cgroup_cell 0 200
 cgroup_cell 8 0
 own_disk
+
+echo
+echo "index_crossover: the share of the rows up to which the index scan is the faster, cold, known answer in [brackets];"
+echo "the planner's choice at half and twice it under random_page_cost at the page times' ratio; ! flags a crossover"
+echo "more than 25 % off, a choice not the faster."
+xhdr='%-28s | %-6s | %-30s | %-8s | %-8s | %-22s | %-24s | %s\n'
+printf "$xhdr" cell seq_s crossover "planner" matching "checked (half, twice)" verdict flags
+
+# crossover MAX_SECONDS [RANDOM_PAGE_COST]: index_crossover's figures
+crossover()
+{
+	q "SELECT rounds, seq_s, crossover_selectivity, crossover_low, crossover_high,
+		planner_crossover, matching_random_page_cost, checked_random_page_cost,
+		checked_at_half, checked_at_twice, verdict::text
+		FROM index_crossover('lineitem', 'i_l_partkey', max_seconds => $1${2:+, random_page_cost => $2})"
+}
+
+# crossover_cell MIB IOPS
+crossover_cell()
+{
+	local mib=$1 iops=$2 known ratio flags
+	local rounds seq x lo hi planner matching checked half twice verdict
+	known=$(awk -v p="$pages" -v t="$rows" -v n="$iops" -v b="$mib" \
+		'BEGIN { printf "%.6f", -p * log(1 - n * 8192 / (b * 1048576)) / t }')
+	ratio=$(awk -v n="$iops" -v b="$mib" 'BEGIN { printf "%.2f", b * 1048576 / (n * 8192) }')
+	for _ in $(seq "$runs"); do
+		cold
+		sb_lab_limit "$group" "$data" "$mib" 0 "$iops" || sb_die "could not set the limits"
+		IFS='|' read -r rounds seq x lo hi planner matching checked half twice verdict < <(crossover 600 "$ratio")
+		flags=$(off "$x" "$known" 25)
+		[ "$half/$twice" = "index/seq" ] || flags="$flags !"
+		printf "$xhdr" "cgroup $mib MiB/s, $iops req/s" "$seq" "$x [$known] ($lo-$hi)" "$planner" \
+			"$matching" "$checked: $half, $twice" "$verdict" "${flags:-ok} ($rounds rounds)"
+		sb_lab_limit "$group" "$data" 0 0 0
+	done
+}
+
+crossover_own_disk()
+{
+	local rounds seq x lo hi planner matching checked half twice verdict
+	for _ in $(seq "$runs"); do
+		cold
+		IFS='|' read -r rounds seq x lo hi planner matching checked half twice verdict < <(crossover 120)
+		printf "$xhdr" "own disk" "$seq" "$x ($lo-$hi)" "$planner" "$matching" \
+			"$checked: $half, $twice" "$verdict" "($rounds rounds)"
+	done
+}
+
+crossover_cell 64 1600
+crossover_cell 64 800
+crossover_own_disk

@@ -16,6 +16,8 @@ SELECT * FROM random_read('sb_t', reads => NULL);
 SELECT * FROM access_paths(NULL, 'sb_t_id');
 SELECT * FROM access_paths('sb_t', 'sb_t_id', selectivity => NULL);
 SELECT * FROM access_paths('sb_t', 'sb_t_id', paths => NULL);
+SELECT * FROM index_crossover('sb_t', NULL);
+SELECT * FROM index_crossover('sb_t', 'sb_t_id', max_seconds => NULL);
 SELECT * FROM page_costs(NULL);
 SELECT * FROM page_costs('sb_t', max_seconds => NULL);
 SELECT * FROM scan_rate(NULL);

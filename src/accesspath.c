@@ -46,6 +46,7 @@
 #include "access/xact.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_tablespace.h"
 #include "executor/executor.h"
 #include "executor/instrument.h"
 #include "executor/spi.h"
@@ -61,6 +62,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/spccache.h"
+#include "utils/syscache.h"
 
 #include "accesspath.h"
 #include "cache.h"
@@ -72,9 +74,6 @@
 #include "randio.h"
 #include "stats.h"
 
-/* Seconds of a read throttle's rate read untimed before each side. */
-#define ALLOWANCE_S		0.15
-
 struct SbPathPlan
 {
 	SbPath		path;
@@ -83,6 +82,7 @@ struct SbPathPlan
 	PlannedStmt *plan;
 	char	   *sql;
 	int			depth;			/* reads the path keeps in flight */
+	bool		rows;			/* the keys, not their count */
 	bool		count_io;		/* ask the scan to count its reads (19) */
 };
 
@@ -174,9 +174,14 @@ sb_path_bound(Relation heap, Relation index, double selectivity,
 
 static Oid	hook_heap = InvalidOid;
 static Oid	hook_index = InvalidOid;
+static Oid	hook_cost_spc = InvalidOid;
 static sb_rel_hook_type prev_rel_hook = NULL;
 
-/* The table's index list, with only the measured index left in it. */
+/*
+ * The table's index list, with only the measured index left in it; and,
+ * where another random_page_cost is tried, the table and the index costed
+ * in a tablespace of no options of its own.
+ */
 static void
 keep_one_index(SB_REL_HOOK_ARGS)
 {
@@ -192,9 +197,15 @@ keep_one_index(SB_REL_HOOK_ARGS)
 			IndexOptInfo *info = (IndexOptInfo *) lfirst(lc);
 
 			if (info->indexoid == hook_index)
+			{
+				if (OidIsValid(hook_cost_spc))
+					info->reltablespace = hook_cost_spc;
 				kept = lappend(kept, info);
+			}
 		}
 		rel->indexlist = kept;
+		if (OidIsValid(hook_cost_spc))
+			rel->reltablespace = hook_cost_spc;
 	}
 }
 
@@ -225,31 +236,74 @@ plan_takes(Plan *plan, SbPath path, Oid indexid)
 }
 
 /*
- * Plan the statement through one path, or NULL where the planner takes
- * another.  Parse analysis resolves count(*) and <= with pg_catalog alone
- * on the path: an operator a role planted in the caller's path would
- * otherwise run as the caller.
+ * The statement: count(*) of the rows with a key at most the bound, or
+ * (rows) the keys themselves, in the index's order where the path is the
+ * index's.  Everything in it is schema-qualified: parse analysis runs with
+ * pg_catalog alone on the path, so that an operator a role planted in the
+ * caller's path cannot run as the caller.
  */
-SbPathPlan *
-sb_path_plan(Relation heap, Relation index, SbPath path, const char *bound)
+static char *
+path_sql(Relation heap, Relation index, const char *bound, bool rows)
 {
-	SbPathPlan *p = palloc0(sizeof(SbPathPlan));
 	AttrNumber	attno = index->rd_index->indkey.values[0];
 	Oid			keytype = get_atttype(RelationGetRelid(heap), attno);
-	char	   *sql;
+	const char *col = quote_identifier(get_attname(RelationGetRelid(heap), attno, false));
+
+	return psprintf("SELECT %s FROM ONLY %s WHERE %s OPERATOR(pg_catalog.<=) %s::%s",
+					rows ? col : "pg_catalog.count(*)",
+					quote_qualified_identifier(get_namespace_name(RelationGetNamespace(heap)),
+											   RelationGetRelationName(heap)),
+					col, quote_literal_cstr(bound),
+					format_type_be_qualified(keytype));
+}
+
+/*
+ * A tablespace with no options, whose page costs are the settings': the
+ * planner costs the table and its index in it when a random_page_cost is
+ * tried (sb_path_cost), since a tablespace's own random_page_cost would
+ * otherwise override the setting tried.  InvalidOid where neither of
+ * PostgreSQL's own two is free of options.
+ */
+static Oid
+costless_tablespace(void)
+{
+	Oid			candidates[] = {DEFAULTTABLESPACE_OID, GLOBALTABLESPACE_OID};
+	int			i;
+
+	for (i = 0; i < lengthof(candidates); i++)
+	{
+		HeapTuple	tup = SearchSysCache1(TABLESPACEOID,
+										  ObjectIdGetDatum(candidates[i]));
+		bool		isnull = true;
+
+		if (HeapTupleIsValid(tup))
+		{
+			(void) SysCacheGetAttr(TABLESPACEOID, tup,
+								   Anum_pg_tablespace_spcoptions, &isnull);
+			ReleaseSysCache(tup);
+		}
+		if (isnull)
+			return candidates[i];
+	}
+	return InvalidOid;
+}
+
+/*
+ * Plan the statement through one path, or NULL where the planner takes
+ * another.  With a random_page_cost to try (not NaN), the table and the
+ * index are costed in a tablespace without options under that setting,
+ * seq_page_cost staying the table's tablespace's.
+ */
+static PlannedStmt *
+plan_path(Relation heap, Relation index, SbPath path, const char *sql,
+		  double random_page_cost)
+{
 	RawStmt    *raw;
 	Query	   *q;
 	List	   *rewritten;
 	PlannedStmt *plan;
 	int			nestlevel;
 	int			i;
-
-	sql = psprintf("SELECT pg_catalog.count(*) FROM ONLY %s WHERE %s OPERATOR(pg_catalog.<=) %s::%s",
-				   quote_qualified_identifier(get_namespace_name(RelationGetNamespace(heap)),
-											  RelationGetRelationName(heap)),
-				   quote_identifier(get_attname(RelationGetRelid(heap), attno, false)),
-				   quote_literal_cstr(bound),
-				   format_type_be_qualified(keytype));
 
 	nestlevel = NewGUCNestLevel();
 	(void) set_config_option("search_path", "pg_catalog, pg_temp",
@@ -261,6 +315,26 @@ sb_path_plan(Relation heap, Relation index, SbPath path, const char *bound)
 								 true, 0, false);
 	(void) set_config_option("enable_tidscan", "off", PGC_USERSET,
 							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	hook_cost_spc = InvalidOid;
+	if (!isnan(random_page_cost))
+	{
+		double		spc_random;
+		double		spc_seq;
+
+		hook_cost_spc = costless_tablespace();
+		if (!OidIsValid(hook_cost_spc))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("pg_default and pg_global both have options"),
+					 errdetail("Another random_page_cost is tried by costing the table in a tablespace whose page costs are the settings'.")));
+		get_tablespace_page_costs(heap->rd_rel->reltablespace, &spc_random, &spc_seq);
+		(void) set_config_option("seq_page_cost", psprintf("%.17g", spc_seq),
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
+		(void) set_config_option("random_page_cost", psprintf("%.17g", random_page_cost),
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
+	}
 
 	raw = linitial_node(RawStmt, pg_parse_query(sql));
 	q = sb_parse_analyze(raw, sql);
@@ -280,19 +354,32 @@ sb_path_plan(Relation heap, Relation index, SbPath path, const char *bound)
 	PG_FINALLY();
 	{
 		SB_REL_HOOK = prev_rel_hook;
-		hook_heap = hook_index = InvalidOid;
+		hook_heap = hook_index = hook_cost_spc = InvalidOid;
 	}
 	PG_END_TRY();
 	AtEOXact_GUC(true, nestlevel);
 
 	if (!plan_takes(plan->planTree, path, RelationGetRelid(index)))
 		return NULL;
+	return plan;
+}
 
+static SbPathPlan *
+make_plan(Relation heap, Relation index, SbPath path, const char *bound,
+		  bool rows)
+{
+	SbPathPlan *p = palloc0(sizeof(SbPathPlan));
+	char	   *sql = path_sql(heap, index, bound, rows);
+	PlannedStmt *plan = plan_path(heap, index, path, sql, NAN);
+
+	if (plan == NULL)
+		return NULL;
 	p->path = path;
 	p->heap = heap;
 	p->index = index;
 	p->plan = plan;
 	p->sql = sql;
+	p->rows = rows;
 	switch (path)
 	{
 		case SB_PATH_SEQ:
@@ -313,6 +400,37 @@ sb_path_plan(Relation heap, Relation index, SbPath path, const char *bound)
 	return p;
 }
 
+/* The count through one path, or NULL where the planner takes another. */
+SbPathPlan *
+sb_path_plan(Relation heap, Relation index, SbPath path, const char *bound)
+{
+	return make_plan(heap, index, path, bound, false);
+}
+
+/* The keys themselves through one path, for sb_path_run_until. */
+SbPathPlan *
+sb_path_plan_rows(Relation heap, Relation index, SbPath path,
+				  const char *bound)
+{
+	return make_plan(heap, index, path, bound, true);
+}
+
+/*
+ * The planner's total cost of returning the keys through one path, with
+ * the random_page_cost given (NaN: the one in force); -1 where the planner
+ * takes another path.
+ */
+double
+sb_path_cost(Relation heap, Relation index, SbPath path, const char *bound,
+			 double random_page_cost)
+{
+	PlannedStmt *plan = plan_path(heap, index, path,
+								  path_sql(heap, index, bound, true),
+								  random_page_cost);
+
+	return plan != NULL ? plan->planTree->total_cost : -1.0;
+}
+
 int
 sb_path_depth(SbPathPlan *p)
 {
@@ -321,11 +439,18 @@ sb_path_depth(SbPathPlan *p)
 
 /* ---- Running it ---- */
 
-/* count(*)'s one value, kept. */
+/*
+ * count(*)'s one value, kept; or, for the keys themselves, how many came
+ * and how many had come when the run passed a time limit.
+ */
 typedef struct CountReceiver
 {
 	DestReceiver pub;
+	bool		rows;
 	int64		count;
+	instr_time	start;
+	double		limit_s;
+	int64		rows_at_limit;	/* -1 until the limit is passed */
 } CountReceiver;
 
 static bool
@@ -333,8 +458,23 @@ count_receive(TupleTableSlot *slot, DestReceiver *self)
 {
 	CountReceiver *r = (CountReceiver *) self;
 	bool		isnull;
-	Datum		d = slot_getattr(slot, 1, &isnull);
+	Datum		d;
 
+	if (r->rows)
+	{
+		r->count++;
+		if (r->rows_at_limit < 0 && r->limit_s < HUGE_VAL)
+		{
+			instr_time	now;
+
+			INSTR_TIME_SET_CURRENT(now);
+			INSTR_TIME_SUBTRACT(now, r->start);
+			if (INSTR_TIME_GET_DOUBLE(now) >= r->limit_s)
+				r->rows_at_limit = r->count;
+		}
+		return true;
+	}
+	d = slot_getattr(slot, 1, &isnull);
 	if (!isnull)
 		r->count = DatumGetInt64(d);
 	return true;
@@ -387,11 +527,20 @@ counters(Relation rel, int64 *fetched, int64 *hit)
 }
 
 /*
- * Time one run of the planned path.  The statement runs as in a read-only
- * transaction; its rows are count(*)'s answer.
+ * Rows fetched between looks at the clock's limit: the executor stops
+ * after them and is run again, so a run passes its limit by at most these.
  */
-void
-sb_path_run(SbPathPlan *p, SbPathRun *r)
+#define ROWS_PER_LOOK	16
+
+/*
+ * Time one run of the planned path, stopped once it has taken limit_s
+ * (HUGE_VAL: run to the end; only for the keys themselves).  The statement
+ * runs as in a read-only transaction; its rows are count(*)'s answer or
+ * the keys that came, and *rows_at_limit the keys that had come when the
+ * run passed its limit (-1: it never did).
+ */
+static void
+run_path(SbPathPlan *p, double limit_s, SbPathRun *r, int64 *rows_at_limit)
 {
 	QueryDesc  *qd;
 	CountReceiver dest;
@@ -410,6 +559,9 @@ sb_path_run(SbPathPlan *p, SbPathRun *r)
 	dest.pub.rShutdown = count_nothing;
 	dest.pub.rDestroy = count_nothing;
 	dest.pub.mydest = DestNone;
+	dest.rows = p->rows;
+	dest.limit_s = limit_s;
+	dest.rows_at_limit = -1;
 
 	PushActiveSnapshot(GetTransactionSnapshot());
 	qd = CreateQueryDesc(p->plan, p->sql, GetActiveSnapshot(), InvalidSnapshot,
@@ -422,8 +574,22 @@ sb_path_run(SbPathPlan *p, SbPathRun *r)
 	{
 		start_usage = pgBufferUsage;
 		INSTR_TIME_SET_CURRENT(start);
+		dest.start = start;
 		ExecutorStart(qd, 0);
-		sb_executor_run(qd);
+		if (limit_s < HUGE_VAL)
+		{
+			int64		before;
+
+			do
+			{
+				CHECK_FOR_INTERRUPTS();
+				before = dest.count;
+				sb_executor_run_rows(qd, ROWS_PER_LOOK);
+			} while (dest.count - before == ROWS_PER_LOOK &&
+					 dest.rows_at_limit < 0);
+		}
+		else
+			sb_executor_run(qd);
 		ExecutorFinish(qd);
 		if (p->count_io)
 			(void) collect_io(qd->planstate, r);
@@ -459,12 +625,33 @@ sb_path_run(SbPathPlan *p, SbPathRun *r)
 
 	FreeQueryDesc(qd);
 	PopActiveSnapshot();
+	if (rows_at_limit != NULL)
+		*rows_at_limit = dest.rows_at_limit;
+}
+
+void
+sb_path_run(SbPathPlan *p, SbPathRun *r)
+{
+	run_path(p, HUGE_VAL, r, NULL);
+}
+
+/*
+ * A run of the keys, stopped once it has taken limit_s: a scan in key
+ * order has then fetched what a scan with a bound at the key it reached
+ * would have, so one run gives the time of every bound up to it.
+ */
+void
+sb_path_run_until(SbPathPlan *p, double limit_s, SbPathRun *r,
+				  int64 *rows_at_limit)
+{
+	Assert(p->rows);
+	run_path(p, limit_s, r, rows_at_limit);
 }
 
 /* ---- Cold and warm ---- */
 
-static void
-evict(SbTarget *heap, SbTarget *index)
+void
+sb_path_evict(SbTarget *heap, SbTarget *index)
 {
 	sb_evict_buffers(heap);
 	sb_evict_buffers(index);
@@ -472,8 +659,8 @@ evict(SbTarget *heap, SbTarget *index)
 	sb_evict_page_cache(index);
 }
 
-static double
-cached_pct(SbTarget *heap, SbTarget *index)
+double
+sb_path_cached_pct(SbTarget *heap, SbTarget *index)
 {
 	SbResidency h;
 	SbResidency i;
@@ -484,8 +671,8 @@ cached_pct(SbTarget *heap, SbTarget *index)
 }
 
 /* The table's files, opened for random reads of whole blocks. */
-static SbRandomFile *
-open_random_files(SbTarget *heap)
+SbRandomFile *
+sb_path_open_random(SbTarget *heap)
 {
 	SbRandomFile *files = palloc0(sizeof(SbRandomFile) * Max(heap->nsegments, 1));
 	int			i;
@@ -504,8 +691,8 @@ open_random_files(SbTarget *heap)
 	return files;
 }
 
-static void
-close_random_files(SbTarget *heap, SbRandomFile *files)
+void
+sb_path_close_random(SbTarget *heap, SbRandomFile *files)
 {
 	int			i;
 
@@ -518,8 +705,8 @@ close_random_files(SbTarget *heap, SbRandomFile *files)
  * Read the throttle's first allowance untimed, at the path's depth, and
  * put the page cache back as it was: cold.
  */
-static void
-drain_allowance(SbTarget *heap, SbRandomFile *files, uint64 reads, int depth)
+void
+sb_path_drain(SbTarget *heap, SbRandomFile *files, uint64 reads, int depth)
 {
 	SbRandomResult w;
 
@@ -529,24 +716,13 @@ drain_allowance(SbTarget *heap, SbRandomFile *files, uint64 reads, int depth)
 	sb_evict_page_cache(heap);
 }
 
-static uint64
-allowance_reads(SbTarget *heap)
-{
-	SbCgroupLimits limits;
-	double		rate;
-
-	sb_cgroup_limits(heap->segments[0]->path, &limits);
-	rate = sb_cgroup_read_rate(&limits, BLCKSZ);
-	return rate < HUGE_VAL ? (uint64) ceil(ALLOWANCE_S * rate) : 0;
-}
-
 /* One cold run: both relations evicted, what stayed resident measured. */
 void
 sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index, SbPathRun *r,
 			 double *cached)
 {
-	evict(heap, index);
-	*cached = cached_pct(heap, index);
+	sb_path_evict(heap, index);
+	*cached = sb_path_cached_pct(heap, index);
 	sb_path_run(p, r);
 }
 
@@ -589,8 +765,9 @@ void
 sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 			   double max_seconds, SbPathRounds *out)
 {
-	SbRandomFile *files = open_random_files(heap);
-	uint64		allowance = allowance_reads(heap);
+	SbRandomFile *files = sb_path_open_random(heap);
+	uint64		allowance = sb_cgroup_allowance_reads(heap->segments[0]->path,
+												 BLCKSZ, SB_THROTTLE_ALLOWANCE_S);
 	double	   *path_s = palloc(sizeof(double) * SB_PATH_MAX_ROUNDS);
 	double	   *random_s = palloc(sizeof(double) * SB_PATH_MAX_ROUNDS);
 	instr_time	t0;
@@ -606,10 +783,10 @@ sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 		double		elapsed;
 
 		CHECK_FOR_INTERRUPTS();
-		evict(heap, index);
-		drain_allowance(heap, files, allowance, p->depth);
+		sb_path_evict(heap, index);
+		sb_path_drain(heap, files, allowance, p->depth);
 		out->cached_pct_before = Max(out->cached_pct_before,
-									 cached_pct(heap, index));
+									 sb_path_cached_pct(heap, index));
 		sb_path_run(p, &r);
 		/* nothing read: there is no page rate to hold against the reads */
 		if (r.pages_read <= 0)
@@ -656,7 +833,7 @@ sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 		if (out->sum.io_ok)
 			out->sum.distance_mean /= out->rounds;
 	}
-	close_random_files(heap, files);
+	sb_path_close_random(heap, files);
 	pfree(path_s);
 	pfree(random_s);
 }

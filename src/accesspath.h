@@ -13,6 +13,7 @@
 
 #include "utils/relcache.h"
 
+#include "randio.h"
 #include "relfiles.h"
 
 typedef enum SbPath
@@ -67,11 +68,23 @@ extern char *sb_path_bound(Relation heap, Relation index, double selectivity,
 						   double *reltuples);
 extern SbPathPlan *sb_path_plan(Relation heap, Relation index, SbPath path,
 								const char *bound);
+extern SbPathPlan *sb_path_plan_rows(Relation heap, Relation index,
+									 SbPath path, const char *bound);
+extern double sb_path_cost(Relation heap, Relation index, SbPath path,
+						   const char *bound, double random_page_cost);
 extern int	sb_path_depth(SbPathPlan *p);
 extern void sb_path_run(SbPathPlan *p, SbPathRun *r);
+extern void sb_path_run_until(SbPathPlan *p, double limit_s, SbPathRun *r,
+							  int64 *rows_at_limit);
 extern void sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 						 SbPathRun *r, double *cached_pct);
 extern void sb_path_warm(SbPathPlan *p, SbPathRun *r);
+extern void sb_path_evict(SbTarget *heap, SbTarget *index);
+extern double sb_path_cached_pct(SbTarget *heap, SbTarget *index);
+extern SbRandomFile *sb_path_open_random(SbTarget *heap);
+extern void sb_path_close_random(SbTarget *heap, SbRandomFile *files);
+extern void sb_path_drain(SbTarget *heap, SbRandomFile *files, uint64 reads,
+						  int depth);
 extern void sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 						   double max_seconds, SbPathRounds *out);
 

@@ -174,8 +174,11 @@ typedef RelFileNode SbFileId;
 /* ExecutorRun lost its execute_once argument in 18. */
 #if PG_VERSION_NUM >= 180000
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0)
+#define sb_executor_run_rows(qd, n)	ExecutorRun(qd, ForwardScanDirection, n)
 #else
 #define sb_executor_run(qd)		ExecutorRun(qd, ForwardScanDirection, 0, true)
+/* run again and again, n rows at a time: not once */
+#define sb_executor_run_rows(qd, n)	ExecutorRun(qd, ForwardScanDirection, n, false)
 #endif
 
 /*

@@ -69,6 +69,13 @@ sb_args_init(SbArgs *args, FunctionCallInfo fcinfo)
 void
 sb_args_refuse_nulls(FunctionCallInfo fcinfo)
 {
+	sb_args_refuse_nulls_but(fcinfo, NULL);
+}
+
+/* The same, but for the one argument for which NULL has a meaning. */
+void
+sb_args_refuse_nulls_but(FunctionCallInfo fcinfo, const char *nullable)
+{
 	int			i;
 
 	for (i = 0; i < PG_NARGS(); i++)
@@ -80,6 +87,9 @@ sb_args_refuse_nulls(FunctionCallInfo fcinfo)
 		if (!PG_ARGISNULL(i))
 			continue;
 		sb_args_init(&args, fcinfo);
+		if (nullable && args.names && i < args.nargs && args.names[i] &&
+			strcmp(args.names[i], nullable) == 0)
+			continue;
 		tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
 		if (!HeapTupleIsValid(tup))
 			elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
@@ -156,6 +166,20 @@ sb_arg_float8(SbArgs *args, const char *name, double dflt)
 	int			i = arg_present(args, name, FLOAT8OID);
 
 	return i < 0 ? dflt : DatumGetFloat8(args->fcinfo->args[i].value);
+}
+
+/*
+ * A float8 argument for which NULL has a meaning: if_null when it is NULL
+ * or the caller's definition lacks it.
+ */
+double
+sb_arg_float8_or_null(SbArgs *args, const char *name, double if_null)
+{
+	int			i = arg_position(args, name);
+
+	if (i < 0 || args->fcinfo->args[i].isnull)
+		return if_null;
+	return sb_arg_float8(args, name, if_null);
 }
 
 bool

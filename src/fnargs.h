@@ -28,9 +28,13 @@ extern void sb_args_init(SbArgs *args, FunctionCallInfo fcinfo);
 extern TupleDesc sb_result_tupdesc(FunctionCallInfo fcinfo);
 extern void sb_init_srf(FunctionCallInfo fcinfo);
 extern void sb_args_refuse_nulls(FunctionCallInfo fcinfo);
+extern void sb_args_refuse_nulls_but(FunctionCallInfo fcinfo,
+									 const char *nullable);
 extern bool sb_arg_given(SbArgs *args, const char *name);
 extern int32 sb_arg_int32(SbArgs *args, const char *name, int32 dflt);
 extern double sb_arg_float8(SbArgs *args, const char *name, double dflt);
+extern double sb_arg_float8_or_null(SbArgs *args, const char *name,
+									double if_null);
 extern bool sb_arg_bool(SbArgs *args, const char *name, bool dflt);
 extern char *sb_arg_cstring(SbArgs *args, const char *name, const char *dflt);
 extern ArrayType *sb_arg_array(SbArgs *args, const char *name, Oid elemtype);

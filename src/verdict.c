@@ -60,6 +60,7 @@
 #include "utils/builtins.h"
 
 #include "accesspath.h"
+#include "crossover.h"
 #include "pagecost.h"
 #include "stats.h"
 #include "verdict.h"
@@ -121,6 +122,9 @@ typedef enum SbMark
 	SB_MARK_STORAGE_NOT_LIMITING,
 	SB_MARK_EMPTY,
 	SB_MARK_OVER_BUDGET,
+	SB_MARK_NO_CROSSOVER,
+	SB_MARK_CORRELATED,
+	SB_MARK_MISPLANNED,
 	SB_NMARKS
 } SbMark;
 
@@ -149,6 +153,12 @@ static const SbMarkInfo mark_table[SB_NMARKS] = {
 	"the relation has no blocks: nothing was measured"},
 	[SB_MARK_OVER_BUDGET] = {"over_budget", false, false, false,
 	"no pair was measured within max_seconds"},
+	[SB_MARK_NO_CROSSOVER] = {"no_crossover", false, false, false,
+	"an index scan of every key ran no longer than a sequential scan: the index scan wins at any selectivity"},
+	[SB_MARK_CORRELATED] = {"correlated", false, false, false,
+	"the index's key follows the table's order (correlation 0.5 or more either way): an index scan reads the table mostly in order, and random_page_cost does not decide its crossover"},
+	[SB_MARK_MISPLANNED] = {"misplanned", false, false, false,
+	"under the settings in force the planner takes the slower of the sequential and the index scan at half or at twice the measured crossover"},
 };
 
 int
@@ -488,6 +498,40 @@ sb_judge_page_costs(int rounds, double median, double lo, double hi,
 		add(v, SB_MARK_UNSTABLE);
 	if (cached_pct >= SB_PAGECOST_CACHED_PCT)
 		add(v, SB_MARK_CACHED);
+}
+
+/*
+ * index_crossover's: no_crossover when an index scan of every key beat the
+ * sequential scan (nothing else is judged); over_budget below
+ * SB_CROSS_MIN_ROUNDS rounds; unstable when the crossover's interval is
+ * missing or its half-width more than SB_CROSS_STABLE_PCT of it; cached
+ * when the caches held SB_PAGECOST_CACHED_PCT of the table before the
+ * call or an eviction left more than SB_CACHED_PCT resident (a cold
+ * crossover is not what queries on it meet); correlated at
+ * SB_CROSS_CORRELATED or more either way; misplanned when the planner, as
+ * set, takes the slower path at half or at twice the crossover.
+ */
+void
+sb_judge_crossover(int rounds, double rows, double lo, double hi,
+				   double cached_pct_call, double cached_pct_evicted,
+				   double correlation, bool never_lost, bool misplanned,
+				   SbVerdict *v)
+{
+	v->n = 0;
+	if (never_lost)
+		add(v, SB_MARK_NO_CROSSOVER);
+	else if (rounds < SB_CROSS_MIN_ROUNDS)
+		add(v, SB_MARK_OVER_BUDGET);
+	else if (isnan(lo) || isnan(hi) ||
+			 sb_halfwidth_pct(rows, lo, hi) > SB_CROSS_STABLE_PCT)
+		add(v, SB_MARK_UNSTABLE);
+	if (cached_pct_call >= SB_PAGECOST_CACHED_PCT ||
+		cached_pct_evicted > SB_CACHED_PCT)
+		add(v, SB_MARK_CACHED);
+	if (!isnan(correlation) && fabs(correlation) >= SB_CROSS_CORRELATED)
+		add(v, SB_MARK_CORRELATED);
+	if (misplanned)
+		add(v, SB_MARK_MISPLANNED);
 }
 
 /*

@@ -1,0 +1,298 @@
+/*-------------------------------------------------------------------------
+ *
+ * crossover.c
+ *	  The selectivity at which an index scan stops beating a sequential
+ *	  scan of the same table, measured cold; and the planner's, under the
+ *	  settings in force and under a random_page_cost tried.
+ *
+ * The question is the keys at most a bound, "SELECT key FROM ONLY t WHERE
+ * key <= bound", answered by a sequential scan and by an index scan of a
+ * btree index on key (accesspath.c plans and runs both).
+ *
+ * Measured: a round is a cold sequential scan, then a cold index scan of
+ * every key, stopped when it has taken as long as the sequential scan did.
+ * An index scan reads in key order, so by then it has read what a scan
+ * with its bound at the key it reached would have: the same index pages,
+ * the same heap pages in the same order.  The rows it returned are the
+ * round's crossover, the bound beyond which the index scan is slower.
+ * The sequential scan's time hardly depends on its bound (it reads every
+ * page whatever it returns); its bound is the planner's crossover, so
+ * that it returns about what the index scan did.  Rounds follow until
+ * the mean's 95 % interval (jackknife) is within +-10 %, or the time is
+ * spent.  Each side starts cold: both relations evicted from shared
+ * buffers and the page cache, and under a read throttle its first
+ * allowance read untimed.
+ *
+ * The planner's crossover is the bound at which it costs the index scan
+ * at the sequential scan's cost, found by halving an interval of the
+ * selectivity's logarithm; each bound is a key of the table, read
+ * through SPI in key order.  An index scan's cost is linear in
+ * random_page_cost (every page it fetches is costed at random_page_cost
+ * or seq_page_cost, interpolated by the correlation), a sequential scan's
+ * does not depend on it, so the random_page_cost at which the planner's
+ * crossover falls on the measured one is read from two costings.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_statistic.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+
+#include "accesspath.h"
+#include "cgroup.h"
+#include "crossover.h"
+#include "stats.h"
+
+/* Steps of halving the interval of log selectivity: about 1 % wide. */
+#define PLANNER_STEPS	12
+/* Bounds read through SPI, kept for the call. */
+#define MAX_BOUNDS		64
+
+struct SbCrossPlanner
+{
+	Relation	heap;
+	Relation	index;
+	double		reltuples;
+	int			nbounds;
+	double		sel[MAX_BOUNDS];
+	char	   *bound[MAX_BOUNDS];
+};
+
+/* ---- Measured ---- */
+
+void
+sb_cross_rounds(Relation heap, Relation index, SbTarget *heap_target,
+				SbTarget *index_target, double seq_selectivity,
+				double max_seconds, SbCrossRounds *out)
+{
+	double		reltuples;
+	char	   *seq_bound = sb_path_bound(heap, index, seq_selectivity, &reltuples);
+	char	   *last_bound = sb_path_bound(heap, index, 1.0, &reltuples);
+	SbPathPlan *seq = sb_path_plan_rows(heap, index, SB_PATH_SEQ, seq_bound);
+	SbPathPlan *idx = sb_path_plan_rows(heap, index, SB_PATH_INDEX, last_bound);
+	SbRandomFile *files;
+	uint64		allowance;
+	double		rows[SB_CROSS_MAX_ROUNDS];
+	double		ones[SB_CROSS_MAX_ROUNDS];
+	double		seq_sum = 0;
+	instr_time	t0;
+	instr_time	now;
+
+	memset(out, 0, sizeof(SbCrossRounds));
+	out->seq_s = out->rows = out->rows_lo = out->rows_hi = NAN;
+	if (seq == NULL || idx == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the planner will not read \"%s\" by %s",
+						RelationGetRelationName(heap),
+						seq == NULL ? "a sequential scan" :
+						psprintf("an index scan of \"%s\"", RelationGetRelationName(index)))));
+
+	files = sb_path_open_random(heap_target);
+	allowance = sb_cgroup_allowance_reads(heap_target->segments[0]->path,
+										  BLCKSZ, SB_THROTTLE_ALLOWANCE_S);
+	INSTR_TIME_SET_CURRENT(t0);
+	while (out->rounds < SB_CROSS_MAX_ROUNDS)
+	{
+		SbPathRun	r;
+		double		seq_s;
+		int64		at_limit;
+		double		elapsed;
+
+		CHECK_FOR_INTERRUPTS();
+		sb_path_evict(heap_target, index_target);
+		sb_path_drain(heap_target, files, allowance, 1);
+		out->cached_pct_before = Max(out->cached_pct_before,
+									 sb_path_cached_pct(heap_target, index_target));
+		sb_path_run(seq, &r);
+		seq_s = r.seconds;
+
+		CHECK_FOR_INTERRUPTS();
+		sb_path_evict(heap_target, index_target);
+		sb_path_drain(heap_target, files, allowance, 1);
+		out->cached_pct_before = Max(out->cached_pct_before,
+									 sb_path_cached_pct(heap_target, index_target));
+		sb_path_run_until(idx, seq_s, &r, &at_limit);
+		if (at_limit < 0)
+		{
+			/* every key came sooner than the sequential scan ended */
+			out->index_never_lost = true;
+			break;
+		}
+		seq_sum += seq_s;
+		rows[out->rounds] = (double) at_limit;
+		ones[out->rounds] = 1.0;
+		out->rounds++;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, t0);
+		elapsed = INSTR_TIME_GET_DOUBLE(now);
+		if (out->rounds >= SB_CROSS_MIN_ROUNDS &&
+			sb_ratio_ci(rows, ones, out->rounds, 0.95, &out->rows,
+						&out->rows_lo, &out->rows_hi) &&
+			sb_halfwidth_pct(out->rows, out->rows_lo, out->rows_hi) <= SB_CROSS_TARGET_PCT)
+			break;
+		if (elapsed * (out->rounds + 1) / out->rounds > max_seconds)
+		{
+			out->budget_hit = true;
+			break;
+		}
+	}
+	sb_path_close_random(heap_target, files);
+	if (out->rounds > 0)
+	{
+		out->seq_s = seq_sum / out->rounds;
+		if (!sb_ratio_ci(rows, ones, out->rounds, 0.95, &out->rows,
+						 &out->rows_lo, &out->rows_hi))
+		{
+			double		sum = 0;
+			int			i;
+
+			for (i = 0; i < out->rounds; i++)
+				sum += rows[i];
+			out->rows = sum / out->rounds;
+			out->rows_lo = out->rows_hi = NAN;
+		}
+	}
+}
+
+/* ---- The planner's ---- */
+
+SbCrossPlanner *
+sb_cross_planner(Relation heap, Relation index)
+{
+	SbCrossPlanner *pl = palloc0(sizeof(SbCrossPlanner));
+
+	pl->heap = heap;
+	pl->index = index;
+	pl->reltuples = Max(heap->rd_rel->reltuples, 1.0);
+	return pl;
+}
+
+/* The key at a selectivity, read once for the call. */
+static const char *
+bound_at(SbCrossPlanner *pl, double selectivity)
+{
+	double		reltuples;
+	char	   *bound;
+	int			i;
+
+	for (i = 0; i < pl->nbounds; i++)
+		if (pl->sel[i] == selectivity)
+			return pl->bound[i];
+	bound = sb_path_bound(pl->heap, pl->index, selectivity, &reltuples);
+	if (pl->nbounds < MAX_BOUNDS)
+	{
+		pl->sel[pl->nbounds] = selectivity;
+		pl->bound[pl->nbounds] = bound;
+		pl->nbounds++;
+	}
+	return bound;
+}
+
+/*
+ * "index" or "seq": the path the planner costs lower for the keys up to
+ * the key at this selectivity, with this random_page_cost (NaN: the one in
+ * force).  An index scan the planner will not make is "seq".
+ */
+const char *
+sb_cross_cheaper(SbCrossPlanner *pl, double selectivity, double random_page_cost)
+{
+	const char *bound = bound_at(pl, selectivity);
+	double		seq = sb_path_cost(pl->heap, pl->index, SB_PATH_SEQ, bound,
+								   random_page_cost);
+	double		idx = sb_path_cost(pl->heap, pl->index, SB_PATH_INDEX, bound,
+								   random_page_cost);
+
+	return idx >= 0 && (seq < 0 || idx < seq) ? "index" : "seq";
+}
+
+/*
+ * The selectivity at which the planner stops choosing the index scan,
+ * within about 1 %: 0 where it never chooses it, NaN where it chooses it
+ * for every key.
+ */
+double
+sb_cross_planned(SbCrossPlanner *pl, double random_page_cost)
+{
+	double		lo = log(1.0 / pl->reltuples);
+	double		hi = 0.0;
+	int			i;
+
+	if (strcmp(sb_cross_cheaper(pl, 1.0, random_page_cost), "index") == 0)
+		return NAN;
+	if (strcmp(sb_cross_cheaper(pl, exp(lo), random_page_cost), "seq") == 0)
+		return 0.0;
+	for (i = 0; i < PLANNER_STEPS; i++)
+	{
+		double		mid = (lo + hi) / 2;
+
+		CHECK_FOR_INTERRUPTS();
+		if (strcmp(sb_cross_cheaper(pl, exp(mid), random_page_cost), "index") == 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return exp((lo + hi) / 2);
+}
+
+/*
+ * The random_page_cost at which the planner costs the index scan of the
+ * keys up to this selectivity at the sequential scan's cost: NaN where
+ * none does (the index scan's cost does not grow with it, or the
+ * sequential scan is cheaper at any).
+ */
+double
+sb_cross_matching_cost(SbCrossPlanner *pl, double selectivity)
+{
+	const char *bound = bound_at(pl, selectivity);
+	double		seq = sb_path_cost(pl->heap, pl->index, SB_PATH_SEQ, bound, 1.0);
+	double		at1 = sb_path_cost(pl->heap, pl->index, SB_PATH_INDEX, bound, 1.0);
+	double		at4 = sb_path_cost(pl->heap, pl->index, SB_PATH_INDEX, bound, 4.0);
+	double		slope;
+	double		cost;
+
+	if (seq < 0 || at1 < 0 || at4 < 0)
+		return NAN;
+	slope = (at4 - at1) / 3.0;
+	if (slope <= 0)
+		return NAN;
+	cost = 1.0 + (seq - at1) / slope;
+	return cost > 0 ? cost : NAN;
+}
+
+/*
+ * The correlation between the key's order and the heap's, as ANALYZE
+ * found it (pg_stats.correlation); NaN where there is none.
+ */
+double
+sb_key_correlation(Relation heap, Relation index)
+{
+	AttrNumber	attno = index->rd_index->indkey.values[0];
+	HeapTuple	tup;
+	AttStatsSlot sslot;
+	double		corr = NAN;
+
+	tup = SearchSysCache3(STATRELATTINH,
+						  ObjectIdGetDatum(RelationGetRelid(heap)),
+						  Int16GetDatum(attno), BoolGetDatum(false));
+	if (!HeapTupleIsValid(tup))
+		return NAN;
+	if (get_attstatsslot(&sslot, tup, STATISTIC_KIND_CORRELATION, InvalidOid,
+						 ATTSTATSSLOT_NUMBERS))
+	{
+		if (sslot.nnumbers == 1)
+			corr = sslot.numbers[0];
+		free_attstatsslot(&sslot);
+	}
+	ReleaseSysCache(tup);
+	return corr;
+}

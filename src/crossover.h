@@ -1,0 +1,50 @@
+/*-------------------------------------------------------------------------
+ *
+ * crossover.h
+ *	  The selectivity at which an index scan stops beating a sequential
+ *	  scan, measured cold, and the planner's own, under the settings in
+ *	  force and under a random_page_cost tried (crossover.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCANBENCH_CROSSOVER_H
+#define SCANBENCH_CROSSOVER_H
+
+#include "utils/relcache.h"
+
+#include "relfiles.h"
+
+/* Rounds of a cold sequential scan and a cold index scan, in pairs. */
+#define SB_CROSS_MIN_ROUNDS		3
+#define SB_CROSS_MAX_ROUNDS		20
+#define SB_CROSS_TARGET_PCT		10.0
+#define SB_CROSS_STABLE_PCT		25.0
+/* |correlation| at which an index scan reads the heap mostly in order */
+#define SB_CROSS_CORRELATED		0.5
+
+typedef struct SbCrossRounds
+{
+	int			rounds;
+	double		seq_s;			/* the sequential scans' mean time */
+	double		rows;			/* the rows at the crossover, mean */
+	double		rows_lo;		/* its interval (NaN: too few rounds) */
+	double		rows_hi;
+	double		cached_pct_before;	/* the most found after an eviction */
+	bool		index_never_lost;	/* an index scan of every key won */
+	bool		budget_hit;
+} SbCrossRounds;
+
+/* The planner's view: its crossover and the cheaper path at a bound. */
+typedef struct SbCrossPlanner SbCrossPlanner;
+
+extern void sb_cross_rounds(Relation heap, Relation index, SbTarget *heap_target,
+							SbTarget *index_target, double seq_selectivity,
+							double max_seconds, SbCrossRounds *out);
+extern SbCrossPlanner *sb_cross_planner(Relation heap, Relation index);
+extern double sb_cross_planned(SbCrossPlanner *pl, double random_page_cost);
+extern const char *sb_cross_cheaper(SbCrossPlanner *pl, double selectivity,
+									double random_page_cost);
+extern double sb_cross_matching_cost(SbCrossPlanner *pl, double selectivity);
+extern double sb_key_correlation(Relation heap, Relation index);
+
+#endif							/* SCANBENCH_CROSSOVER_H */
