@@ -12,8 +12,8 @@ NAME
 
 SYNOPSIS
     tools/test.sh [--pg MAJOR|all]... [--jobs N] [--port PORT] [--tmpdir DIR]
-                  [--keep] [--no-slow] [--lab-first] [--[no-]packaging]
-                  [TAP_FILE...]
+                  [--keep] [--no-slow] [--no-lab] [--lab-on MAJORS] [--lab-first]
+                  [--[no-]packaging] [TAP_FILE...]
 
 DESCRIPTION
     For each PostgreSQL major asked for: installs the Debian packages the
@@ -96,6 +96,17 @@ OPTIONS
     --no-slow
         Leave scanbench_slow out of PG_TEST_EXTRA: the slow tests skip.
 
+    --no-lab
+        The TAP files that measure in the lab (t/SbLab.pm) skip, saying
+        why; those that only use it for part of their work do the rest.
+
+    --lab-on MAJOR[,MAJOR]...
+        With several majors: only these run the lab's files, the others
+        as with --no-lab. One lab measures at a time on a machine, so the
+        lab's files of two majors run one after the other; CI runs them
+        on 15 and 18 and the other tests on every major (doc/development.md
+        has the times).
+
     --lab-first
         Run the TAP files that use the lab (t/SbLab.pm: a throttled disk,
         a capped CPU) before the others. One lab measures at a time on a
@@ -130,6 +141,8 @@ port=""
 tmpbase=${TMPDIR:-/tmp}
 keep=0
 slow=1
+lab=1
+lab_on=""
 lab_first=0
 packaging=""
 jobs=1
@@ -146,6 +159,11 @@ while [ $# -gt 0 ]; do
 	--pg=* | --port=* | --tmpdir=* | --jobs=*) opt=${1%%=*} val=${1#*=}; shift ;;
 	--keep) keep=1; pass_on+=(--keep); shift; continue ;;
 	--no-slow) slow=0; pass_on+=(--no-slow); shift; continue ;;
+	--no-lab) lab=0; pass_on+=(--no-lab); shift; continue ;;
+	--lab-on=*) lab_on=" ${1#*=} "; lab_on=${lab_on//,/ }; shift; continue ;;
+	--lab-on)
+		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
+		lab_on=" ${2//,/ } "; shift 2; continue ;;
 	--lab-first) lab_first=1; shift; continue ;;
 	--packaging) packaging=1; pass_on+=(--packaging); shift; continue ;;
 	--no-packaging) packaging=0; pass_on+=(--no-packaging); shift; continue ;;
@@ -271,7 +289,9 @@ if [ ${#majors[@]} -gt 1 ]; then
 	if [ "$jobs" -eq 1 ]; then
 		for m in "${majors[@]}"; do
 			log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
-			"$0" --pg "$m" "${pass_on[@]}" "${tests[@]}" 2>&1 | tee "$log"
+			lab_arg=()
+			[ -n "$lab_on" ] && [[ $lab_on != *" $m "* ]] && lab_arg=(--no-lab)
+			"$0" --pg "$m" "${pass_on[@]}" "${lab_arg[@]}" "${tests[@]}" 2>&1 | tee "$log"
 			tally "$m" "${PIPESTATUS[0]}" "$log"
 		done
 	else
@@ -292,13 +312,15 @@ if [ ${#majors[@]} -gt 1 ]; then
 					for p in "${!running[@]}"; do
 						[ -z "${lab_first_of[$p]}" ] && order=(--lab-first)
 					done
-					sb_log "PostgreSQL $m: started ($where)${order:+, the lab tests first}, its output follows when it ends"
+					lab_arg=()
+					[ -n "$lab_on" ] && [[ $lab_on != *" $m "* ]] && lab_arg=(--no-lab) order=()
+					sb_log "PostgreSQL $m: started ($where)${order:+, the lab tests first}${lab_arg:+, without the lab}, its output follows when it ends"
 					# A background job of a script starts with SIGINT and
 					# SIGQUIT ignored, which every test's child would
 					# inherit (pgbench would outlive its INT): the defaults
 					# back.
 					env --default-signal=INT,QUIT \
-						"$0" --pg "$m" "${pass_on[@]}" "${order[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
+						"$0" --pg "$m" "${pass_on[@]}" "${lab_arg[@]}" "${order[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
 					running[$!]=$m run_log[$!]=$log busy[$where]=$! lab_first_of[$!]=${order[*]}
 					unset "queue[$i]"
 					queue=("${queue[@]}")
@@ -403,6 +425,7 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 	[ -n "$port" ] && inner+=(--port "$port")
 	[ $keep -eq 1 ] && inner+=(--keep)
 	[ $slow -eq 0 ] && inner+=(--no-slow)
+	[ $lab -eq 0 ] && inner+=(--no-lab)
 	[ $lab_first -eq 1 ] && inner+=(--lab-first)
 	log=$(mktemp "$tmpbase/scanbench-root-$SB_PGMAJOR.XXXXXX.log")
 	sb_on_exit "rm -f '$log'"
@@ -563,6 +586,9 @@ if [ "$(id -u)" = 0 ]; then
 fi
 if [ $slow -eq 1 ]; then
 	export PG_TEST_EXTRA="${PG_TEST_EXTRA:+$PG_TEST_EXTRA }scanbench_slow"
+fi
+if [ $lab -eq 0 ]; then
+	export SCANBENCH_NO_LAB="this run leaves the lab to other majors (tools/test.sh --no-lab)"
 fi
 
 # .../lib/pgxs/src/makefiles/pgxs.mk -> .../lib/pgxs
