@@ -33,6 +33,7 @@
 # the faster, is flagged (!).  Each cell runs --runs times (default 2).
 #
 #   bench/access-paths.sh [--scale SF] [--port PORT] [--runs N]
+#                         [--only paths|crossover]
 #
 # Root and control groups; otherwise it says why and exits 0.  SF 1 by
 # default (lineitem about 900 MB, 6 million rows); about twenty minutes.
@@ -43,12 +44,15 @@ set -uo pipefail
 scale=1
 port=56320
 runs=2
+only=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--scale) scale=$2; shift 2 ;;
 		--port) port=$2; shift 2 ;;
 		--runs) runs=$2; shift 2 ;;
-		*) sb_die "usage: bench/access-paths.sh [--scale SF] [--port PORT] [--runs N]" ;;
+		--only) only=$2; shift 2
+			[ "$only" = paths ] || [ "$only" = crossover ] || sb_die "--only: paths or crossover, not $only" ;;
+		*) sb_die "usage: bench/access-paths.sh [--scale SF] [--port PORT] [--runs N] [--only paths|crossover]" ;;
 	esac
 done
 
@@ -89,12 +93,16 @@ cold()
 
 echo "bench/access-paths.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), PostgreSQL $(sb_pgversion), $(nproc) CPUs, $(uname -r), cgroup v$SB_LAB_V"
 echo "lineitem: $(q "SELECT pg_relation_size('lineitem')") bytes, $rows rows; index on l_partkey, correlation $(q "SELECT round(correlation::numeric, 3) FROM pg_stats WHERE tablename = 'lineitem' AND attname = 'l_partkey'"); effective_io_concurrency $eic"
+# A figure more than P % off its answer: " !".
+off() { awk -v f="$1" -v k="$2" -v p="$3" 'BEGIN { if (f == "" || k <= 0 || (f - k) / k * 100 > p || (k - f) / k * 100 > p) print " !" }'; }
+
+paths_part()
+{
 echo
 echo "Pages a second, known answers in [brackets]; ! flags a rate more than 10 % off, a path_pct more than 10 % off 100."
 hdr='%-24s | %-6s | %-5s | %-6s | %-18s | %-20s | %-20s | %-24s | %s\n'
 printf "$hdr" cell path depth rows "pages_s" "random_pages_s" "path_pct" verdict flags
 
-off() { awk -v f="$1" -v k="$2" -v p="$3" 'BEGIN { if (f == "" || k <= 0 || (f - k) / k * 100 > p || (k - f) / k * 100 > p) print " !" }'; }
 
 # measure SELECTIVITY: a line per cold index path
 measure()
@@ -160,7 +168,10 @@ own_disk()
 cgroup_cell 0 200
 cgroup_cell 8 0
 own_disk
+}
 
+crossover_part()
+{
 echo
 echo "index_crossover: the share of the rows up to which the index scan is the faster, cold, known answer in [brackets];"
 echo "the planner's choice at half and twice it under random_page_cost at the page times' ratio; ! flags a crossover"
@@ -211,3 +222,7 @@ crossover_own_disk()
 crossover_cell 64 1600
 crossover_cell 64 800
 crossover_own_disk
+}
+
+[ "$only" = crossover ] || paths_part
+[ "$only" = paths ] || crossover_part
