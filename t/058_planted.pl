@@ -320,6 +320,10 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		# the path.
 		'E.access_paths(regclass,regclass,double precision,double precision,text[])' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.access_paths('public.t', 'public.t_id', max_seconds => 2)} ],
+		# C; its bounds are read and its scans and costings parsed with
+		# pg_catalog alone on the path.
+		'E.index_crossover(regclass,regclass,double precision,double precision)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.index_crossover('public.t', 'public.t_id', max_seconds => 2)} ],
 		'E.scan_verdict_marks()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_verdict_marks()} ],
 		'E.scan_rate(regclass,text,text,integer)' => [ q{SELECT E.scan_rate('public.t', 'warm')} ],
 		'E.scan_breakdown(regclass,text,text,integer)' => [ q{SELECT E.scan_breakdown('public.t', 'warm')} ],
