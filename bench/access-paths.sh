@@ -19,14 +19,17 @@
 # A page rate more than 10 % off its answer, or a path_pct more than 10 %
 # off 100, is flagged (!).  Then index_crossover on the same index:
 #
-#   cgroup B MiB/s and N req/s   both limits: a sequential scan of the P
-#            pages takes P * 8192 / B, an index scan fetches a page it has
-#            not read in 1 / N, and after k of the T rows has read
-#            P * (1 - exp(-k / P)) pages, so the crossover is
-#            -(P / T) ln(1 - N * 8192 / B); checked with random_page_cost
-#            at the page times' ratio, B / (N * 8192), the planner should
-#            take the index scan at half of it and the sequential scan at
-#            twice
+#   cgroup B MiB/s and N req/s   both limits: an index scan fetches a
+#            heap page it has not read in 1 / N, and after k of the T
+#            rows has read P * (1 - exp(-k / P)) of the P pages, so it
+#            takes as long as a sequential scan of S seconds at k =
+#            -P ln(1 - N * S / P): the crossover is k / T, S the
+#            sequential scan's measured time.  S's own answer, P * 8192 /
+#            B when the scan's requests are large enough for B to bind
+#            before N, is beside it.  Checked with random_page_cost at the
+#            page times' ratio, B / (N * 8192), the planner should take
+#            the index scan at half the crossover and the sequential scan
+#            at twice
 #   own disk   no answer: the crossover and the setting that matches it
 #
 # A crossover more than 25 % off its answer, or a planner's choice not
@@ -173,10 +176,11 @@ own_disk
 crossover_part()
 {
 echo
-echo "index_crossover: the share of the rows up to which the index scan is the faster, cold, known answer in [brackets];"
+echo "index_crossover: the share of the rows up to which the index scan is the faster, cold, known answer in [brackets]"
+echo "(the sequential scan's, and the crossover's given the sequential scan's measured time);"
 echo "the planner's choice at half and twice it under random_page_cost at the page times' ratio; ! flags a crossover"
 echo "more than 25 % off, a choice not the faster."
-xhdr='%-28s | %-6s | %-30s | %-8s | %-8s | %-22s | %-24s | %s\n'
+xhdr='%-28s | %-16s | %-30s | %-8s | %-8s | %-22s | %-24s | %s\n'
 printf "$xhdr" cell seq_s crossover "planner" matching "checked (half, twice)" verdict flags
 
 # crossover MAX_SECONDS [RANDOM_PAGE_COST]: index_crossover's figures
@@ -191,18 +195,19 @@ crossover()
 # crossover_cell MIB IOPS
 crossover_cell()
 {
-	local mib=$1 iops=$2 known ratio flags
+	local mib=$1 iops=$2 known seq_known ratio flags
 	local rounds seq x lo hi planner matching checked half twice verdict
-	known=$(awk -v p="$pages" -v t="$rows" -v n="$iops" -v b="$mib" \
-		'BEGIN { printf "%.6f", -p * log(1 - n * 8192 / (b * 1048576)) / t }')
+	seq_known=$(awk -v p="$pages" -v b="$mib" 'BEGIN { printf "%.3f", p * 8192 / (b * 1048576) }')
 	ratio=$(awk -v n="$iops" -v b="$mib" 'BEGIN { printf "%.2f", b * 1048576 / (n * 8192) }')
 	for _ in $(seq "$runs"); do
 		cold
 		sb_lab_limit "$group" "$data" "$mib" 0 "$iops" || sb_die "could not set the limits"
 		IFS='|' read -r rounds seq x lo hi planner matching checked half twice verdict < <(crossover 600 "$ratio")
+		known=$(awk -v p="$pages" -v t="$rows" -v n="$iops" -v s="$seq" \
+			'BEGIN { f = n * s / p; if (f < 1) printf "%.6f", -p * log(1 - f) / t; else print "none" }')
 		flags=$(off "$x" "$known" 25)
 		[ "$half/$twice" = "index/seq" ] || flags="$flags !"
-		printf "$xhdr" "cgroup $mib MiB/s, $iops req/s" "$seq" "$x [$known] ($lo-$hi)" "$planner" \
+		printf "$xhdr" "cgroup $mib MiB/s, $iops req/s" "$seq [$seq_known]" "$x [$known] ($lo-$hi)" "$planner" \
 			"$matching" "$checked: $half, $twice" "$verdict" "${flags:-ok} ($rounds rounds)"
 		sb_lab_limit "$group" "$data" 0 0 0
 	done
