@@ -86,8 +86,9 @@ for my $cell ([0, 200, 0.001], [8, 0, 0.004])
 # sequential scan of S seconds at k = N * S: the crossover, k / T of the
 # T rows, within 25 %, S being the sequential scan's own measured time.
 # (S's answer is P * 8192 / B where the scan's requests are large enough
-# for B to bind before N, as on 15; on 18 its scans ran at about a third
-# of B under 1,600 requests a second.  Where the keys' rows lie at
+# for B to bind before N, as here on 15 and 18; lineitem's on 18 ran at a
+# third of B or less under 1,600 and 800 requests a second, as
+# doc/access-paths.md says.  Where the keys' rows lie at
 # random, as lineitem's l_partkey's, the pages read after k rows are P *
 # (1 - exp(-k / P)): bench/access-paths.sh, which also checks the planner
 # under page_costs' ratio.)  Under the setting index_crossover matches to
