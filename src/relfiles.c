@@ -106,8 +106,9 @@ check_relation(Oid relid, SbTargetKind kind)
 	}
 
 	/*
-	 * Nor has a TOAST table (its owner is the table's): reading the
-	 * table's values reads it, so the table's SELECT is the gate here too.
+	 * Nor does a TOAST table or its index (their owner is the table's):
+	 * reading the table's values reads them, so the table's SELECT, which
+	 * the caller checked, is the gate here too.
 	 */
 	if (kind == SB_TARGET_TOAST)
 	{
