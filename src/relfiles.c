@@ -104,6 +104,18 @@ check_relation(Oid relid, SbTargetKind kind)
 			elog(ERROR, "\"%s\" is not an index", relname);
 		return;
 	}
+
+	/*
+	 * Nor does a TOAST table or its index (their owner is the table's):
+	 * reading the table's values reads them, so the table's SELECT, which
+	 * the caller checked, is the gate here too.
+	 */
+	if (kind == SB_TARGET_TOAST)
+	{
+		if (relkind != RELKIND_TOASTVALUE && relkind != RELKIND_INDEX)
+			elog(ERROR, "\"%s\" is not a TOAST table or index", relname);
+		return;
+	}
 	aclresult = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, get_relkind_objtype(relkind), relname);

@@ -19,8 +19,10 @@ typedef enum SbTargetKind
 {
 	SB_TARGET_FILES,			/* anything with files: raw reads */
 	SB_TARGET_SCAN,				/* tables and matviews: executor scans */
-	SB_TARGET_INDEX				/* an index of a table the caller opened as
+	SB_TARGET_INDEX,			/* an index of a table the caller opened as
 								 * SB_TARGET_SCAN: its SELECT is the gate */
+	SB_TARGET_TOAST				/* the TOAST table or TOAST index of a table
+								 * the caller opened as SB_TARGET_SCAN */
 } SbTargetKind;
 
 /*

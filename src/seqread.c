@@ -146,6 +146,29 @@ sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 	pfree(raw);
 }
 
+/*
+ * Read segments (whole files, or stretches), one after another, block_size
+ * bytes a read through the page cache, under one clock: the files of
+ * several relations read in order as one pass.  The caches are as the
+ * caller left them.
+ */
+void
+sb_raw_read_segments(SbSegment **segs, int nsegs, int block_size,
+					 SbReadResult *total)
+{
+	char	   *raw = palloc(block_size + SB_IO_ALIGN);
+	char	   *buf = (char *) TYPEALIGN(SB_IO_ALIGN, raw);
+	SbClock		clock;
+	int			i;
+
+	memset(total, 0, sizeof(SbReadResult));
+	sb_clock_start(&clock);
+	for (i = 0; i < nsegs; i++)
+		(void) read_segment(segs[i], buf, block_size, false, false, total);
+	sb_clock_stop(&clock, &total->timing);
+	pfree(raw);
+}
+
 /* A read buffer of block_size bytes, aligned as O_DIRECT wants. */
 char *
 sb_aligned_buffer(int block_size)

@@ -26,6 +26,8 @@ extern void sb_raw_read(SbTarget *target, int block_size, SbCacheMode cache,
 						SbReadResult *total, SbReadResult *per_segment);
 extern bool sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
 								bool direct, SbReadResult *result);
+extern void sb_raw_read_segments(SbSegment **segs, int nsegs, int block_size,
+								 SbReadResult *total);
 extern char *sb_aligned_buffer(int block_size);
 extern bool sb_read_in_flight(SbSegment **segs, int nsegs, int block_size,
 							  int depth, bool direct, bool refuse_ok,

@@ -63,6 +63,7 @@
 #include "crossover.h"
 #include "pagecost.h"
 #include "stats.h"
+#include "toastscan.h"
 #include "verdict.h"
 
 #define SB_CACHED_PCT		5.0		/* resident after eviction: not cold */
@@ -559,6 +560,33 @@ sb_judge_access_path(int rounds, double pct, double lo, double hi,
 	if (cached_pct > SB_CACHED_PCT)
 		add(v, SB_MARK_CACHED);
 	if (limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
+		add(v, SB_MARK_IO_LIMITED);
+}
+
+/*
+ * toast_efficiency's figure, the detoasting scan's rate as a share of raw
+ * reads' of the same three relations: over_budget below
+ * SB_TOAST_MIN_ROUNDS rounds; unstable when the interval is missing or
+ * its half-width more than SB_TOAST_STABLE_PCT of the figure; cached when
+ * a cold side found more than SB_CACHED_PCT of the three resident after
+ * the eviction; io_limited when the cold raw reads ran at SB_IOPS_RATIO of
+ * what the group's read throttle allows or more (read_rate and
+ * limit_rate in 8 kB reads a second), so the throttle set both sides.
+ */
+void
+sb_judge_toast(int rounds, double pct, double lo, double hi, bool cold,
+			   double cached_pct, double read_rate, double limit_rate,
+			   SbVerdict *v)
+{
+	v->n = 0;
+	if (rounds < SB_TOAST_MIN_ROUNDS)
+		add(v, SB_MARK_OVER_BUDGET);
+	else if (isnan(lo) || isnan(hi) ||
+			 sb_halfwidth_pct(pct, lo, hi) > SB_TOAST_STABLE_PCT)
+		add(v, SB_MARK_UNSTABLE);
+	if (cold && cached_pct > SB_CACHED_PCT)
+		add(v, SB_MARK_CACHED);
+	if (cold && limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
 		add(v, SB_MARK_IO_LIMITED);
 }
 

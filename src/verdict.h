@@ -89,6 +89,9 @@ extern void sb_judge_crossover(int rounds, double rows, double lo, double hi,
 							   double cached_pct_call,
 							   double cached_pct_evicted, double correlation,
 							   bool never_lost, bool misplanned, SbVerdict *v);
+extern void sb_judge_toast(int rounds, double pct, double lo, double hi,
+						   bool cold, double cached_pct, double read_rate,
+						   double limit_rate, SbVerdict *v);
 extern bool sb_verdict_has(const SbVerdict *v, const char *mark);
 extern char *sb_verdict_text(const SbVerdict *v);
 extern void sb_row_verdict(SbRow *row, const char *name, const SbVerdict *v);
