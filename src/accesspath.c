@@ -170,6 +170,57 @@ sb_path_bound(Relation heap, Relation index, double selectivity,
 	return bound;
 }
 
+/*
+ * For a whole measuring call, until AtEOXact_GUC(true, the level
+ * returned): no parallel workers (a path is one backend's reads), no JIT
+ * (its compile time is no path's), every sequential scan from the first
+ * block.
+ */
+int
+sb_path_settings_begin(void)
+{
+	int			nestlevel = NewGUCNestLevel();
+
+	(void) set_config_option("max_parallel_workers_per_gather", "0",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("synchronize_seqscans", "off", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	return nestlevel;
+}
+
+/*
+ * The table a path is measured on, opened and locked: one table, not a
+ * hierarchy, analyzed (the shares of rows are of its reltuples, and the
+ * planner's choices come from its statistics: analyzed_detail says which
+ * the caller needs), with pages to read.
+ */
+SbTarget *
+sb_path_open_table(Oid relid, const char *analyzed_detail)
+{
+	SbTarget   *target = sb_target_open(relid, SB_TARGET_SCAN);
+
+	if (target->nleaves != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("\"%s\" has inheritance children", get_rel_name(relid)),
+				 errhint("Measure one table of the hierarchy at a time.")));
+	if (target->leaves[0].rel->rd_rel->reltuples < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("\"%s\" has not been analyzed", get_rel_name(relid)),
+				 errdetail("%s", analyzed_detail),
+				 errhint("ANALYZE %s first.", get_rel_name(relid))));
+	if (target->nblocks == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is empty: there is nothing to read",
+						get_rel_name(relid))));
+	return target;
+}
+
 /* ---- Planning one path ---- */
 
 static Oid	hook_heap = InvalidOid;

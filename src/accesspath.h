@@ -64,6 +64,8 @@ typedef struct SbPathRounds
 typedef struct SbPathPlan SbPathPlan;
 
 extern const char *sb_path_name(SbPath path);
+extern int	sb_path_settings_begin(void);
+extern SbTarget *sb_path_open_table(Oid relid, const char *analyzed_detail);
 extern char *sb_path_bound(Relation heap, Relation index, double selectivity,
 						   double *reltuples);
 extern SbPathPlan *sb_path_plan(Relation heap, Relation index, SbPath path,

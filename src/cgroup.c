@@ -479,6 +479,19 @@ sb_cgroup_read_rate(const SbCgroupLimits *l, int block_size)
 }
 
 /*
+ * Reads of block_size a second the group's read throttle allows the file
+ * at path; HUGE_VAL where nothing throttles it.
+ */
+double
+sb_cgroup_path_read_rate(const char *path, int block_size)
+{
+	SbCgroupLimits limits;
+
+	sb_cgroup_limits(path, &limits);
+	return sb_cgroup_read_rate(&limits, block_size);
+}
+
+/*
  * Reads of block_size the group's read throttle lets through in seconds,
  * for the file at path; 0 where nothing throttles it.  A side read untimed
  * before it is timed drains the throttle's first allowance this way: the
@@ -488,11 +501,8 @@ sb_cgroup_read_rate(const SbCgroupLimits *l, int block_size)
 uint64
 sb_cgroup_allowance_reads(const char *path, int block_size, double seconds)
 {
-	SbCgroupLimits limits;
-	double		rate;
+	double		rate = sb_cgroup_path_read_rate(path, block_size);
 
-	sb_cgroup_limits(path, &limits);
-	rate = sb_cgroup_read_rate(&limits, block_size);
 	return rate < HUGE_VAL ? (uint64) ceil(seconds * rate) : 0;
 }
 

@@ -45,6 +45,7 @@ typedef struct SbCgroupCpuStat
 extern void sb_cgroup_limits(const char *path, SbCgroupLimits *limits);
 extern void sb_cgroup_cpu_stat(SbCgroupCpuStat *stat);
 extern double sb_cgroup_read_rate(const SbCgroupLimits *limits, int block_size);
+extern double sb_cgroup_path_read_rate(const char *path, int block_size);
 /*
  * Seconds of a read throttle's rate read untimed before a side is timed:
  * the kernel lets a slice's worth (100 ms) through at once, and a little

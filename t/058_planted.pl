@@ -324,6 +324,9 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		# pg_catalog alone on the path.
 		'E.index_crossover(regclass,regclass,double precision,double precision)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.index_crossover('public.t', 'public.t_id', max_seconds => 2)} ],
+		# C; the scan it times is parsed with pg_catalog alone on the path.
+		'E.toast_efficiency(regclass,text,double precision)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.toast_efficiency('public.t', 'warm', max_seconds => 2)} ],
 		'E.scan_verdict_marks()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_verdict_marks()} ],
 		'E.scan_rate(regclass,text,text,integer)' => [ q{SELECT E.scan_rate('public.t', 'warm')} ],
 		'E.scan_breakdown(regclass,text,text,integer)' => [ q{SELECT E.scan_breakdown('public.t', 'warm')} ],

@@ -96,16 +96,6 @@ parse_paths(ArrayType *arr, bool *want)
 	}
 }
 
-/* The 8 kB reads a second the group's read throttle allows the table. */
-static double
-throttle_rate(SbTarget *heap)
-{
-	SbCgroupLimits limits;
-
-	sb_cgroup_limits(heap->segments[0]->path, &limits);
-	return sb_cgroup_read_rate(&limits, BLCKSZ);
-}
-
 /* The columns every row has. */
 static void
 row_start(SbRow *row, Oid relid, Oid indexid, SbPath path, bool cold,
@@ -182,40 +172,14 @@ access_paths(PG_FUNCTION_ARGS)
 	sb_check_max_seconds(max_seconds);
 	sb_init_srf(fcinfo);
 
-	heap_target = sb_target_open(relid, SB_TARGET_SCAN);
-	if (heap_target->nleaves != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"%s\" has inheritance children", get_rel_name(relid)),
-				 errhint("Measure one table of the hierarchy at a time.")));
+	heap_target = sb_path_open_table(relid,
+									 "The share of rows the count covers is taken from its row count, and the planner's choices from its statistics.");
 	heap = heap_target->leaves[0].rel;
-	if (heap->rd_rel->reltuples < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("\"%s\" has not been analyzed", get_rel_name(relid)),
-				 errdetail("The share of rows the count covers is taken from its row count, and the planner's choices from its statistics."),
-				 errhint("ANALYZE %s first.", get_rel_name(relid))));
-	if (heap_target->nblocks == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is empty: there is nothing to read",
-						get_rel_name(relid))));
 	index_target = sb_target_open(indexid, SB_TARGET_INDEX);
 	index = index_target->leaves[0].rel;
 
-	/*
-	 * For the whole call: no parallel workers (a path is one backend's
-	 * reads), no JIT (its compile time is no path's), every scan from the
-	 * first block.
-	 */
-	nestlevel = NewGUCNestLevel();
-	(void) set_config_option("max_parallel_workers_per_gather", "0",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
-	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	(void) set_config_option("synchronize_seqscans", "off", PGC_USERSET,
-							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	/* one backend's reads, no JIT, every scan from the first block */
+	nestlevel = sb_path_settings_begin();
 
 	bound = sb_path_bound(heap, index, selectivity, &reltuples);
 	for (i = 0; i < SB_NPATHS; i++)
@@ -224,7 +188,7 @@ access_paths(PG_FUNCTION_ARGS)
 		if (plans[i] != NULL && i != SB_PATH_SEQ)
 			nrandom++;
 	}
-	limit_rate = throttle_rate(heap_target);
+	limit_rate = sb_cgroup_path_read_rate(heap_target->segments[0]->path, BLCKSZ);
 
 	INSTR_TIME_SET_CURRENT(t0);
 	for (i = 0; i < SB_NPATHS; i++)

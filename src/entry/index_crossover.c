@@ -33,6 +33,7 @@
 
 #include "argcheck.h"
 #include "cache.h"
+#include "accesspath.h"
 #include "crossover.h"
 #include "fnargs.h"
 #include "relcheck.h"
@@ -119,37 +120,15 @@ index_crossover(PG_FUNCTION_ARGS)
 	check_random_page_cost(tried);
 	sb_row_init(&row, sb_result_tupdesc(fcinfo), NULL, 0);
 
-	heap_target = sb_target_open(relid, SB_TARGET_SCAN);
-	if (heap_target->nleaves != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"%s\" has inheritance children", get_rel_name(relid)),
-				 errhint("Measure one table of the hierarchy at a time.")));
+	heap_target = sb_path_open_table(relid,
+									 "The selectivities are shares of its row count, and the planner's choices come from its statistics.");
 	heap = heap_target->leaves[0].rel;
-	if (heap->rd_rel->reltuples < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("\"%s\" has not been analyzed", get_rel_name(relid)),
-				 errdetail("The selectivities are shares of its row count, and the planner's choices come from its statistics."),
-				 errhint("ANALYZE %s first.", get_rel_name(relid))));
-	if (heap_target->nblocks == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is empty: there is nothing to read",
-						get_rel_name(relid))));
 	index_target = sb_target_open(indexid, SB_TARGET_INDEX);
 	index = index_target->leaves[0].rel;
 	INSTR_TIME_SET_CURRENT(t0);
 
-	/* one backend's reads, no compile time, every scan from the start */
-	nestlevel = NewGUCNestLevel();
-	(void) set_config_option("max_parallel_workers_per_gather", "0",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
-	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	(void) set_config_option("synchronize_seqscans", "off", PGC_USERSET,
-							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	/* one backend's reads, no JIT, every scan from the first block */
+	nestlevel = sb_path_settings_begin();
 
 	spc = sb_target_tablespace(heap_target);
 	spcname = get_tablespace_name(spc);

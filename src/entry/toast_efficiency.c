@@ -24,6 +24,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "accesspath.h"
 #include "argcheck.h"
 #include "cgroup.h"
 #include "fnargs.h"
@@ -50,16 +51,6 @@ arg_cache(SbArgs *args)
 						sb_arg_for_message(s)),
 				 errhint("Valid cache modes are \"cold\" and \"warm\": each side of a round starts from the same state.")));
 	return cache;
-}
-
-/* The 8 kB reads a second the group's read throttle allows the table. */
-static double
-throttle_rate(SbTarget *target)
-{
-	SbCgroupLimits limits;
-
-	sb_cgroup_limits(target->segments[0]->path, &limits);
-	return sb_cgroup_read_rate(&limits, BLCKSZ);
 }
 
 static Datum
@@ -105,21 +96,10 @@ toast_efficiency(PG_FUNCTION_ARGS)
 	INSTR_TIME_SET_CURRENT(t0);
 	t = sb_toast_open(relid);
 
-	/*
-	 * For the whole call: no parallel workers (the scan is one backend's
-	 * reads, as the raw reads are), no JIT (its compile time is no read's),
-	 * every scan from the first block.
-	 */
-	nestlevel = NewGUCNestLevel();
-	(void) set_config_option("max_parallel_workers_per_gather", "0",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
-	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	(void) set_config_option("synchronize_seqscans", "off", PGC_USERSET,
-							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	/* one backend's reads, no JIT, every scan from the first block */
+	nestlevel = sb_path_settings_begin();
 	sb_toast_plan(t);
-	limit_rate = throttle_rate(t->main);
+	limit_rate = sb_cgroup_path_read_rate(t->main->segments[0]->path, BLCKSZ);
 
 	sb_toast_rounds(t, cache == SB_CACHE_COLD, max_seconds, &rounds);
 	AtEOXact_GUC(true, nestlevel);
