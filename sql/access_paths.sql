@@ -65,7 +65,8 @@ SELECT path, cache, selectivity, rows,
        (pages_s IS NULL) = (cache = 'warm') AS rate_when_read,
        depth = 1 OR path IN ('seq', 'bitmap') AS depth_ok,
        (path_pct IS NOT NULL) = (cache = 'cold' AND path <> 'seq') AS pct_when_cold,
-       path_pct IS NULL OR (pct_low <= path_pct AND path_pct <= pct_high) AS interval_ok,
+       path_pct IS NULL OR pct_low IS NULL
+         OR (pct_low <= path_pct AND path_pct <= pct_high) AS interval_ok,
        rounds >= 1 AS rounds_ok
 FROM access_paths('sb_ap', 'sb_ap_k', selectivity => 0.01, max_seconds => 10)
 ORDER BY path, cache;

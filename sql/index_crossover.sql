@@ -49,7 +49,8 @@ SELECT rounds >= 1 AS measured,
        crossover_low IS NULL
          OR (crossover_low <= crossover_selectivity AND crossover_selectivity <= crossover_high) AS interval_ok,
        planner_crossover >= 0 AND planner_crossover <= 1 AS planner_ok,
-       (planned_at_half IN ('index', 'seq')) = (crossover_selectivity IS NOT NULL) AS planned_ok,
+       (planned_at_half IS NOT NULL) = (crossover_selectivity IS NOT NULL)
+         AND coalesce(planned_at_half IN ('index', 'seq'), true) AS planned_ok,
        checked_random_page_cost = 2 AS checked_given,
        (checked_at_half IS NULL) = (crossover_selectivity IS NULL) AS checked_ok,
        (matching_random_page_cost IS NULL) = (command IS NULL) AS command_with_setting,
