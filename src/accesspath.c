@@ -340,6 +340,35 @@ costless_tablespace(void)
 }
 
 /*
+ * A statement of scanbench's own, parsed, rewritten and planned with
+ * pg_catalog alone on the search path, so that an operator or function a
+ * role planted in the caller's path cannot run as the caller.  what names
+ * the relation in the error a rule's rewriting gives.
+ */
+PlannedStmt *
+sb_plan_catalog_sql(const char *sql, const char *what)
+{
+	RawStmt    *raw;
+	Query	   *q;
+	List	   *rewritten;
+	PlannedStmt *plan;
+	int			nestlevel;
+
+	nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	raw = linitial_node(RawStmt, pg_parse_query(sql));
+	q = sb_parse_analyze(raw, sql);
+	rewritten = QueryRewrite(q);
+	if (list_length(rewritten) != 1)
+		elog(ERROR, "rules rewrote the statement on \"%s\" into several", what);
+	plan = sb_plan_query(linitial_node(Query, rewritten), sql, 0, NULL);
+	AtEOXact_GUC(true, nestlevel);
+	return plan;
+}
+
+/*
  * Plan the statement through one path, or NULL where the planner takes
  * another.  With a random_page_cost to try (not NaN), the table and the
  * index are costed in a tablespace without options under that setting,
@@ -349,17 +378,11 @@ static PlannedStmt *
 plan_path(Relation heap, Relation index, SbPath path, const char *sql,
 		  double random_page_cost)
 {
-	RawStmt    *raw;
-	Query	   *q;
-	List	   *rewritten;
 	PlannedStmt *plan;
 	int			nestlevel;
 	int			i;
 
 	nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
 	for (i = 0; i < SB_NPATHS; i++)
 		(void) set_config_option(path_settings[i], i == (int) path ? "on" : "off",
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
@@ -387,20 +410,13 @@ plan_path(Relation heap, Relation index, SbPath path, const char *sql,
 								 true, 0, false);
 	}
 
-	raw = linitial_node(RawStmt, pg_parse_query(sql));
-	q = sb_parse_analyze(raw, sql);
-	rewritten = QueryRewrite(q);
-	if (list_length(rewritten) != 1)
-		elog(ERROR, "rules rewrote the count of \"%s\" into several statements",
-			 RelationGetRelationName(heap));
-
 	hook_heap = RelationGetRelid(heap);
 	hook_index = RelationGetRelid(index);
 	prev_rel_hook = SB_REL_HOOK;
 	SB_REL_HOOK = keep_one_index;
 	PG_TRY();
 	{
-		plan = sb_plan_query(linitial_node(Query, rewritten), sql, 0, NULL);
+		plan = sb_plan_catalog_sql(sql, RelationGetRelationName(heap));
 	}
 	PG_FINALLY();
 	{

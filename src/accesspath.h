@@ -11,6 +11,7 @@
 #ifndef SCANBENCH_ACCESSPATH_H
 #define SCANBENCH_ACCESSPATH_H
 
+#include "nodes/plannodes.h"
 #include "utils/relcache.h"
 
 #include "randio.h"
@@ -65,6 +66,7 @@ typedef struct SbPathPlan SbPathPlan;
 
 extern const char *sb_path_name(SbPath path);
 extern int	sb_path_settings_begin(void);
+extern PlannedStmt *sb_plan_catalog_sql(const char *sql, const char *what);
 extern SbTarget *sb_path_open_table(Oid relid, const char *analyzed_detail);
 extern char *sb_path_bound(Relation heap, Relation index, double selectivity,
 						   double *reltuples);

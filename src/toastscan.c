@@ -44,9 +44,6 @@
 #include "executor/executor.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "parser/analyze.h"
-#include "rewrite/rewriteHandler.h"
-#include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -204,10 +201,6 @@ sb_toast_plan(SbToast *t)
 {
 	Relation	rel = t->main->leaves[0].rel;
 	StringInfoData sql;
-	RawStmt    *raw;
-	Query	   *q;
-	List	   *rewritten;
-	int			nestlevel;
 	int			i;
 
 	initStringInfo(&sql);
@@ -220,18 +213,7 @@ sb_toast_plan(SbToast *t)
 												RelationGetRelationName(rel)));
 	t->sql = sql.data;
 
-	nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
-	raw = linitial_node(RawStmt, pg_parse_query(t->sql));
-	q = sb_parse_analyze(raw, t->sql);
-	rewritten = QueryRewrite(q);
-	if (list_length(rewritten) != 1)
-		elog(ERROR, "rules rewrote the scan of \"%s\" into several statements",
-			 RelationGetRelationName(rel));
-	t->plan = sb_plan_query(linitial_node(Query, rewritten), t->sql, 0, NULL);
-	AtEOXact_GUC(true, nestlevel);
+	t->plan = sb_plan_catalog_sql(t->sql, RelationGetRelationName(rel));
 }
 
 /* ---- The scan ---- */
