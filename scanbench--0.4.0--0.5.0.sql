@@ -257,6 +257,13 @@ CREATE TYPE page_costs_result AS (
 	recommended_random_page_cost float8,
 	recommended_low		float8,
 	recommended_high	float8,
+	effective_io_concurrency integer,
+	depths				integer[],
+	depth_pages_s		float8[],
+	sweeps				integer,
+	recommended_effective_io_concurrency integer,
+	recommended_eic_low	integer,
+	recommended_eic_high integer,
 	command				text,
 	untimed_s			float8,
 	elapsed_s			float8,
@@ -268,7 +275,7 @@ COMMENT ON COLUMN page_costs_result.relation IS 'the table measured';
 COMMENT ON COLUMN page_costs_result.tablespace IS 'its tablespace, whose page costs the figures are';
 COMMENT ON COLUMN page_costs_result.pages IS 'pages of the table; the first half is read in order, the second supplies the random pages';
 COMMENT ON COLUMN page_costs_result.cached_pct_before IS 'percent of the table in shared_buffers or the page cache before the call: what the recommendation counts as cached';
-COMMENT ON COLUMN page_costs_result.passes IS 'passes over the table, each after emptying both caches of it, until the ratio''s interval is within +-5 % or max_seconds are spent';
+COMMENT ON COLUMN page_costs_result.passes IS 'passes over the table, each after emptying both caches of it, until the ratio''s interval is within +-5 % or three quarters of max_seconds are spent';
 COMMENT ON COLUMN page_costs_result.rounds IS 'rounds of a stretch of sequential pages then a batch of random pages; the ratio is of their mean times';
 COMMENT ON COLUMN page_costs_result.seq_pages IS 'sequential pages timed, after the read-ahead ramp and any throttle allowance';
 COMMENT ON COLUMN page_costs_result.random_pages IS 'random pages timed, one read of one page at a time';
@@ -283,7 +290,14 @@ COMMENT ON COLUMN page_costs_result.random_page_cost IS 'random_page_cost in for
 COMMENT ON COLUMN page_costs_result.recommended_random_page_cost IS 'random_page_cost the figures give: the expected times of a random and a sequential page when cached_pct_before of them come from the caches, in units of seq_page_cost; NULL when over_budget or cached';
 COMMENT ON COLUMN page_costs_result.recommended_low IS 'the recommendation at the ratio''s lower end';
 COMMENT ON COLUMN page_costs_result.recommended_high IS 'the recommendation at the ratio''s upper end';
-COMMENT ON COLUMN page_costs_result.command IS 'the statement that sets the recommendation for the tablespace';
+COMMENT ON COLUMN page_costs_result.effective_io_concurrency IS 'effective_io_concurrency in force for the tablespace: the reads a bitmap heap scan keeps in flight';
+COMMENT ON COLUMN page_costs_result.depths IS 'the depths the table''s pages were read at, at random: 1, 2, 4, ... until two doublings in a row gained under 5 % each (256 at most)';
+COMMENT ON COLUMN page_costs_result.depth_pages_s IS 'random 8 kB reads a second of the table''s blocks at each of those depths, cold, the median over the sweeps; NULL when no sweep was complete';
+COMMENT ON COLUMN page_costs_result.sweeps IS 'complete sweeps over the depths (7 at most), in the time max_seconds left after the page times (at least a quarter of it)';
+COMMENT ON COLUMN page_costs_result.recommended_effective_io_concurrency IS 'the least depth whose rate came within 90 % of the best depth''s, the median over the sweeps: what a bitmap heap scan of the table needs in flight to get the storage''s random-read rate; NULL when no sweep was complete or the table was cached';
+COMMENT ON COLUMN page_costs_result.recommended_eic_low IS 'the least of the sweeps'' such depths; NULL below three sweeps';
+COMMENT ON COLUMN page_costs_result.recommended_eic_high IS 'the most of the sweeps'' such depths; NULL below three sweeps';
+COMMENT ON COLUMN page_costs_result.command IS 'the statement that sets the recommendations for the tablespace';
 COMMENT ON COLUMN page_costs_result.untimed_s IS 'seconds of reads left out of the timing: the read-ahead ramp and, under a read limit, its first allowance on each side of a round';
 COMMENT ON COLUMN page_costs_result.elapsed_s IS 'seconds the measurement took, wall clock';
 COMMENT ON COLUMN page_costs_result.verdict IS '{ok}, or over_budget (fewer than 10 rounds), unstable (the interval wider than +-15 % of the ratio), cached (the caches held 90 % of the table: no recommendation)';
@@ -295,7 +309,7 @@ AS 'MODULE_PATHNAME', 'page_costs'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION page_costs(regclass, float8) IS
-'the cold time of a sequential page and of a random page of a table (at least 10 MB), alternated in rounds for at most max_seconds (s), their ratio with a 95 % interval, and the random_page_cost it gives for the table''s tablespace, weighed by how much of the table the caches held';
+'the cold time of a sequential page and of a random page of a table (at least 10 MB), alternated in rounds, their ratio with a 95 % interval, and the random_page_cost it gives for the table''s tablespace, weighed by how much of the table the caches held; then its random-read rate at depths 1, 2, 4, ... and the effective_io_concurrency that gets nearly all of it; within max_seconds (s)';
 
 REVOKE ALL ON FUNCTION page_costs(regclass, float8) FROM PUBLIC;
 
@@ -1394,3 +1408,14 @@ COMMENT ON FUNCTION toast_efficiency(regclass, text, float8) IS
 'the rate of a scan that detoasts every value of the table''s toastable columns, over the bytes of its main fork, TOAST table and TOAST index, as a percent of raw reads of the same files, cold or warm, in rounds for at most max_seconds (s)';
 
 REVOKE ALL ON FUNCTION toast_efficiency(regclass, text, float8) FROM PUBLIC;
+
+--
+-- scan_advice measures, cold, the tablespace's random_page_cost and
+-- effective_io_concurrency as page_costs does.
+--
+COMMENT ON COLUMN scan_advice_result.setting IS 'what to change: a server setting, data_checksums, read-ahead, scheduler, a control group file (cpu.max, io.max rbps, and their cgroup v1 names), or an option of the table''s tablespace (random_page_cost, effective_io_concurrency: the command says which)';
+COMMENT ON COLUMN scan_advice_result.current IS 'the value now, as SHOW prints it (for max_parallel_workers_per_gather: the workers the planner gives this scan now; for a tablespace''s option: the value in force for it)';
+COMMENT ON COLUMN scan_advice_result.gain IS 'scan rate with the change divided by the rate without it (1.30: 30 % faster); measured: the median of the pair ratios; predicted: the most the model allows; NULL when nothing predicts it, and for a tablespace''s random_page_cost or effective_io_concurrency, which change other plans, not this scan (the basis gives their figures)';
+COMMENT ON COLUMN scan_advice_result.pairs IS 'pairs of scans measured (current, proposed, alternating in order); 0 when predicted; for the tablespace''s random_page_cost the rounds of page times, for its effective_io_concurrency the sweeps over the depths';
+COMMENT ON FUNCTION scan_advice(regclass, text, float8, text) IS
+'candidate changes that could make the scan faster here, best first: session settings measured in interleaved pairs against the current ones, server and host settings predicted from the scan''s breakdown, each with its gain, cost and command, within max_seconds; cold, on a table of at least 10 MB, also the tablespace''s random_page_cost and effective_io_concurrency measured as page_costs measures them (the last quarter of max_seconds), when the ones in force are off';

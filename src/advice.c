@@ -36,6 +36,14 @@
  * group's limits) are predicted from the breakdown, never measured, and
  * their rows say which model gave the figure.
  *
+ * Cold, the last SB_ADVICE_COSTS_SHARE of the time measures the table's
+ * tablespace as page_costs does (pagecost.c): a random_page_cost row when
+ * the one in force is outside the measured range, an
+ * effective_io_concurrency row when it is below the depth bitmap heap
+ * scans need.  Neither changes this scan's rate, only which plans the
+ * planner picks and how deep a bitmap heap scan reads, so neither has a
+ * gain; their basis gives the figures.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -43,14 +51,19 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "commands/tablespace.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/checksum.h"
 #include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/spccache.h"
 
 #include "advice.h"
 #include "argcheck.h"
@@ -59,11 +72,13 @@
 #include "cgroup.h"
 #include "compat.h"
 #include "devices.h"
+#include "pagecost.h"
 #include "seqread.h"
 #include "sampler.h"
 #include "scan.h"
 #include "settings.h"
 #include "stats.h"
+#include "tablespace.h"
 #include "verdict.h"
 
 /* O_DIRECT reads of 1 MB, as fio --direct=1 --bs=1M (sampler.h). */
@@ -90,6 +105,12 @@
  */
 #define SB_ADVICE_QUOTA_SHARE	0.2
 
+/*
+ * The share of max_seconds kept, cold, for the tablespace's page costs
+ * and depths (page_costs' measurement), on a table large enough for it.
+ */
+#define SB_ADVICE_COSTS_SHARE	0.3
+
 /* Pages whose checksums are timed, and the least time spent doing it. */
 #define SB_CHECKSUM_PAGES		1024
 #define SB_CHECKSUM_MIN_S		0.02
@@ -110,6 +131,7 @@ typedef struct SbAdviceCtx
 	double		warm_mb_s;
 	double		direct_mb_s;	/* NaN unless cold and O_DIRECT works */
 	double		storage_mb_s;	/* the best the storage gave */
+	double		cached_pct;		/* of the table before the call, if costs_wanted */
 	bool		cpu_limited;
 	/* seconds of every scan under the current settings, as args->cache */
 	SbSamples	scan_s;
@@ -454,7 +476,14 @@ io_session_candidates(SbAdviceCtx *c, List **trials)
 
 	if (!SB_SEQSCAN_READ_STREAM)
 		return;
-	if (eic >= 0)
+
+	/*
+	 * A tablespace's own effective_io_concurrency is what its relations'
+	 * read streams use, whatever the session sets: no trial then (the
+	 * tablespace's depth is measured with its costs, cost_candidates).
+	 */
+	if (eic >= 0 &&
+		get_tablespace_io_concurrency(sb_target_tablespace(c->args->target)) == eic)
 	{
 		int			want = Min(Max(64, 4 * eic), SB_MAX_IO_CONCURRENCY);
 
@@ -834,6 +863,97 @@ cpu_candidates(SbAdviceCtx *c, List **trials)
 	}
 }
 
+/* Whether the call measures the tablespace's costs: cold, on one table. */
+static bool
+costs_wanted(SbAdviceCtx *c)
+{
+	SbTarget   *target = c->args->target;
+
+	return c->args->cache == SB_CACHE_COLD && target->nleaves == 1 &&
+		target->nblocks >= sb_page_costs_min_blocks(target);
+}
+
+/* The random-read rate a depth gets: the deepest measured not above it. */
+static double
+rate_at(const SbDepthSweep *ds, int depth)
+{
+	int			i;
+	double		r = ds->pages_s[0];
+
+	for (i = 0; i < ds->ndepths && ds->depths[i] <= Max(depth, 1); i++)
+		r = ds->pages_s[i];
+	return r;
+}
+
+/*
+ * The tablespace's random_page_cost and effective_io_concurrency,
+ * measured in the time left: a row for each the figures say to change.
+ */
+static void
+cost_candidates(SbAdviceCtx *c)
+{
+	SbTarget   *target = c->args->target;
+	Oid			spc = sb_target_tablespace(target);
+	char	   *spcname = get_tablespace_name(spc);
+	const char *qspc = quote_identifier(spcname);
+	double		cur_random;
+	double		cur_seq;
+	int			cur_eic;
+	SbCostAdvice ca;
+	SbDepthSweep *ds = &ca.ds;
+
+	get_tablespace_page_costs(spc, &cur_random, &cur_seq);
+	cur_eic = get_tablespace_io_concurrency(spc);
+	sb_page_costs_advise(target, Max(c->args->max_seconds - elapsed_s(c), 0.0),
+						 cur_seq, c->cached_pct, &ca);
+
+	if (ca.recommend)
+	{
+		/* without an interval, the widest one worth a setting */
+		double		lo = isnan(ca.rec_lo) ? ca.rec * (1 - SB_PAGECOST_STABLE_PCT / 100) : ca.rec_lo;
+		double		hi = isnan(ca.rec_hi) ? ca.rec * (1 + SB_PAGECOST_STABLE_PCT / 100) : ca.rec_hi;
+		char	   *v = float8out_internal(sb_round(ca.rec, 2));
+
+		if (cur_random < lo || cur_random > hi)
+		{
+			SbAdvice   *a = advice_new(c, "random_page_cost", v,
+									   float8out_internal(cur_random), "none");
+
+			a->measured = true;
+			a->pairs = ca.pc.rounds;
+			a->command = psprintf("ALTER TABLESPACE %s SET (random_page_cost = %s)",
+								  qspc, v);
+			a->basis = psprintf("measured as page_costs measures it, cold: a random page %.1f us, a sequential page %.1f us over %d rounds, %.2f times as long (%.2f to %.2f); with %.0f%% of the table in the caches before, random_page_cost %.2f (%.2f to %.2f) for tablespace %s, %.2f now; it moves where the planner switches from index to sequential scans (index_crossover measures where it should), not this scan's rate",
+								ca.t_random * 1e6, ca.t_seq * 1e6, ca.pc.rounds,
+								ca.pc.ratio, ca.pc.ratio_lo, ca.pc.ratio_hi,
+								ca.cached_pct, ca.rec, lo, hi, spcname, cur_random);
+		}
+	}
+	/* a depth is proposed from three sweeps or more, with its range */
+	if (ca.recommend_eic && ds->knee_low > 0)
+	{
+		int			low = ds->knee_low;
+		double		now = rate_at(ds, cur_eic);
+		double		then = rate_at(ds, ds->knee);
+
+		if (cur_eic < low && then >= SB_ADVICE_WORTH * now)
+		{
+			char	   *v = psprintf("%d", ds->knee);
+			SbAdvice   *a = advice_new(c, "effective_io_concurrency", v,
+									   psprintf("%d", cur_eic), "none");
+
+			a->measured = true;
+			a->pairs = ds->sweeps;
+			a->command = psprintf("ALTER TABLESPACE %s SET (effective_io_concurrency = %d)",
+								  qspc, ds->knee);
+			a->basis = psprintf("measured as page_costs measures it, cold: random reads of the table got %.0f pages/s at depth %d (effective_io_concurrency %d now) and %.0f at depth %d, where they came within %.0f%% of the best depth's rate (the median of %d sweeps, %d to %d); a bitmap heap scan of a table in tablespace %s keeps that many reads in flight, so its reads could go up to %.2f times as fast; this scan's rate does not change",
+								now, Max(cur_eic, 1), cur_eic, then, ds->knee,
+								SB_DEPTH_KNEE_PCT, ds->sweeps, low, ds->knee_high,
+								spcname, then / now);
+		}
+	}
+}
+
 static int
 by_gain(const ListCell *a, const ListCell *b)
 {
@@ -858,6 +978,7 @@ sb_advise(SbAdviceArgs *args)
 	List	   *trials = NIL;
 	ListCell   *lc;
 	int			left;
+	double		trials_end;
 	int			nestlevel;
 	long		online = sysconf(_SC_NPROCESSORS_ONLN);
 	char	   *path = sb_target_first_path(args->target);
@@ -874,6 +995,13 @@ sb_advise(SbAdviceArgs *args)
 	if (!isnan(c.quota_cpus))
 		c.cpus = Min(c.cpus, c.quota_cpus);
 	c.cur_workers = planner_workers(args->target->nblocks);
+
+	/*
+	 * What the caches hold of the table before this call's scans bring it
+	 * in: what its queries find there, for the tablespace's costs.
+	 */
+	if (costs_wanted(&c))
+		c.cached_pct = sb_page_costs_cached_pct(args->target);
 
 	/* The select list is checked (by planning it) before anything is read. */
 	nestlevel = sb_scan_settings_begin(0);
@@ -896,14 +1024,20 @@ sb_advise(SbAdviceArgs *args)
 	else
 		io_session_candidates(&c, &trials);
 
-	/* The time left, split between the trials still to measure. */
+	/*
+	 * The time left, split between the trials still to measure, but for
+	 * the share kept for the tablespace's costs.
+	 */
+	trials_end = args->max_seconds;
+	if (costs_wanted(&c))
+		trials_end -= SB_ADVICE_COSTS_SHARE * args->max_seconds;
 	left = list_length(trials);
 	foreach(lc, trials)
 	{
 		SbTrial    *t = lfirst(lc);
 		double		now = elapsed_s(&c);
 
-		measure_trial(&c, t, now + Max(0.0, args->max_seconds - now) / left);
+		measure_trial(&c, t, now + Max(0.0, trials_end - now) / left);
 		left--;
 	}
 
@@ -914,6 +1048,8 @@ sb_advise(SbAdviceArgs *args)
 		io_server_candidates(&c);
 	}
 	io_host_candidates(&c);
+	if (costs_wanted(&c))
+		cost_candidates(&c);
 
 	MemoryContextDelete(c.passcxt);
 	list_sort(c.out, by_gain);

@@ -442,3 +442,94 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 		CloseTransientFile(side.fds[i]);
 	FreeAccessStrategy(strategy);
 }
+
+/*
+ * random_page_cost for a ratio of a cold random page's time to a cold
+ * sequential page's time t_seq, when cached_pct of the pages come from the
+ * caches at t_cached each, in units of the tablespace's seq_page_cost.
+ *
+ * The ratio is what random_page_cost means when seq_page_cost is 1: how
+ * much longer a page fetched alone takes than one read in order.  What the
+ * server's queries pay also depends on what the caches keep: a page they
+ * hold costs the same either way.  With a fraction f of the table in
+ * either cache before the call (the best guess of what queries find
+ * there) and c the time of a page read from the page cache, the expected
+ * times are (1 - f) t + f c for each kind, and their ratio is the
+ * recommendation.  Where the caches hold nearly all of the table, that
+ * ratio is the caches', not the storage's, and no setting is recommended
+ * (the mark cached says so).
+ */
+static double
+recommended(double seq_page_cost, double ratio, double t_seq,
+			double cached_pct, double t_cached)
+{
+	double		f = cached_pct / 100.0;
+
+	if (f <= 0)
+		return seq_page_cost * ratio;
+	return seq_page_cost * ((1.0 - f) * ratio * t_seq + f * t_cached) /
+		((1.0 - f) * t_seq + f * t_cached);
+}
+
+/*
+ * Measure the table's page times for at most 1 - SB_PAGECOST_DEPTH_SHARE
+ * of max_seconds, then its random reads at depth in what is left, judge
+ * them and recommend: a random_page_cost (in units of seq_page_cost, the
+ * tablespace's) unless too few rounds ran or the caches held the table,
+ * and an effective_io_concurrency unless no sweep was complete or the
+ * caches held the table.  cached_pct is the share of the table the caches
+ * held before the caller read anything of it (sb_page_costs_cached_pct).
+ */
+void
+sb_page_costs_advise(SbTarget *target, double max_seconds,
+					 double seq_page_cost, double cached_pct,
+					 SbCostAdvice *ca)
+{
+	SbPageCosts *pc = &ca->pc;
+
+	memset(ca, 0, sizeof(SbCostAdvice));
+	ca->t_seq = ca->t_random = ca->t_cached = NAN;
+	ca->rec = ca->rec_lo = ca->rec_hi = NAN;
+	ca->cached_pct = cached_pct;
+	sb_page_costs(target, max_seconds * (1.0 - SB_PAGECOST_DEPTH_SHARE), pc);
+	sb_depth_sweep(target, max_seconds - pc->elapsed_s, &ca->ds);
+
+	if (pc->seq_pages > 0)
+		ca->t_seq = pc->seq_s / pc->seq_pages;
+	if (pc->random_pages > 0)
+		ca->t_random = pc->random_s / pc->random_pages;
+	if (pc->cached_pages > 0)
+		ca->t_cached = pc->cached_s / pc->cached_pages;
+	sb_judge_page_costs(pc->rounds, pc->ratio, pc->ratio_lo, pc->ratio_hi,
+						ca->cached_pct, &ca->v);
+	ca->recommend = !sb_verdict_has(&ca->v, "over_budget") &&
+		!sb_verdict_has(&ca->v, "cached") && !isnan(pc->ratio) &&
+		(ca->cached_pct <= 0 || !isnan(ca->t_cached));
+	if (ca->recommend)
+	{
+		ca->rec = recommended(seq_page_cost, pc->ratio, ca->t_seq,
+							  ca->cached_pct, ca->t_cached);
+		if (!isnan(pc->ratio_lo))
+		{
+			ca->rec_lo = recommended(seq_page_cost, pc->ratio_lo, ca->t_seq,
+									 ca->cached_pct, ca->t_cached);
+			ca->rec_hi = recommended(seq_page_cost, pc->ratio_hi, ca->t_seq,
+									 ca->cached_pct, ca->t_cached);
+		}
+	}
+	ca->recommend_eic = ca->ds.sweeps > 0 && !sb_verdict_has(&ca->v, "cached");
+}
+
+/*
+ * The share of the table in shared_buffers or the page cache, %: what the
+ * recommendation takes queries to find there, read before the call reads
+ * the table itself.
+ */
+double
+sb_page_costs_cached_pct(SbTarget *target)
+{
+	SbResidency res;
+
+	sb_residency(target, &res);
+	return sb_pct(res.any_blocks, res.blocks);
+}

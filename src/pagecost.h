@@ -9,7 +9,9 @@
 #ifndef SCANBENCH_PAGECOST_H
 #define SCANBENCH_PAGECOST_H
 
+#include "iodepth.h"
 #include "relfiles.h"
+#include "verdict.h"
 
 /* Rounds of one sequential stretch and one batch of random pages. */
 #define SB_PAGECOST_MIN_ROUNDS	10
@@ -21,6 +23,11 @@
 #define SB_PAGECOST_CONFIDENCE	0.95
 #define SB_PAGECOST_TARGET_PCT	5.0
 #define SB_PAGECOST_STABLE_PCT	15.0
+/*
+ * The least share of max_seconds left for reading the table at depth
+ * (iodepth.c) after the page times: room for three sweeps on a fast disk.
+ */
+#define SB_PAGECOST_DEPTH_SHARE	0.4
 /* The share of the table in the caches from which they set its costs. */
 #define SB_PAGECOST_CACHED_PCT	90.0
 /*
@@ -49,8 +56,32 @@ typedef struct SbPageCosts
 	bool		budget_hit;		/* stopped by max_seconds */
 } SbPageCosts;
 
+/*
+ * The page times and the depths, judged, and the settings they give for
+ * the table's tablespace (sb_page_costs_advise).  Unknown figures are NaN.
+ */
+typedef struct SbCostAdvice
+{
+	SbPageCosts pc;
+	SbDepthSweep ds;
+	SbVerdict	v;
+	double		cached_pct;		/* in the caches before the call, % */
+	double		t_seq;			/* seconds a page, mean */
+	double		t_random;
+	double		t_cached;
+	bool		recommend;		/* a random_page_cost is recommended */
+	double		rec;
+	double		rec_lo;			/* NaN: no interval */
+	double		rec_hi;
+	bool		recommend_eic;	/* an effective_io_concurrency is */
+} SbCostAdvice;
+
 extern BlockNumber sb_page_costs_min_blocks(SbTarget *target);
 extern void sb_page_costs(SbTarget *target, double max_seconds,
 						  SbPageCosts *pc);
+extern double sb_page_costs_cached_pct(SbTarget *target);
+extern void sb_page_costs_advise(SbTarget *target, double max_seconds,
+								 double seq_page_cost, double cached_pct,
+								 SbCostAdvice *ca);
 
 #endif							/* SCANBENCH_PAGECOST_H */

@@ -1,6 +1,7 @@
 # page_costs on a cold table: a recommendation, a command that sets it
-# (and that the next call reads back), the figures' relations, too little
-# time said so, a table the caches hold left without a recommendation,
+# (and that the next call reads back), the figures' relations, the depths
+# read and the effective_io_concurrency they give, too little time said
+# so, a table the caches hold left without a recommendation,
 # cancellation that leaves no descriptor open, the data untouched, and
 # EXECUTE revoked from PUBLIC.  Host figures are never compared with
 # numbers: the lab (t/094) holds them against known answers.
@@ -47,20 +48,43 @@ ok($r->{ratio_low} <= $r->{ratio} && $r->{ratio} <= $r->{ratio_high}, 'the inter
 cmp_ok(abs($r->{recommended_random_page_cost} - $r->{ratio} * $r->{seq_page_cost}), '<=',
 	0.01 * $r->{ratio} + 0.006, 'with nothing cached, the recommendation is the ratio');
 like($err, qr/a random page took .* us, a sequential page .* us/, 'the NOTICE gives both times');
-like($r->{command}, qr/^ALTER TABLESPACE pg_default SET \(random_page_cost = [0-9.]+\)$/,
+like($r->{command},
+	qr/^ALTER TABLESPACE pg_default SET \(random_page_cost = [0-9.]+, effective_io_concurrency = \d+\)$/,
 	"the command: $r->{command}");
 cmp_ok($r->{untimed_s}, '<=', $r->{elapsed_s}, 'untimed reads are part of the time spent');
 
-# The command runs, and the next call reports the setting in force.
+# The depths: 1, 2, 4, ... a rate each; the recommendation one of them,
+# inside the range of the sweeps' own, and in the command.
+my @depths = $r->{depths} =~ /(\d+)/g;
+my @rates = $r->{depth_pages_s} =~ /([0-9.e+]+)/g;
+is($depths[0], 1, 'the depths begin at 1');
+is_deeply([ @depths[ 1 .. $#depths ] ], [ map { 2 * $_ } @depths[ 0 .. $#depths - 1 ] ],
+	"each depth doubles the last ($r->{depths})");
+cmp_ok(scalar(@depths), '>=', 3, 'at least three depths read');
+is(scalar(@rates), scalar(@depths), "a rate for each depth ($r->{depth_pages_s})");
+ok(!(grep { $_ <= 0 } @rates), 'every rate is positive');
+cmp_ok($r->{sweeps}, '>=', 3, "three sweeps or more in the time left ($r->{sweeps})");
+my $eic = $r->{recommended_effective_io_concurrency};
+ok((grep { $_ == $eic } @depths), "the recommended depth $eic is one read");
+ok($r->{recommended_eic_low} <= $eic && $eic <= $r->{recommended_eic_high},
+	"... inside the sweeps' range ($r->{recommended_eic_low} to $r->{recommended_eic_high})");
+like($r->{command}, qr/effective_io_concurrency = $eic\)$/, '... and in the command');
+like($err, qr/random reads got \d+ pages\/s one at a time and \d+ at depth $eic/,
+	'the NOTICE gives the rates at depth 1 and at the recommendation');
+
+# The command runs, and the next call reports the settings in force.
 $node->safe_psql('postgres', $r->{command});
 my $set = $node->safe_psql('postgres', q{
-	SELECT option_value FROM pg_tablespace, pg_options_to_table(spcoptions)
-	WHERE spcname = 'pg_default' AND option_name = 'random_page_cost'});
-my ($rec) = $r->{command} =~ /= ([0-9.]+)\)/;
-is($set, $rec, 'the command sets random_page_cost on the tablespace');
-my ($again) = row("SELECT random_page_cost FROM page_costs('p', max_seconds => 2)");
-is($again->{random_page_cost} + 0, $rec + 0, 'the next call reads the setting in force');
-$node->safe_psql('postgres', 'ALTER TABLESPACE pg_default RESET (random_page_cost)');
+	SELECT string_agg(option_name || '=' || option_value, ' ' ORDER BY option_name)
+	FROM pg_tablespace, pg_options_to_table(spcoptions) WHERE spcname = 'pg_default'});
+my ($rec) = $r->{command} =~ /random_page_cost = ([0-9.]+)/;
+is($set, "effective_io_concurrency=$eic random_page_cost=$rec",
+	'the command sets both on the tablespace');
+my ($again) = row("SELECT random_page_cost, effective_io_concurrency FROM page_costs('p', max_seconds => 2)");
+is($again->{random_page_cost} + 0, $rec + 0, 'the next call reads the random_page_cost in force');
+is($again->{effective_io_concurrency}, $eic, '... and the effective_io_concurrency');
+$node->safe_psql('postgres',
+	'ALTER TABLESPACE pg_default RESET (random_page_cost, effective_io_concurrency)');
 
 # Too little time: too few rounds to judge, said so, nothing recommended.
 cold();
@@ -69,6 +93,10 @@ is($r->{verdict}, '{over_budget}', 'no time: over_budget');
 is($r->{recommended_random_page_cost}, '', 'no time: nothing recommended');
 like($err, qr/too few to judge/, 'no time: the NOTICE says so');
 like($err, qr/max_seconds => \d+/, 'no time: the hint gives a budget');
+is($r->{sweeps}, 0, 'no time: no sweep over the depths');
+is($r->{recommended_effective_io_concurrency}, '', 'no time: no depth recommended');
+is($r->{depth_pages_s}, '', 'no time: no rate shown for a depth');
+like($err, qr/no time was left to read it at depth/, 'no time: the NOTICE says so');
 
 # Held by the caches: measured cold all the same, nothing recommended.
 $node->safe_psql('postgres', "SELECT count(*) FROM p");
@@ -77,6 +105,7 @@ $node->safe_psql('postgres', "SELECT * FROM raw_read('p', 'warm')");
 cmp_ok($r->{cached_pct_before}, '>=', 90, "warm: the caches held it ($r->{cached_pct_before} %)");
 like($r->{verdict}, qr/cached/, 'warm: the mark cached');
 is($r->{command}, '', 'warm: no command');
+is($r->{recommended_effective_io_concurrency}, '', 'warm: no depth recommended');
 like($err, qr/the caches held \d+% of it/, 'warm: the NOTICE says why');
 
 # Too small: the detail gives the size needed and the read-ahead window.
@@ -96,13 +125,19 @@ $pid =~ s/\D//g;
 $session->query_safe('SET client_min_messages = warning');
 $session->query_safe("SELECT rounds FROM page_costs('p', max_seconds => 1)");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
-$session->query("SET statement_timeout = '300ms'; SELECT * FROM page_costs('p', max_seconds => 600)");
-my $stderr = $session->{stderr};
-$session->query("RESET statement_timeout");
-$stderr .= $session->{stderr};
-like($stderr, qr/canceling statement due to statement timeout/, 'statement_timeout stops it');
-is(open_fds($pid, qr{/$filenode(\.\d+)?$}), $fds_before,
-	"no descriptor left open ($fds_before before)");
+# In the page times, then (the last 40 % of max_seconds) in the depths,
+# whose reads run in threads of their own.
+for my $case (['300ms', 600, 'in the page times'], ['1700ms', 2, 'in the depths'])
+{
+	my ($timeout, $budget, $where) = @$case;
+	$session->query("SET statement_timeout = '$timeout'; SELECT * FROM page_costs('p', max_seconds => $budget)");
+	my $stderr = $session->{stderr};
+	$session->query("RESET statement_timeout");
+	$stderr .= $session->{stderr};
+	like($stderr, qr/canceling statement due to statement timeout/, "statement_timeout stops it $where");
+	is(open_fds($pid, qr{/$filenode(\.\d+)?$}), $fds_before,
+		"... and no descriptor is left open ($fds_before before)");
+}
 $session->quit;
 
 is($node->safe_psql('postgres', "SELECT md5(string_agg(pad || g, '' ORDER BY g)) FROM p"), $sum,

@@ -3,7 +3,8 @@
 # then takes 8192 / B (the read-ahead's requests are a few MB, far under
 # N a second), a random page read alone 1 / N (its 8 kB are far under B),
 # so the ratio is B / (8192 N) and, with nothing cached, so is the
-# recommended random_page_cost.  Each page time within 10 % of its
+# recommended random_page_cost.  Random pages at any depth come at N a
+# second, so the depth recommended is 1.  Each page time within 10 % of its
 # answer, the ratio and the recommendation within 15 %, the verdict
 # judged.  Skips, saying why, where control groups are missing; runs with
 # PG_TEST_EXTRA=scanbench_slow (it times reads, and takes the lab lock).
@@ -55,7 +56,7 @@ for my $cell ([40, 100], [20, 400])
 	cold_table($node, 'p');
 	my $lab = lab_new($node);
 	$lab->limit($mib, 0, $iops);
-	my $r = row("SELECT * FROM page_costs('p', max_seconds => 150)");
+	my $r = row("SELECT * FROM page_costs('p', max_seconds => 200)");
 	note("$name: " . join(', ', map { "$_ $r->{$_}" } sort keys %$r));
 	cmp_ok($r->{cached_pct_before}, '<', 5, "$name: cold before the call");
 	within($r->{seq_page_us}, $seq_us, 10, "$name: a sequential page, us");
@@ -63,6 +64,14 @@ for my $cell ([40, 100], [20, 400])
 	within($r->{ratio}, $ratio, 15, "$name: the ratio");
 	within($r->{recommended_random_page_cost}, $ratio, 15, "$name: random_page_cost");
 	is($r->{verdict}, '{ok}', "$name: judged");
+	# At any depth the request limit is the rate: the depth needed is 1.
+	my @depths = $r->{depths} =~ /(\d+)/g;
+	my @rates = $r->{depth_pages_s} =~ /([0-9.e+]+)/g;
+	for my $i (grep { $depths[$_] <= 16 } 0 .. $#depths)
+	{
+		within($rates[$i], $iops, 10, "$name: random pages/s at depth $depths[$i]");
+	}
+	is($r->{recommended_effective_io_concurrency}, 1, "$name: effective_io_concurrency 1");
 	$lab->limit(0, 0, 0);
 }
 

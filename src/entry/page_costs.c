@@ -7,16 +7,11 @@
  *	  they give for the table's tablespace, weighed by how much of the
  *	  table the caches held.
  *
- * The ratio is what random_page_cost means when seq_page_cost is 1: how
- * much longer a page fetched alone takes than one read in order.  What the
- * server's queries pay also depends on what the caches keep: a page they
- * hold costs the same either way.  With a fraction f of the table in
- * either cache before the call (the best guess of what queries find
- * there) and c the time of a page read from the page cache, the expected
- * times are (1 - f) t + f c for each kind, and their ratio is the
- * recommendation, in units of the tablespace's seq_page_cost.  Where the
- * caches hold nearly all of the table, that ratio is the caches', not the
- * storage's, and no setting is recommended (the mark cached says so).
+ * Then, with what is left of max_seconds (at least a
+ * quarter of it), the table's pages are read at random at depths 1, 2,
+ * 4, ... (iodepth.c): the least depth that gets nearly all of the
+ * storage's random-read rate is the effective_io_concurrency a bitmap
+ * heap scan of the table needs.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,13 +23,14 @@
 #include "commands/tablespace.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/spccache.h"
 
 #include "argcheck.h"
-#include "cache.h"
 #include "fnargs.h"
 #include "pagecost.h"
 #include "relcheck.h"
@@ -46,21 +42,48 @@
 
 PG_FUNCTION_INFO_V1(page_costs);
 
-/*
- * random_page_cost for a ratio of a cold random page's time to a cold
- * sequential page's time t_seq, when cached_pct of the pages come from the
- * caches at t_cached each, in units of the tablespace's seq_page_cost.
- */
-static double
-recommended(double seq_page_cost, double ratio, double t_seq,
-			double cached_pct, double t_cached)
+/* The tablespace's recommended settings, as ALTER TABLESPACE's options. */
+static char *
+options(const SbCostAdvice *ca)
 {
-	double		f = cached_pct / 100.0;
+	StringInfoData buf;
 
-	if (f <= 0)
-		return seq_page_cost * ratio;
-	return seq_page_cost * ((1.0 - f) * ratio * t_seq + f * t_cached) /
-		((1.0 - f) * t_seq + f * t_cached);
+	initStringInfo(&buf);
+	if (ca->recommend)
+		appendStringInfo(&buf, "random_page_cost = %s",
+						 float8out_internal(sb_round(ca->rec, 2)));
+	if (ca->recommend_eic)
+		appendStringInfo(&buf, "%seffective_io_concurrency = %d",
+						 ca->recommend ? ", " : "", ca->ds.knee);
+	return buf.data;
+}
+
+/* The depths and their rates as two arrays of the row. */
+static void
+depth_arrays(SbRow *row, const SbDepthSweep *ds)
+{
+	Datum		d[SB_DEPTH_STEPS];
+	Datum		r[SB_DEPTH_STEPS];
+	int			i;
+
+	if (ds->ndepths == 0 || ds->sweeps == 0)
+	{
+		sb_row_null(row, "depths");
+		sb_row_null(row, "depth_pages_s");
+		return;
+	}
+	for (i = 0; i < ds->ndepths; i++)
+	{
+		d[i] = Int32GetDatum(ds->depths[i]);
+		r[i] = Float8GetDatum(sb_round(ds->pages_s[i], 1));
+	}
+	sb_row_datum(row, "depths",
+				 PointerGetDatum(construct_array(d, ds->ndepths, INT4OID,
+												 sizeof(int32), true, TYPALIGN_INT)));
+	sb_row_datum(row, "depth_pages_s",
+				 PointerGetDatum(construct_array(r, ds->ndepths, FLOAT8OID,
+												 sizeof(float8), FLOAT8PASSBYVAL,
+												 TYPALIGN_DOUBLE)));
 }
 
 Datum
@@ -72,23 +95,15 @@ page_costs(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	SbRow		row;
 	SbTarget   *target;
-	SbResidency res;
-	SbPageCosts pc;
-	SbVerdict	v;
+	SbCostAdvice ca;
+	SbPageCosts *pc = &ca.pc;
+	SbDepthSweep *ds = &ca.ds;
 	Oid			spc;
 	char	   *spcname;
 	double		cur_random;
 	double		cur_seq;
-	double		cached_pct;
-	double		t_seq = NAN;
-	double		t_random = NAN;
-	double		t_cached = NAN;
-	double		ratio;
-	double		lo;
-	double		hi;
-	bool		recommend;
+	int			cur_eic;
 	BlockNumber min_blocks;
-	double		rec = NAN;
 
 	sb_args_refuse_nulls(fcinfo);
 	sb_args_init(&args, fcinfo);
@@ -123,85 +138,88 @@ page_costs(PG_FUNCTION_ARGS)
 	spc = sb_target_tablespace(target);
 	spcname = get_tablespace_name(spc);
 	get_tablespace_page_costs(spc, &cur_random, &cur_seq);
+	cur_eic = get_tablespace_io_concurrency(spc);
 
-	/* What the caches held before the call, and then the measurement. */
-	sb_residency(target, &res);
-	cached_pct = sb_pct(res.any_blocks, res.blocks);
-	sb_page_costs(target, max_seconds, &pc);
-
-	if (pc.seq_pages > 0)
-		t_seq = pc.seq_s / pc.seq_pages;
-	if (pc.random_pages > 0)
-		t_random = pc.random_s / pc.random_pages;
-	if (pc.cached_pages > 0)
-		t_cached = pc.cached_s / pc.cached_pages;
-	ratio = pc.ratio;
-	lo = pc.ratio_lo;
-	hi = pc.ratio_hi;
-	sb_judge_page_costs(pc.rounds, ratio, lo, hi, cached_pct, &v);
-	recommend = !sb_verdict_has(&v, "over_budget") &&
-		!sb_verdict_has(&v, "cached") && !isnan(ratio) &&
-		(cached_pct <= 0 || !isnan(t_cached));
-	if (recommend)
-		rec = recommended(cur_seq, ratio, t_seq, cached_pct, t_cached);
+	sb_page_costs_advise(target, max_seconds, cur_seq,
+						 sb_page_costs_cached_pct(target), &ca);
 
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 	sb_row_text(&row, "tablespace", spcname);
 	sb_row_datum(&row, "pages", Int64GetDatum(target->nblocks));
-	sb_row_float(&row, "cached_pct_before", cached_pct, 1);
-	sb_row_datum(&row, "passes", Int32GetDatum(pc.passes));
-	sb_row_datum(&row, "rounds", Int32GetDatum(pc.rounds));
-	sb_row_datum(&row, "seq_pages", Int64GetDatum(pc.seq_pages));
-	sb_row_datum(&row, "random_pages", Int64GetDatum(pc.random_pages));
-	sb_row_float(&row, "seq_page_us", t_seq * 1e6, 2);
-	sb_row_float(&row, "random_page_us", t_random * 1e6, 2);
-	sb_row_float(&row, "cached_page_us", t_cached * 1e6, 2);
-	sb_row_float(&row, "ratio", ratio, 2);
-	sb_row_float(&row, "ratio_low", lo, 2);
-	sb_row_float(&row, "ratio_high", hi, 2);
+	sb_row_float(&row, "cached_pct_before", ca.cached_pct, 1);
+	sb_row_datum(&row, "passes", Int32GetDatum(pc->passes));
+	sb_row_datum(&row, "rounds", Int32GetDatum(pc->rounds));
+	sb_row_datum(&row, "seq_pages", Int64GetDatum(pc->seq_pages));
+	sb_row_datum(&row, "random_pages", Int64GetDatum(pc->random_pages));
+	sb_row_float(&row, "seq_page_us", ca.t_seq * 1e6, 2);
+	sb_row_float(&row, "random_page_us", ca.t_random * 1e6, 2);
+	sb_row_float(&row, "cached_page_us", ca.t_cached * 1e6, 2);
+	sb_row_float(&row, "ratio", pc->ratio, 2);
+	sb_row_float(&row, "ratio_low", pc->ratio_lo, 2);
+	sb_row_float(&row, "ratio_high", pc->ratio_hi, 2);
 	sb_row_float(&row, "seq_page_cost", cur_seq, 2);
 	sb_row_float(&row, "random_page_cost", cur_random, 2);
-	sb_row_null(&row, "recommended_random_page_cost");
-	sb_row_null(&row, "recommended_low");
-	sb_row_null(&row, "recommended_high");
-	sb_row_null(&row, "command");
-	if (recommend)
+	sb_row_float(&row, "recommended_random_page_cost", ca.rec, 2);
+	sb_row_float(&row, "recommended_low", ca.rec_lo, 2);
+	sb_row_float(&row, "recommended_high", ca.rec_hi, 2);
+	sb_row_datum(&row, "effective_io_concurrency", Int32GetDatum(cur_eic));
+	depth_arrays(&row, ds);
+	sb_row_datum(&row, "sweeps", Int32GetDatum(ds->sweeps));
+	sb_row_null(&row, "recommended_effective_io_concurrency");
+	sb_row_null(&row, "recommended_eic_low");
+	sb_row_null(&row, "recommended_eic_high");
+	if (ca.recommend_eic)
 	{
-		sb_row_float(&row, "recommended_random_page_cost", rec, 2);
-		if (!isnan(lo))
+		sb_row_datum(&row, "recommended_effective_io_concurrency", Int32GetDatum(ds->knee));
+		if (ds->knee_low > 0)
 		{
-			sb_row_float(&row, "recommended_low", recommended(cur_seq, lo, t_seq, cached_pct, t_cached), 2);
-			sb_row_float(&row, "recommended_high", recommended(cur_seq, hi, t_seq, cached_pct, t_cached), 2);
+			sb_row_datum(&row, "recommended_eic_low", Int32GetDatum(ds->knee_low));
+			sb_row_datum(&row, "recommended_eic_high", Int32GetDatum(ds->knee_high));
 		}
-		sb_row_text(&row, "command",
-					psprintf("ALTER TABLESPACE %s SET (random_page_cost = %s)",
-							 quote_identifier(spcname),
-							 float8out_internal(sb_round(rec, 2))));
 	}
-	sb_row_float(&row, "untimed_s", pc.untimed_s, 3);
-	sb_row_float(&row, "elapsed_s", pc.elapsed_s, 3);
-	sb_row_verdict(&row, "verdict", &v);
+	sb_row_null(&row, "command");
+	if (ca.recommend || ca.recommend_eic)
+		sb_row_text(&row, "command",
+					psprintf("ALTER TABLESPACE %s SET (%s)",
+							 quote_identifier(spcname), options(&ca)));
+	sb_row_float(&row, "untimed_s", pc->untimed_s, 3);
+	sb_row_float(&row, "elapsed_s", pc->elapsed_s + ds->elapsed_s, 3);
+	sb_row_verdict(&row, "verdict", &ca.v);
 
-	if (pc.rounds < SB_PAGECOST_MIN_ROUNDS)
+	if (pc->rounds < SB_PAGECOST_MIN_ROUNDS)
 		ereport(NOTICE,
 				(errmsg("\"%s\": %d rounds of page reads in %.1f s, too few to judge",
-						get_rel_name(relid), pc.rounds, pc.elapsed_s),
+						get_rel_name(relid), pc->rounds, pc->elapsed_s),
 				 errhint("Give it more time: max_seconds => %.0f.",
 						 Max(2 * max_seconds, 60.0))));
-	else if (sb_verdict_has(&v, "cached"))
+	else if (sb_verdict_has(&ca.v, "cached"))
 		ereport(NOTICE,
 				(errmsg("\"%s\": the caches held %.0f%% of it, so its pages cost what the caches give",
-						get_rel_name(relid), cached_pct),
+						get_rel_name(relid), ca.cached_pct),
 				 errdetail("Cold, a random page took %.1f us and a sequential page %.1f us, a ratio of %.1f.",
-						   t_random * 1e6, t_seq * 1e6, ratio),
-				 errhint("No random_page_cost is recommended: with the table in memory, a value near seq_page_cost is usual.")));
-	else if (recommend)
+						   ca.t_random * 1e6, ca.t_seq * 1e6, pc->ratio),
+				 errhint("No setting is recommended: with the table in memory, a random_page_cost near seq_page_cost is usual.")));
+	else if (ca.recommend)
 		ereport(NOTICE,
 				(errmsg("\"%s\": a random page took %.1f us, a sequential page %.1f us: %.1f times as long (%.1f to %.1f)",
-						get_rel_name(relid), t_random * 1e6, t_seq * 1e6,
-						ratio, lo, hi),
+						get_rel_name(relid), ca.t_random * 1e6, ca.t_seq * 1e6,
+						pc->ratio, pc->ratio_lo, pc->ratio_hi),
 				 errdetail("With %.0f%% of the table in the caches before the call, random_page_cost = %.2f fits tablespace %s (it is %.2f now).",
-						   cached_pct, rec, spcname, cur_random)));
+						   ca.cached_pct, ca.rec, spcname, cur_random)));
+	if (ca.recommend_eic)
+		ereport(NOTICE,
+				(errmsg("\"%s\": random reads got %.0f pages/s one at a time and %.0f at depth %d, where they came within %.0f%% of the best depth's rate (the median of %d sweeps)",
+						get_rel_name(relid), ds->pages_s[0],
+						ds->pages_s[sb_depth_index(ds, ds->knee)], ds->knee,
+						SB_DEPTH_KNEE_PCT, ds->sweeps),
+				 errdetail("effective_io_concurrency = %d fits tablespace %s for bitmap heap scans (it is %d now).",
+						   ds->knee, spcname, cur_eic)));
+	else if (ds->sweeps == 0 && !sb_verdict_has(&ca.v, "cached"))
+		ereport(NOTICE,
+				(errmsg("\"%s\": no time was left to read it at depth, so no effective_io_concurrency is recommended",
+						get_rel_name(relid)),
+				 errhint("Give it more time: max_seconds => %.0f.",
+						 Max(2 * max_seconds, 60.0))));
 
 	sb_target_close(target);
 	PG_RETURN_DATUM(sb_row_result(&row));
