@@ -30,8 +30,9 @@
 #            warm one does not, so its ceiling under the quota is lower:
 #            the same cold pass with the disk's throttle lifted, the quota
 #            kept (the fastest of three, as above).  Where the disk's
-#            limit is not under a quarter of that cold ceiling both limits
-#            are in play, and the answer is a range: at most the tighter of
+#            limit is not under a ninth of that cold ceiling both limits
+#            are in play (taken one after the other they would give less
+#            than 90 % of the limit), and the answer is a range: at most the tighter of
 #            the limit and the (warm) ceiling, at least the limit and the
 #            cold ceiling taken one after the other (1 / (1/disk +
 #            1/ceiling): a byte waits for the disk, then for the CPU, never
@@ -152,14 +153,15 @@ shown()
 # answer LIMIT CEILING [COLD]: where a disk's LIMIT and a pass's CPU
 # ceiling under a quota meet, sets kind, known and low.  COLD is the cold
 # pass's own ceiling (CEILING where not given): the limit, exact, when it
-# is under a quarter of COLD (the two one after the other then give at
-# least 80 % of the limit); otherwise the range from the limit and COLD
-# one after the other up to the tighter of the limit and CEILING.
+# is under a ninth of COLD (the two one after the other then give at
+# least 90 % of the limit, the tolerance of an exact answer); otherwise
+# the range from the limit and COLD one after the other up to the tighter
+# of the limit and CEILING.
 answer()
 {
 	local cold=${3:-$2}
 	low=
-	if awk -v l="$1" -v c="$cold" 'BEGIN { exit !(c == "" || l < 0.25 * c) }'; then
+	if awk -v l="$1" -v c="$cold" 'BEGIN { exit !(c == "" || l < c / 9) }'; then
 		kind=eq
 		known=$1
 	else
