@@ -275,7 +275,7 @@ COMMENT ON COLUMN page_costs_result.relation IS 'the table measured';
 COMMENT ON COLUMN page_costs_result.tablespace IS 'its tablespace, whose page costs the figures are';
 COMMENT ON COLUMN page_costs_result.pages IS 'pages of the table; the first half is read in order, the second supplies the random pages';
 COMMENT ON COLUMN page_costs_result.cached_pct_before IS 'percent of the table in shared_buffers or the page cache before the call: what the recommendation counts as cached';
-COMMENT ON COLUMN page_costs_result.passes IS 'passes over the table, each after emptying both caches of it, until the ratio''s interval is within +-5 % or three quarters of max_seconds are spent';
+COMMENT ON COLUMN page_costs_result.passes IS 'passes over the table, each after emptying both caches of it, until the ratio''s interval is within +-5 % or 60 % of max_seconds are spent';
 COMMENT ON COLUMN page_costs_result.rounds IS 'rounds of a stretch of sequential pages then a batch of random pages; the ratio is of their mean times';
 COMMENT ON COLUMN page_costs_result.seq_pages IS 'sequential pages timed, after the read-ahead ramp and any throttle allowance';
 COMMENT ON COLUMN page_costs_result.random_pages IS 'random pages timed, one read of one page at a time';
@@ -293,7 +293,7 @@ COMMENT ON COLUMN page_costs_result.recommended_high IS 'the recommendation at t
 COMMENT ON COLUMN page_costs_result.effective_io_concurrency IS 'effective_io_concurrency in force for the tablespace: the reads a bitmap heap scan keeps in flight';
 COMMENT ON COLUMN page_costs_result.depths IS 'the depths the table''s pages were read at, at random: 1, 2, 4, ... until two doublings in a row gained under 5 % each (256 at most)';
 COMMENT ON COLUMN page_costs_result.depth_pages_s IS 'random 8 kB reads a second of the table''s blocks at each of those depths, cold, the median over the sweeps; NULL when no sweep was complete';
-COMMENT ON COLUMN page_costs_result.sweeps IS 'complete sweeps over the depths (7 at most), in the time max_seconds left after the page times (at least a quarter of it)';
+COMMENT ON COLUMN page_costs_result.sweeps IS 'complete sweeps over the depths (7 at most), in the time max_seconds left after the page times (at least 40 % of it)';
 COMMENT ON COLUMN page_costs_result.recommended_effective_io_concurrency IS 'the least depth whose rate came within 90 % of the best depth''s, the median over the sweeps: what a bitmap heap scan of the table needs in flight to get the storage''s random-read rate; NULL when no sweep was complete or the table was cached';
 COMMENT ON COLUMN page_costs_result.recommended_eic_low IS 'the least of the sweeps'' such depths; NULL below three sweeps';
 COMMENT ON COLUMN page_costs_result.recommended_eic_high IS 'the most of the sweeps'' such depths; NULL below three sweeps';
@@ -1417,5 +1417,6 @@ COMMENT ON COLUMN scan_advice_result.setting IS 'what to change: a server settin
 COMMENT ON COLUMN scan_advice_result.current IS 'the value now, as SHOW prints it (for max_parallel_workers_per_gather: the workers the planner gives this scan now; for a tablespace''s option: the value in force for it)';
 COMMENT ON COLUMN scan_advice_result.gain IS 'scan rate with the change divided by the rate without it (1.30: 30 % faster); measured: the median of the pair ratios; predicted: the most the model allows; NULL when nothing predicts it, and for a tablespace''s random_page_cost or effective_io_concurrency, which change other plans, not this scan (the basis gives their figures)';
 COMMENT ON COLUMN scan_advice_result.pairs IS 'pairs of scans measured (current, proposed, alternating in order); 0 when predicted; for the tablespace''s random_page_cost the rounds of page times, for its effective_io_concurrency the sweeps over the depths';
+COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET or ALTER TABLESPACE), CPU (more processes), reload, restart, root (the host or its control groups)';
 COMMENT ON FUNCTION scan_advice(regclass, text, float8, text) IS
 'candidate changes that could make the scan faster here, best first: session settings measured in interleaved pairs against the current ones, server and host settings predicted from the scan''s breakdown, each with its gain, cost and command, within max_seconds; cold, on a table of at least 10 MB, also the tablespace''s random_page_cost and effective_io_concurrency measured as page_costs measures them (the last quarter of max_seconds), when the ones in force are off';

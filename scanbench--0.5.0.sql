@@ -660,7 +660,7 @@ COMMENT ON COLUMN page_costs_result.relation IS 'the table measured';
 COMMENT ON COLUMN page_costs_result.tablespace IS 'its tablespace, whose page costs the figures are';
 COMMENT ON COLUMN page_costs_result.pages IS 'pages of the table; the first half is read in order, the second supplies the random pages';
 COMMENT ON COLUMN page_costs_result.cached_pct_before IS 'percent of the table in shared_buffers or the page cache before the call: what the recommendation counts as cached';
-COMMENT ON COLUMN page_costs_result.passes IS 'passes over the table, each after emptying both caches of it, until the ratio''s interval is within +-5 % or three quarters of max_seconds are spent';
+COMMENT ON COLUMN page_costs_result.passes IS 'passes over the table, each after emptying both caches of it, until the ratio''s interval is within +-5 % or 60 % of max_seconds are spent';
 COMMENT ON COLUMN page_costs_result.rounds IS 'rounds of a stretch of sequential pages then a batch of random pages; the ratio is of their mean times';
 COMMENT ON COLUMN page_costs_result.seq_pages IS 'sequential pages timed, after the read-ahead ramp and any throttle allowance';
 COMMENT ON COLUMN page_costs_result.random_pages IS 'random pages timed, one read of one page at a time';
@@ -678,7 +678,7 @@ COMMENT ON COLUMN page_costs_result.recommended_high IS 'the recommendation at t
 COMMENT ON COLUMN page_costs_result.effective_io_concurrency IS 'effective_io_concurrency in force for the tablespace: the reads a bitmap heap scan keeps in flight';
 COMMENT ON COLUMN page_costs_result.depths IS 'the depths the table''s pages were read at, at random: 1, 2, 4, ... until two doublings in a row gained under 5 % each (256 at most)';
 COMMENT ON COLUMN page_costs_result.depth_pages_s IS 'random 8 kB reads a second of the table''s blocks at each of those depths, cold, the median over the sweeps; NULL when no sweep was complete';
-COMMENT ON COLUMN page_costs_result.sweeps IS 'complete sweeps over the depths (7 at most), in the time max_seconds left after the page times (at least a quarter of it)';
+COMMENT ON COLUMN page_costs_result.sweeps IS 'complete sweeps over the depths (7 at most), in the time max_seconds left after the page times (at least 40 % of it)';
 COMMENT ON COLUMN page_costs_result.recommended_effective_io_concurrency IS 'the least depth whose rate came within 90 % of the best depth''s, the median over the sweeps: what a bitmap heap scan of the table needs in flight to get the storage''s random-read rate; NULL when no sweep was complete or the table was cached';
 COMMENT ON COLUMN page_costs_result.recommended_eic_low IS 'the least of the sweeps'' such depths; NULL below three sweeps';
 COMMENT ON COLUMN page_costs_result.recommended_eic_high IS 'the most of the sweeps'' such depths; NULL below three sweeps';
@@ -2462,7 +2462,7 @@ COMMENT ON COLUMN scan_advice_result.gain_hi IS 'measured: upper end of that int
 COMMENT ON COLUMN scan_advice_result.measured IS 'true: measured in this call against the current setting; false: predicted, never measured (basis says from what)';
 COMMENT ON COLUMN scan_advice_result.pairs IS 'pairs of scans measured (current, proposed, alternating in order); 0 when predicted; for the tablespace''s random_page_cost the rounds of page times, for its effective_io_concurrency the sweeps over the depths';
 COMMENT ON COLUMN scan_advice_result.basis IS 'how the gain was found: the pairs, or the model and the figures it was given (storage-limited: at most min(storage, warm scan) / scan)';
-COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET), CPU (more processes), reload, restart, root (the host or its control groups)';
+COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET or ALTER TABLESPACE), CPU (more processes), reload, restart, root (the host or its control groups)';
 COMMENT ON COLUMN scan_advice_result.command IS 'the exact command that makes the change';
 
 CREATE FUNCTION scan_advice(rel regclass,

@@ -48,11 +48,16 @@
  * A depth's reads: at least 16 for each in flight and a fifth of a second
  * at the rate the shallower depth got; at most half a second at twice that
  * rate (a deeper queue may double it), but never under 4 reads each.
+ * Under a control group's read limit, at least a second at its rate: it
+ * lets a slice's worth through at once at the start of each slice, so a
+ * shorter step is timed mostly at memory speed or mostly waiting, as its
+ * start falls (pagecost.c's batches are as long for the same reason).
  */
 #define STEP_READS_A_THREAD		16
 #define STEP_LEAST_S			0.2
 #define STEP_MOST_S				0.5
 #define STEP_FIRST_READS		64
+#define STEP_LIMITED_S			1.0
 
 static double
 since(instr_time start)
@@ -64,9 +69,12 @@ since(instr_time start)
 	return INSTR_TIME_GET_DOUBLE(now);
 }
 
-/* How many reads to time at depth, after a shallower depth's rate. */
+/*
+ * How many reads to time at depth, after a shallower depth's rate; least
+ * is the reads a read limit asks for (0 without one).
+ */
 static uint64
-step_reads(int depth, double shallower_rate, uint64 most)
+step_reads(int depth, double shallower_rate, double least, uint64 most)
 {
 	double		want;
 	double		cap;
@@ -79,7 +87,7 @@ step_reads(int depth, double shallower_rate, uint64 most)
 				   STEP_LEAST_S * shallower_rate);
 		cap = Max(4.0 * depth, STEP_MOST_S * 2.0 * shallower_rate);
 	}
-	return (uint64) Max(Min(Min(want, cap), (double) most), 1.0);
+	return (uint64) Max(Min(Max(Min(want, cap), least), (double) most), 1.0);
 }
 
 /* The pages a second of one depth's reads, cold. */
@@ -120,6 +128,8 @@ sb_depth_sweep(SbTarget *target, double max_seconds, SbDepthSweep *ds)
 	SbRandomFile *files = sb_path_open_random(target);
 	uint64		allowance = sb_cgroup_allowance_reads(target->segments[0]->path,
 													  BLCKSZ, SB_THROTTLE_ALLOWANCE_S);
+	double		limit_rate = sb_cgroup_path_read_rate(target->segments[0]->path, BLCKSZ);
+	double		least = limit_rate < HUGE_VAL ? ceil(STEP_LIMITED_S * limit_rate) : 0;
 	double		rates[SB_DEPTH_MAX_SWEEPS][SB_DEPTH_STEPS];
 	uint64		reads[SB_DEPTH_STEPS];
 	uint64		most;
@@ -142,7 +152,7 @@ sb_depth_sweep(SbTarget *target, double max_seconds, SbDepthSweep *ds)
 			ds->budget_hit = true;
 			break;
 		}
-		reads[i] = step_reads(depth, i > 0 ? rates[0][i - 1] : 0, most);
+		reads[i] = step_reads(depth, i > 0 ? rates[0][i - 1] : 0, least, most);
 		rates[0][i] = one_step(target, files, allowance, reads[i], depth,
 							   &ds->reads);
 		ds->depths[i] = depth;

@@ -7,8 +7,8 @@
  *	  they give for the table's tablespace, weighed by how much of the
  *	  table the caches held.
  *
- * Then, with what is left of max_seconds (at least a
- * quarter of it), the table's pages are read at random at depths 1, 2,
+ * Then, with what is left of max_seconds (at least 40 % of
+ * it), the table's pages are read at random at depths 1, 2,
  * 4, ... (iodepth.c): the least depth that gets nearly all of the
  * storage's random-read rate is the effective_io_concurrency a bitmap
  * heap scan of the table needs.
