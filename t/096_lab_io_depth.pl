@@ -9,7 +9,10 @@
 #     from depth 2, and the depth recommended is 2;
 #   - scan_advice, cold, with the tablespace's effective_io_concurrency at
 #     1, proposes the first cell's 8 for it, measured, with the command
-#     that sets it, and no gain for this scan.
+#     that sets it, and no gain for this scan;
+#   - access_paths, P = 8, L = 2 ms: an index scan's heap pages at 500 a
+#     second, a bitmap heap scan's at min(effective_io_concurrency, 8) *
+#     500, and path_pct 100.
 # Skips, saying why, where FUSE is missing; runs with
 # PG_TEST_EXTRA=scanbench_slow (it times reads, and takes the lab lock).
 use strict;
@@ -99,6 +102,44 @@ SKIP:
 # force for the table's reads.
 ok(!(grep { $_->{setting} eq 'effective_io_concurrency' && $_->{command} =~ /^SET / } @$rows),
 	'scan_advice: no session trial where the tablespace sets the depth');
+
+# access_paths on the same disk: an index scan fetches heap pages one at
+# a time, 500 a second at 2 ms; a bitmap heap scan keeps the tablespace's
+# effective_io_concurrency (8) in flight, min(8, 8) * 500 = 4,000 a
+# second, where the table is far larger than the pages read (they are
+# rarely neighbours, each one request); random reads at each path's
+# depth get the same, so path_pct is 100.  k is a permutation of g,
+# uncorrelated with the heap.
+$node->safe_psql('postgres', q{
+	CREATE UNLOGGED TABLE a (g int, k int, pad text) TABLESPACE lab;
+	INSERT INTO a SELECT g, (g::bigint * 7919) % 300000, repeat('x', 200) FROM generate_series(1, 300000) g;
+	CREATE INDEX a_k ON a (k) TABLESPACE lab;
+	VACUUM (FREEZE, ANALYZE) a;
+	ALTER TABLESPACE lab SET (effective_io_concurrency = 8);
+	CHECKPOINT;
+});
+my $major = $node->safe_psql('postgres', q{SELECT current_setting('server_version_num')::int / 10000});
+# On 18, I/O workers enough for the depth: each serves one read at a time.
+if ($major >= 18)
+{
+	$node->append_conf('postgresql.conf', "io_workers = 16\n");
+	$node->reload;
+}
+my @cols = qw(path rows heap_pages_read pages_s depth random_pages_s path_pct rounds verdict);
+my $out = $node->safe_psql('postgres',
+	'SELECT ' . join(', ', @cols) . " FROM access_paths('a', 'a_k', selectivity => 0.003, max_seconds => 90,"
+	  . " paths => '{index,bitmap}') WHERE cache = 'cold'");
+for my $line (split /\n/, $out)
+{
+	my %r;
+	@r{@cols} = split /\|/, $line, -1;
+	note("access_paths, $r{path}: " . join(', ', map { "$_ $r{$_}" } @cols));
+	my $known = ($r{depth} < 8 ? $r{depth} : 8) * 500;
+	within($r{pages_s}, $known, 10, "access_paths, $r{path} at depth $r{depth}: pages a second");
+	within($r{random_pages_s}, $known, 10, "access_paths, $r{path}: random reads at depth $r{depth}");
+	within($r{path_pct}, 100, 10, "access_paths, $r{path}: path_pct");
+	unlike($r{verdict}, qr/cached|over_budget/, "access_paths, $r{path}: judged ($r{verdict})");
+}
 
 $disk->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);
 $node->stop;
