@@ -42,6 +42,13 @@ CALL efficiency_check('sb_t', cache => NULL);
 CALL efficiency_check('sb_t', max_drop_pct => NULL);
 CALL efficiency_check('sb_t', window_days => NULL);
 SELECT * FROM scan_history_judge(NULL);
+CALL page_costs_check(NULL);
+CALL page_costs_check('sb_t', max_seconds => NULL);
+CALL page_costs_check('sb_t', max_off_pct => NULL);
+CALL page_costs_check('sb_t', window_days => NULL);
+SELECT page_costs_record(NULL);
+SELECT * FROM page_costs_judge(NULL);
+SELECT page_costs_history_prune(NULL);
 -- STRICT: NULL in, NULL out.
 SELECT * FROM scanbench_internal.scan_history_median(NULL);
 SELECT * FROM scanbench_internal.scan_history_median(1, NULL);

@@ -1,10 +1,11 @@
-# The history outlives what happens around it: a table reloaded with
-# scanbench-load --drop (a new OID), pg_dump and restore, and ALTER
-# EXTENSION ... UPDATE, both from 0.1 and to a later release that changes
-# the result type; and DROP EXTENSION is not blocked by it.  The extension
-# lives in a schema of its own, which callers need not have in their
-# search_path; it cannot be moved (not relocatable, since its helpers
-# live in scanbench_internal).
+# The history outlives what happens around it, and so does the page
+# costs' history: a table reloaded with scanbench-load --drop (a new
+# OID), pg_dump and restore, and ALTER EXTENSION ... UPDATE, both from 0.1
+# and to a later release that changes the result types; and DROP
+# EXTENSION is not blocked by it.  The extension lives in a schema of
+# its own, which callers need not have in their search_path; it cannot
+# be moved (not relocatable, since its helpers live in
+# scanbench_internal).
 #
 # The later release is simulated in a private copy of the installation,
 # whose extension directory the test may write to: PostgreSQL finds its
@@ -59,6 +60,8 @@ my $later = "$major." . ($minor + 1);
 open(my $fh, '>', "$ext/scanbench--$version--$later.sql") or die $!;
 print $fh "ALTER TYPE scan_efficiency_result ADD ATTRIBUTE later_s float8;\n";
 print $fh "COMMENT ON COLUMN scan_efficiency_result.later_s IS 'a column of a later release';\n";
+print $fh "ALTER TYPE page_costs_result ADD ATTRIBUTE later_depth integer;\n";
+print $fh "COMMENT ON COLUMN page_costs_result.later_depth IS 'a column of a later release';\n";
 close $fh;
 
 my $node = PostgreSQL::Test::Cluster->new('survives',
@@ -111,6 +114,18 @@ is(sql("SELECT string_agg(relschema || '.' || relname || ':' || (relid = $oid1):
 is(sql("SELECT runs FROM scan_trend WHERE relation = 'public.lineitem'"), '2',
 	'the trend has both runs in one row');
 
+# The page costs' history too, written by hand (lineitem is too small
+# for page_costs).
+sql(q{INSERT INTO page_costs_history (measured_at, relid, relschema, relname, tablespace,
+		ratio, ratio_low, ratio_high, random_page_cost, recommended_random_page_cost,
+		recommended_low, recommended_high, verdict)
+	  SELECT now() - g * interval '1 day', 'lineitem'::regclass, 'public', 'lineitem', 'pg_default',
+		10 + g, 9 + g, 11 + g, 4, 4, 3.5, 4.5, '{ok}' FROM generate_series(1, 2) g});
+my $pc_digest = q{SELECT count(*) || ' ' || md5(string_agg(
+	concat_ws('|', id, measured_at, relid, relschema, relname, ratio, recommended_random_page_cost, verdict),
+	',' ORDER BY id)) FROM %s.page_costs_history};
+my $pc_before = sql(sprintf($pc_digest, 'monitoring'));
+
 # pg_dump keeps the rows; a restore brings them back with the sequence.
 my $before = sql(sprintf($rows_digest, 'monitoring'));
 my $dump = "$root/dump.sql";
@@ -120,6 +135,9 @@ $node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->co
 	'restore');
 is(sql(sprintf($rows_digest, 'monitoring'), 'restored'), $before, 'the restored history has every run');
 cmp_ok(sql("SELECT nextval('monitoring.scan_history_id_seq')", 'restored'), '>', 2, 'and its numbering goes on');
+is(sql(sprintf($pc_digest, 'monitoring'), 'restored'), $pc_before, 'the restored page costs\' history has every run');
+cmp_ok(sql("SELECT nextval('monitoring.page_costs_history_id_seq')", 'restored'), '>', 2,
+	'and its numbering goes on');
 
 # Everything finds its objects, also for a caller whose search_path does
 # not have the extension's schema; the extension is not moved.
@@ -142,6 +160,12 @@ is(sql("SELECT extversion FROM pg_extension WHERE extname = 'scanbench'"), $late
 is(sql(sprintf($rows_digest, 'monitoring')), $before, 'every run is still there, unchanged');
 like(sql("SELECT status FROM monitoring.scan_history_judge((SELECT max(id) FROM monitoring.scan_history))"),
 	qr/^(ok|warning|regression|first|not_judged)$/, 'and can still be judged');
+is(sql(sprintf($pc_digest, 'monitoring')), $pc_before, 'every page costs run too');
+cmp_ok(sql(q{SELECT monitoring.page_costs_record(jsonb_populate_record(NULL::monitoring.page_costs_result,
+		'{"relation": "lineitem", "ratio": 12, "later_depth": 16}'))}), '>', 2,
+	'a page_costs row of the later release records');
+is(sql(q{SELECT status FROM monitoring.page_costs_judge((SELECT max(id) FROM monitoring.page_costs_history))}),
+	'unjudged', 'and is judged');
 
 # The history blocks nothing: DROP EXTENSION needs no CASCADE.
 $r = $node->psql('postgres', 'DROP EXTENSION scanbench', stderr => \$err);

@@ -149,7 +149,9 @@ sub plant_sql
 	  now clock_timestamp statement_timestamp to_jsonb jsonb_typeof
 	  hashtext pg_advisory_xact_lock nextval pg_extension_config_dump
 	  date_part to_timestamp lower upper length substr btrim
-	  jsonb_build_object pg_relation_size);
+	  jsonb_build_object pg_relation_size has_function_privilege
+	  has_table_privilege has_sequence_privilege pg_is_in_recovery
+	  num_nonnulls);
 	for my $a (qw(text float8 numeric int4 int8))
 	{
 		my $ta = qtype($a) . '[]';
@@ -174,7 +176,9 @@ sub plant_sql
 		now => 'timestamptz', clock_timestamp => 'timestamptz',
 		statement_timestamp => 'timestamptz', to_timestamp => 'timestamptz',
 		date_part => 'float8', string_to_array => 'text[]', to_jsonb => 'jsonb',
-		jsonb_build_object => 'jsonb');
+		jsonb_build_object => 'jsonb', has_function_privilege => 'bool',
+		has_table_privilege => 'bool', has_sequence_privilege => 'bool',
+		pg_is_in_recovery => 'bool', num_nonnulls => 'int4');
 	for my $name (@scalar)
 	{
 		my $res = sub { $result{$name} // ($text_result{$name} ? 'text' : $_[0]) };
@@ -237,6 +241,10 @@ sub plant_sql
 	$sql .= plant_function($schema, 'scan_history_usable', ['float8'], 'bool');
 	$sql .= plant_function($schema, 'scan_history_window', [qw(int8 int4)], 'int8', 1);
 	$sql .= plant_function($schema, 'scan_history_outside_block', [], 'void');
+	$sql .= plant_function($schema, 'scan_history_in_block', [], 'bool');
+	$sql .= plant_function($schema, 'page_costs_check_limits', [qw(float8 int4)], 'void');
+	$sql .= plant_function($schema, 'page_costs_measure', [qw(regclass float8 float8 int4)], 'int8');
+	$sql .= plant_function($schema, 'page_costs_report', [qw(int8 float8 int4)], 'void');
 	$sql .= plant_function($schema, 'scan_history_check_limits',
 		[qw(float8 float8 float8 float8 int4)], 'void');
 	$sql .= plant_function($schema, 'scan_history_measure',
@@ -301,6 +309,9 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		INSERT INTO public.t SELECT g, repeat('x', 100) FROM generate_series(1, 20000) g;
 		CREATE INDEX t_id ON public.t (id);
 		VACUUM (ANALYZE) public.t;
+		-- large enough for page_costs (10 MB over three read-ahead windows)
+		CREATE TABLE public.pc (id bigint, pad text) WITH (autovacuum_enabled = off);
+		INSERT INTO public.pc SELECT g, repeat('x', 400) FROM generate_series(1, 140000) g;
 	}, on_error_stop => 1);
 	is($xret, 0, "$db: CREATE EXTENSION scanbench SCHEMA $s") or diag($xerr);
 	unlike($xerr, qr/planted code ran/, "$db: no planted code ran while the extension was made");
@@ -358,6 +369,23 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		'E.efficiency_check(regclass,text,double precision,double precision,double precision,double precision,integer,double precision,double precision,double precision,text,integer)' =>
 		  [ q{CALL E.efficiency_check('public.t', 'warm', min_pct => 0.5, max_drop_pct => 99, max_seconds => 2)} ],
 		'E.scan_history_prune(interval)' => [ q{SELECT E.scan_history_prune('400 days')} ],
+		# The check's status is this host's (an ERROR only on an alarm,
+		# which max_off_pct 1000 does not reach): its message, whichever
+		# it is, names the table.
+		'E.page_costs_check(regclass,double precision,double precision,integer)' =>
+		  [ q{CALL E.page_costs_check('public.pc', 1, 1000, 30)}, qr/(?:NOTICE|WARNING):  public\.pc[: ]/ ],
+		'E.page_costs_record(E.page_costs_result,double precision,integer)' =>
+		  [ q{SELECT E.page_costs_record(E.page_costs('public.pc', max_seconds => 1), 50, 30)} ],
+		'E.page_costs_judge(bigint,double precision,integer)' =>
+		  [ q{SELECT * FROM E.page_costs_judge((SELECT pg_catalog.max(h.id) FROM E.page_costs_history h), 50, 30)} ],
+		'E.page_costs_history_prune(interval)' => [ q{SELECT E.page_costs_history_prune('400 days')} ],
+		'scanbench_internal.page_costs_check_limits(double precision,integer)' =>
+		  [ q{SELECT scanbench_internal.page_costs_check_limits(50, 30)} ],
+		'scanbench_internal.page_costs_measure(regclass,double precision,double precision,integer)' =>
+		  [ q{SELECT scanbench_internal.page_costs_measure('public.pc', 1, 50, 30)} ],
+		'scanbench_internal.page_costs_report(bigint,double precision,integer)' =>
+		  [ q{SELECT scanbench_internal.page_costs_report((SELECT pg_catalog.max(h.id) FROM E.page_costs_history h), 1000, 30)} ],
+		'scanbench_internal.scan_history_in_block()' => [ q{SELECT scanbench_internal.scan_history_in_block()} ],
 		'E.scan_history_distribute(integer)' =>
 		  [ q{SELECT E.scan_history_distribute()}, qr/can be distributed only on a Citus coordinator/ ],
 		'E.scanbench_metrics()' => [ q{SELECT pg_catalog.length(E.scanbench_metrics())} ],
@@ -375,8 +403,10 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		'E.scan_history_judge(bigint,double precision,double precision,double precision,double precision,integer,text)',
 		'E.scanbench_metrics()',
 		'E.scan_history_svg(regclass,text,integer,double precision,double precision)',
+		'E.page_costs_judge(bigint,double precision,integer)',
 	);
-	my @monitor_reads = (q{SELECT pg_catalog.count(*) FROM E.scan_trend}, q{SELECT pg_catalog.count(*) FROM E.scan_history});
+	my @monitor_reads = (q{SELECT pg_catalog.count(*) FROM E.scan_trend}, q{SELECT pg_catalog.count(*) FROM E.scan_history},
+		q{SELECT pg_catalog.count(*) FROM E.page_costs_history});
 
 	my $members = $node->safe_psql($db, q{
 		SET search_path = pg_catalog, pg_temp;
@@ -423,7 +453,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 				$user ? (extra_params => [ '-U', $user ]) : ());
 			if ($expect_error)
 			{
-				like($err, $expect_error, "$db, $label: $key fails as it should");
+				like($err, $expect_error, "$db, $label: $key gives the message it should");
 			}
 			else
 			{

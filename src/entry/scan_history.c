@@ -43,6 +43,7 @@
 
 PG_FUNCTION_INFO_V1(scan_history_kernel);
 PG_FUNCTION_INFO_V1(scan_history_outside_block);
+PG_FUNCTION_INFO_V1(scan_history_in_block);
 PG_FUNCTION_INFO_V1(scan_history_svg);
 PG_FUNCTION_INFO_V1(scan_verdict_marks);
 PG_FUNCTION_INFO_V1(scan_history_marks);
@@ -157,6 +158,19 @@ scan_history_outside_block(PG_FUNCTION_ARGS)
 	/* Nor can it record on a standby or without the grants: say so now. */
 	sb_history_check_record(sb_history_schema(), "efficiency_check");
 	PG_RETURN_VOID();
+}
+
+/*
+ * scan_history_in_block() -> boolean: whether the caller is inside a
+ * transaction block, where a procedure cannot commit.  page_costs_check
+ * asks it before it measures, and says so in its own words; the rest of
+ * what it checks first (a standby, a read-only transaction, its grants)
+ * SQL can ask.
+ */
+Datum
+scan_history_in_block(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(IsTransactionBlock());
 }
 
 /* A float8 column of the SPI result, NaN where NULL. */
