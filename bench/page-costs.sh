@@ -16,6 +16,13 @@
 #            --rw=read --bs=8k (buffered, the kernel's read-ahead, as a
 #            sequential scan until 16) for the sequential one
 #
+# Each row is followed by the random reads at depth: the pages a second
+# page_costs got at each depth and the effective_io_concurrency it
+# recommends, beside the answer (under a request limit N, N at every
+# depth and a depth of 1) or, on the own disk, fio's --rw=randread
+# --bs=8k with as many threads (--numjobs, one read each in flight, as
+# page_costs reads), cold, for 3 s a depth.
+#
 # A page time more than 10 % off its answer, or a ratio more than 15 %, is
 # flagged (!).  Each cell runs --runs times (default 2), so that the
 # spread shows.
@@ -24,7 +31,7 @@
 #
 # Root and control groups; otherwise it says why and exits 0.  SF 1 by
 # default (lineitem about 900 MB: two rounds a pass at 40 MiB/s); about
-# ten minutes.
+# fifteen minutes.
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 . "$(dirname "$0")/../tools/lab.sh"
@@ -83,11 +90,36 @@ printf "$hdr" cell "seq_page_us" "random_page_us" "ratio" "random_page_cost" ver
 # off FIGURE KNOWN PCT: " !" when more than PCT % off
 off() { awk -v f="$1" -v k="$2" -v p="$3" 'BEGIN { if (f == "" || k <= 0 || (f - k) / k * 100 > p || (k - f) / k * 100 > p) print " !" }'; }
 
+# The page times, then (after a tab) the depths: "depth:rate ..." and the
+# recommended depth with its range.  The page times get 60 % of
+# max_seconds, the depths the rest.
 measure()
 {
 	q "SELECT seq_page_us, random_page_us, ratio, ratio_low, ratio_high,
 		coalesce(recommended_random_page_cost::text, '-'), verdict::text, rounds
-		FROM page_costs('lineitem', max_seconds => 150)"
+		|| E'\t' || coalesce((SELECT string_agg(d || ':' || round(r::numeric), ' ')
+							  FROM unnest(depths, depth_pages_s) AS u(d, r)), '-')
+		|| E'\t' || coalesce(recommended_effective_io_concurrency::text, '-')
+		|| ' (' || coalesce(recommended_eic_low::text, '-') || '-'
+		|| coalesce(recommended_eic_high::text, '-') || ', ' || sweeps || ' sweeps)'
+		FROM page_costs('lineitem', max_seconds => 250)"
+}
+
+# depth_line DEPTHS EIC KNOWN: the depths' rates, each beside KNOWN (a
+# rate, or "fio" for fio's at that depth), flagged more than 10 % off
+depth_line()
+{
+	local depths=$1 eic=$2 known=$3 out="" d r k
+	for pair in $depths; do
+		d=${pair%%:*} r=${pair#*:}
+		if [ "$known" = fio ]; then
+			k=$(fio_depth "$d")
+			out+=" $d: $r (fio $k)"
+		else
+			out+=" $d: $r [$known]$(off "$r" "$known" 10)"
+		fi
+	done
+	printf '%-32s | depths%s; effective_io_concurrency %s\n' "" "$out" "$eic"
 }
 
 # cgroup_cell MIB IOPS
@@ -102,10 +134,13 @@ cgroup_cell()
 		sb_lab_limit "$group" "$data" "$mib" 0 "$iops" || sb_die "could not set the limits"
 		row=$(measure)
 		sb_lab_limit "$group" "$data" 0 0 0
-		IFS='|' read -r seq rnd ratio lo hi rec verdict rounds <<<"$row"
+		IFS=$'\t' read -r times depths eic <<<"$row"
+		IFS='|' read -r seq rnd ratio lo hi rec verdict rounds <<<"$times"
 		flags=$(off "$seq" "$kseq" 10)$(off "$rnd" "$krnd" 10)$(off "$ratio" "$kratio" 15)
+		[ "${eic%% *}" = 1 ] || flags+=" ! depth"
 		printf "$hdr" "cgroup $mib MiB/s, $iops req/s" "$seq [$kseq]" "$rnd [$krnd]" \
 			"$ratio [$kratio]" "$rec ($lo-$hi)" "$verdict" "${flags:-ok} ($rounds rounds)"
+		depth_line "$depths" "$eic [1]" "$iops"
 	done
 }
 
@@ -123,18 +158,33 @@ fio_us()
 		awk -F';' '$8 > 0 { printf "%.1f", 1e6 / $8 }'	# field 8: read IOPS
 }
 
+# fio_depth K: 8 kB random reads a second of the file, cold, K threads
+# each with one read in flight, for 3 s
+fio_depth()
+{
+	sync
+	dd if="$file" iflag=nocache count=0 status=none
+	fio --name=pd --filename="$file" --readonly --rw=randread --bs=8k --iodepth=1 \
+		--ioengine=psync --thread --numjobs="$1" --group_reporting --invalidate=1 \
+		--fadvise_hint=random --runtime=3 --time_based \
+		--size="$(stat -c %s "$file")" --output-format=terse --terse-version=3 2>/dev/null |
+		awk -F';' '$8 > 0 { printf "%.0f", $8 }'
+}
+
 own_disk()
 {
 	local row seq rnd ratio lo hi rec verdict rounds fseq frnd
 	for _ in $(seq "$runs"); do
 		cold
 		row=$(measure)
-		IFS='|' read -r seq rnd ratio lo hi rec verdict rounds <<<"$row"
+		IFS=$'\t' read -r times depths eic <<<"$row"
+		IFS='|' read -r seq rnd ratio lo hi rec verdict rounds <<<"$times"
 		fseq=$(fio_us read)
 		frnd=$(fio_us randread)
 		printf "$hdr" "own disk (fio)" "$seq (fio $fseq)" "$rnd (fio $frnd)" \
 			"$ratio (fio $(awk -v s="$fseq" -v r="$frnd" 'BEGIN { if (s > 0) printf "%.1f", r / s }'))" \
 			"$rec ($lo-$hi)" "$verdict" "($rounds rounds)"
+		depth_line "$depths" "$eic" fio
 	done
 }
 
