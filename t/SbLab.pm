@@ -67,6 +67,7 @@ sub lab_lock_dir { return $lock_dir; }
 # libfuse to build it with), or undef when it can.
 sub lab_disk_why
 {
+	return $ENV{SCANBENCH_NO_LAB} if $ENV{SCANBENCH_NO_LAB};
 	return "tools/lab.sh not found at $lab_sh" unless -r $lab_sh;
 	return undef if $ENV{SB_LAB_DISK} && -e "$ENV{SB_LAB_DISK}/.lab-disk";
 	my ($ok, $out) = run_lab('disk-check');
