@@ -21,13 +21,13 @@
 # recommends, beside the answer (under a request limit N, N at every
 # depth and a depth of 1) or, on the own disk, fio's --rw=randread
 # --bs=8k with as many threads (--numjobs, one read each in flight, as
-# page_costs reads), cold, for 3 s a depth.
+# page_costs reads), cold, a quarter of the file a depth.
 #
 # A page time more than 10 % off its answer, or a ratio more than 15 %, is
 # flagged (!).  Each cell runs --runs times (default 2), so that the
 # spread shows.
 #
-#   bench/page-costs.sh [--scale SF] [--port PORT] [--runs N]
+#   bench/page-costs.sh [--scale SF] [--port PORT] [--runs N] [--only cgroup|own]
 #
 # Root and control groups; otherwise it says why and exits 0.  SF 1 by
 # default (lineitem about 900 MB: two rounds a pass at 40 MiB/s); about
@@ -39,12 +39,14 @@ set -uo pipefail
 scale=1
 port=56310
 runs=2
+only=
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--scale) scale=$2; shift 2 ;;
 		--port) port=$2; shift 2 ;;
 		--runs) runs=$2; shift 2 ;;
-		*) sb_die "usage: bench/page-costs.sh [--scale SF] [--port PORT] [--runs N]" ;;
+		--only) only=$2; shift 2 ;;
+		*) sb_die "usage: bench/page-costs.sh [--scale SF] [--port PORT] [--runs N] [--only cgroup|own]" ;;
 	esac
 done
 
@@ -159,15 +161,21 @@ fio_us()
 }
 
 # fio_depth K: 8 kB random reads a second of the file, cold, K threads
-# each with one read in flight, for 3 s
+# each with one read in flight in a part of the file of its own, a
+# quarter of it between them, no block twice (fio's random map; a
+# time-based run would go round the file again and read what the page
+# cache now holds), for at most 5 s
 fio_depth()
 {
+	local size
+	size=$(stat -c %s "$file")
 	sync
 	dd if="$file" iflag=nocache count=0 status=none
 	fio --name=pd --filename="$file" --readonly --rw=randread --bs=8k --iodepth=1 \
 		--ioengine=psync --thread --numjobs="$1" --group_reporting --invalidate=1 \
-		--fadvise_hint=random --runtime=3 --time_based \
-		--size="$(stat -c %s "$file")" --output-format=terse --terse-version=3 2>/dev/null |
+		--fadvise_hint=random --runtime=5 --size=$((size / $1 / 8192 * 8192)) \
+		--offset_increment=$((size / $1 / 8192 * 8192)) \
+		--io_size=$((size / 4 / $1 / 8192 * 8192)) --output-format=terse --terse-version=3 2>/dev/null |
 		awk -F';' '$8 > 0 { printf "%.0f", $8 }'
 }
 
@@ -188,6 +196,8 @@ own_disk()
 	done
 }
 
-cgroup_cell 40 100
-cgroup_cell 20 400
-own_disk
+if [ "$only" != own ]; then
+	cgroup_cell 40 100
+	cgroup_cell 20 400
+fi
+[ "$only" = cgroup ] || own_disk
