@@ -131,7 +131,9 @@ typedef struct SbAdviceCtx
 	double		warm_mb_s;
 	double		direct_mb_s;	/* NaN unless cold and O_DIRECT works */
 	double		storage_mb_s;	/* the best the storage gave */
-	double		cached_pct;		/* of the table before the call, if costs_wanted */
+	bool		costs;			/* the tablespace's costs are measured: cold,
+								 * on one table page_costs can measure */
+	double		cached_pct;		/* of the table before the call, if costs */
 	bool		cpu_limited;
 	/* seconds of every scan under the current settings, as args->cache */
 	SbSamples	scan_s;
@@ -863,28 +865,6 @@ cpu_candidates(SbAdviceCtx *c, List **trials)
 	}
 }
 
-/* Whether the call measures the tablespace's costs: cold, on one table. */
-static bool
-costs_wanted(SbAdviceCtx *c)
-{
-	SbTarget   *target = c->args->target;
-
-	return c->args->cache == SB_CACHE_COLD && target->nleaves == 1 &&
-		target->nblocks >= sb_page_costs_min_blocks(target);
-}
-
-/* The random-read rate a depth gets: the deepest measured not above it. */
-static double
-rate_at(const SbDepthSweep *ds, int depth)
-{
-	int			i;
-	double		r = ds->pages_s[0];
-
-	for (i = 0; i < ds->ndepths && ds->depths[i] <= Max(depth, 1); i++)
-		r = ds->pages_s[i];
-	return r;
-}
-
 /*
  * The tablespace's random_page_cost and effective_io_concurrency,
  * measured in the time left: a row for each the figures say to change.
@@ -933,8 +913,8 @@ cost_candidates(SbAdviceCtx *c)
 	if (ca.recommend_eic && ds->knee_low > 0)
 	{
 		int			low = ds->knee_low;
-		double		now = rate_at(ds, cur_eic);
-		double		then = rate_at(ds, ds->knee);
+		double		now = sb_depth_rate(ds, cur_eic);
+		double		then = sb_depth_rate(ds, ds->knee);
 
 		if (cur_eic < low && then >= SB_ADVICE_WORTH * now)
 		{
@@ -1000,7 +980,9 @@ sb_advise(SbAdviceArgs *args)
 	 * What the caches hold of the table before this call's scans bring it
 	 * in: what its queries find there, for the tablespace's costs.
 	 */
-	if (costs_wanted(&c))
+	c.costs = args->cache == SB_CACHE_COLD && args->target->nleaves == 1 &&
+		args->target->nblocks >= sb_page_costs_min_blocks(args->target);
+	if (c.costs)
 		c.cached_pct = sb_page_costs_cached_pct(args->target);
 
 	/* The select list is checked (by planning it) before anything is read. */
@@ -1029,7 +1011,7 @@ sb_advise(SbAdviceArgs *args)
 	 * the share kept for the tablespace's costs.
 	 */
 	trials_end = args->max_seconds;
-	if (costs_wanted(&c))
+	if (c.costs)
 		trials_end -= SB_ADVICE_COSTS_SHARE * args->max_seconds;
 	left = list_length(trials);
 	foreach(lc, trials)
@@ -1048,7 +1030,7 @@ sb_advise(SbAdviceArgs *args)
 		io_server_candidates(&c);
 	}
 	io_host_candidates(&c);
-	if (costs_wanted(&c))
+	if (c.costs)
 		cost_candidates(&c);
 
 	MemoryContextDelete(c.passcxt);

@@ -124,3 +124,14 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 	timing->periods = Max(periods_end - clock->periods_start, 0);
 	timing->spent_periods = Min(Max(spent_end - clock->spent_start, 0), timing->periods);
 }
+
+/* Wall-clock seconds from start to now. */
+double
+sb_seconds_since(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return INSTR_TIME_GET_DOUBLE(now);
+}

@@ -39,5 +39,6 @@ typedef struct SbTiming
 
 extern void sb_clock_start(SbClock *clock);
 extern void sb_clock_stop(SbClock *clock, SbTiming *timing);
+extern double sb_seconds_since(instr_time start);
 
 #endif							/* SCANBENCH_CLOCK_H */

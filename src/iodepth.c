@@ -38,6 +38,7 @@
 #include "accesspath.h"
 #include "cache.h"
 #include "cgroup.h"
+#include "clock.h"
 #include "iodepth.h"
 #include "randio.h"
 #include "stats.h"
@@ -58,16 +59,6 @@
 #define STEP_MOST_S				0.5
 #define STEP_FIRST_READS		64
 #define STEP_LIMITED_S			1.0
-
-static double
-since(instr_time start)
-{
-	instr_time	now;
-
-	INSTR_TIME_SET_CURRENT(now);
-	INSTR_TIME_SUBTRACT(now, start);
-	return INSTR_TIME_GET_DOUBLE(now);
-}
 
 /*
  * How many reads to time at depth, after a shallower depth's rate; least
@@ -147,7 +138,7 @@ sb_depth_sweep(SbTarget *target, double max_seconds, SbDepthSweep *ds)
 	{
 		int			depth = 1 << i;
 
-		if (since(start) >= max_seconds)
+		if (sb_seconds_since(start) >= max_seconds)
 		{
 			ds->budget_hit = true;
 			break;
@@ -172,7 +163,7 @@ sb_depth_sweep(SbTarget *target, double max_seconds, SbDepthSweep *ds)
 		for (k = 0; k < ds->ndepths; k++)
 		{
 			i = (s % 2 == 1) ? ds->ndepths - 1 - k : k;
-			if (since(start) >= max_seconds)
+			if (sb_seconds_since(start) >= max_seconds)
 			{
 				ds->budget_hit = true;
 				break;
@@ -218,18 +209,22 @@ sb_depth_sweep(SbTarget *target, double max_seconds, SbDepthSweep *ds)
 			ds->knee_high = knees[ds->sweeps - 1];
 		}
 	}
-	ds->elapsed_s = since(start);
+	ds->elapsed_s = sb_seconds_since(start);
 	sb_path_close_random(target, files);
 }
 
-/* Where the sweep's depths hold depth (0 if they do not). */
-int
-sb_depth_index(const SbDepthSweep *ds, int depth)
+/*
+ * The pages a second a reader keeping depth reads in flight gets, by the
+ * sweep: the rate of the deepest depth measured not above it (depth 1's
+ * for 0, no prefetch: one read at a time).
+ */
+double
+sb_depth_rate(const SbDepthSweep *ds, int depth)
 {
+	double		r = ds->pages_s[0];
 	int			i;
 
-	for (i = 0; i < ds->ndepths; i++)
-		if (ds->depths[i] == depth)
-			return i;
-	return 0;
+	for (i = 0; i < ds->ndepths && ds->depths[i] <= Max(depth, 1); i++)
+		r = ds->pages_s[i];
+	return r;
 }

@@ -40,6 +40,6 @@ typedef struct SbDepthSweep
 
 extern void sb_depth_sweep(SbTarget *target, double max_seconds,
 						   SbDepthSweep *ds);
-extern int	sb_depth_index(const SbDepthSweep *ds, int depth);
+extern double sb_depth_rate(const SbDepthSweep *ds, int depth);
 
 #endif							/* SCANBENCH_IODEPTH_H */

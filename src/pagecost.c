@@ -61,6 +61,7 @@
 
 #include "cache.h"
 #include "cgroup.h"
+#include "clock.h"
 #include "compat_stream.h"
 #include "devices.h"
 #include "pagecost.h"
@@ -119,16 +120,6 @@ typedef struct RandomSide
 	pg_prng_state rng;
 	char	   *buf;
 } RandomSide;
-
-static double
-since(instr_time start)
-{
-	instr_time	now;
-
-	INSTR_TIME_SET_CURRENT(now);
-	INSTR_TIME_SUBTRACT(now, start);
-	return INSTR_TIME_GET_DOUBLE(now);
-}
 
 static void
 read_random_block(RandomSide *side, BlockNumber blk)
@@ -261,7 +252,7 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
 	INSTR_TIME_SET_CURRENT(t0);
 	sb_read_block_range(leaf->rel, 0, plan->ramp, strategy);
 	pos = plan->ramp;
-	pc->untimed_s += since(t0);
+	pc->untimed_s += sb_seconds_since(t0);
 
 	for (i = 0; i < plan->rounds && pc->rounds < SB_PAGECOST_MAX_ROUNDS; i++)
 	{
@@ -269,7 +260,7 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
 		double		random_s;
 		uint64		got;
 
-		if (since(start) >= max_seconds)
+		if (sb_seconds_since(start) >= max_seconds)
 		{
 			pc->budget_hit = true;
 			break;
@@ -281,10 +272,10 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
 		INSTR_TIME_SET_CURRENT(t0);
 		sb_read_block_range(leaf->rel, pos, plan->seq_drain, strategy);
 		pos += plan->seq_drain;
-		pc->untimed_s += since(t0);
+		pc->untimed_s += sb_seconds_since(t0);
 		INSTR_TIME_SET_CURRENT(t0);
 		sb_read_block_range(leaf->rel, pos, plan->stretch, strategy);
-		seq_s = since(t0);
+		seq_s = sb_seconds_since(t0);
 		pos += plan->stretch;
 
 		/*
@@ -295,13 +286,13 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
 		 */
 		INSTR_TIME_SET_CURRENT(t0);
 		while (side->next + plan->batch < side->nblocks &&
-			   since(t0) < Max(plan->random_drain_s,
+			   sb_seconds_since(t0) < Max(plan->random_drain_s,
 							   DRAIN_WINDOWS * plan->window * seq_s / plan->stretch))
 			(void) read_random(side, 1);
-		pc->untimed_s += since(t0);
+		pc->untimed_s += sb_seconds_since(t0);
 		INSTR_TIME_SET_CURRENT(t0);
 		got = read_random(side, plan->batch);
-		random_s = since(t0);
+		random_s = sb_seconds_since(t0);
 
 		pc->seq_pages += plan->stretch;
 		pc->seq_s += seq_s;
@@ -323,7 +314,7 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
 		CHECK_FOR_INTERRUPTS();
 		read_random_block(side, side->blocks[again]);
 	}
-	pc->cached_s += since(t0);
+	pc->cached_s += sb_seconds_since(t0);
 	pc->cached_pages += again;
 	pc->passes++;
 }
@@ -424,7 +415,7 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 	INSTR_TIME_SET_CURRENT(start);
 	do
 	{
-		if (pc->passes > 0 && since(start) >= max_seconds)
+		if (pc->passes > 0 && sb_seconds_since(start) >= max_seconds)
 		{
 			pc->budget_hit = true;
 			break;
@@ -436,7 +427,7 @@ sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
 			break;
 	} while (!pc->budget_hit && pc->rounds < SB_PAGECOST_MAX_ROUNDS);
 
-	pc->elapsed_s = since(start);
+	pc->elapsed_s = sb_seconds_since(start);
 
 	for (i = 0; i < leaf->nsegments; i++)
 		CloseTransientFile(side.fds[i]);

@@ -210,7 +210,7 @@ page_costs(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 				(errmsg("\"%s\": random reads got %.0f pages/s one at a time and %.0f at depth %d, where they came within %.0f%% of the best depth's rate (the median of %d sweeps)",
 						get_rel_name(relid), ds->pages_s[0],
-						ds->pages_s[sb_depth_index(ds, ds->knee)], ds->knee,
+						sb_depth_rate(ds, ds->knee), ds->knee,
 						SB_DEPTH_KNEE_PCT, ds->sweeps),
 				 errdetail("effective_io_concurrency = %d fits tablespace %s for bitmap heap scans (it is %d now).",
 						   ds->knee, spcname, cur_eic)));
