@@ -249,7 +249,7 @@ if [ ${#majors[@]} -gt 1 ]; then
 		[ ${#prep_pids[@]} -gt 0 ] && sb_on_exit "kill ${prep_pids[*]} 2>/dev/null"
 	fi
 	# tally MAJOR RC LOG: add one major's run to the summary.
-	declare -A result=()
+	declare -A result=() failed_lines=()
 	tally()
 	{
 		local m=$1 rc=$2 log=$3 w counts why
@@ -276,6 +276,9 @@ if [ ${#majors[@]} -gt 1 ]; then
 			result[$m]="PostgreSQL $m: failed before its tests ran (exit $rc)"
 			total_fail=$((total_fail + 1))
 		fi
+		# What failed, again at the end: a long run's output is often
+		# read from its tail alone.
+		failed_lines[$m]=$(grep -E '^(not ok|t/[^ ]+ +\(Wstat)' "$log" | awk '!seen[$0]++' | head -n 20)
 		rm -f "$log"
 	}
 	# Where a major's run installs: this machine's servers, or a root
@@ -341,6 +344,11 @@ if [ ${#majors[@]} -gt 1 ]; then
 	done
 	echo
 	printf '%s\n' "${summary[@]}"
+	for m in "${majors[@]}"; do
+		[ -n "${failed_lines[$m]:-}" ] || continue
+		echo "PostgreSQL $m, what failed:"
+		printf '%s\n' "${failed_lines[$m]}" | sed 's/^/  /'
+	done
 	sb_log "all majors took $SECONDS s, $waited s of them waiting for other runs"
 	echo "$total_pass passed, $total_fail failed"
 	[ $total_fail -eq 0 ]
