@@ -33,13 +33,9 @@ $node->append_conf('postgresql.conf', "shared_buffers = 16MB\nautovacuum = off\n
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION scanbench');
 my $major = $node->safe_psql('postgres', q{SELECT current_setting('server_version_num')::int / 10000});
-# On 18, as many I/O workers as effective_io_concurrency's 16, so that
+# From 18, as many I/O workers as effective_io_concurrency's 16, so that
 # the workers are not what bounds the depth the scan keeps.
-if ($major >= 18)
-{
-	$node->append_conf('postgresql.conf', "io_workers = 16\n");
-	$node->reload;
-}
+lab_io_workers($node, 16);
 
 sub row
 {

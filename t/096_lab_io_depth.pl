@@ -121,15 +121,8 @@ $node->safe_psql('postgres', q{
 	ALTER TABLESPACE lab SET (effective_io_concurrency = 8);
 	CHECKPOINT;
 });
-my $major = $node->safe_psql('postgres', q{SELECT current_setting('server_version_num')::int / 10000});
-# From 18, I/O workers enough for the depth: each serves one read at a
-# time (18 has a fixed number, 19 a pool between two).
-if ($major >= 18)
-{
-	$node->append_conf('postgresql.conf',
-		$major >= 19 ? "io_min_workers = 16\nio_max_workers = 16\n" : "io_workers = 16\n");
-	$node->restart;
-}
+# From 18, I/O workers enough for the depth.
+lab_io_workers($node, 16);
 my @cols = qw(path rows heap_pages_read index_pages_read pages_s depth random_pages_s path_pct rounds verdict);
 my $out = $node->safe_psql('postgres',
 	'SELECT ' . join(', ', @cols) . " FROM access_paths('a', 'a_k', selectivity => 0.003, max_seconds => 90,"

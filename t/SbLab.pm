@@ -17,7 +17,7 @@ use Fcntl qw(:flock);
 use Time::HiRes qw(time);
 use Test::More ();
 
-our @EXPORT = qw(lab_why lab_new lab_lock_dir lab_disk_why lab_disk_new);
+our @EXPORT = qw(lab_why lab_new lab_lock_dir lab_disk_why lab_disk_new lab_io_workers);
 
 my $lab_sh = "$FindBin::RealBin/../tools/lab.sh";
 my @groups;
@@ -110,6 +110,24 @@ sub lab_disk_new
 }
 
 # A group holding $node's postmaster and its children.
+# lab_io_workers(node, n): from 18, enough I/O workers for a depth of n
+# (each serves one read at a time, and io_method worker is the default):
+# 18 has a fixed number, io_workers; 19 a pool between io_min_workers and
+# io_max_workers.  The node is restarted; nothing is done before 18.
+sub lab_io_workers
+{
+	my ($node, $n) = @_;
+	my $major = $node->safe_psql('postgres',
+		q{SELECT current_setting('server_version_num')::int / 10000});
+	return if $major < 18;
+	$node->append_conf('postgresql.conf',
+		$major >= 19 ? "io_min_workers = $n\nio_max_workers = $n\n" : "io_workers = $n\n");
+	$node->restart;
+	my $set = $node->safe_psql('postgres',
+		$major >= 19 ? q{SHOW io_max_workers} : q{SHOW io_workers});
+	die "I/O workers: $set, not $n" unless $set eq $n;
+}
+
 sub lab_new
 {
 	my ($node) = @_;
