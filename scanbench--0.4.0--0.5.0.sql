@@ -579,7 +579,33 @@ END
 $$;
 
 -- scan_history_judge gains server (the run's server, to read it from its
--- shard alone): a new argument list, so the function is made again.
+-- shard alone): a new argument list, so the function is made again.  A
+-- GRANT a DBA gave on the old one (to a checker role, say) goes with it:
+-- say so, with the command that gives it again, rather than grant it here,
+-- where it would count as the extension's own privilege and pg_dump would
+-- leave it out.
+DO $$
+DECLARE
+	who text;
+BEGIN
+	FOR who IN
+		SELECT DISTINCT pg_catalog.quote_ident(r.rolname)
+		FROM pg_catalog.pg_proc p,
+			 pg_catalog.aclexplode(p.proacl) AS a,
+			 pg_catalog.pg_roles r
+		WHERE p.oid OPERATOR(pg_catalog.=)
+			  '@extschema@.scan_history_judge(bigint, float8, float8, float8, float8, integer)'::pg_catalog.regprocedure
+		  AND r.oid OPERATOR(pg_catalog.=) a.grantee
+		  AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+		  AND r.rolname OPERATOR(pg_catalog.<>) 'pg_monitor'
+		ORDER BY 1
+	LOOP
+		RAISE WARNING 'scan_history_judge gains an argument: the EXECUTE granted to % on the old one is not carried over', who
+			USING HINT = pg_catalog.format('GRANT EXECUTE ON FUNCTION %s.scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO %s;',
+								  '@extschema@', who);
+	END LOOP;
+END
+$$;
 DROP FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer);
 CREATE FUNCTION scan_history_judge(run bigint,
 								   min_pct float8 DEFAULT NULL,

@@ -59,5 +59,29 @@ my $svg = sql(q{SELECT scan_history_svg(NULL, 'cold')});
 like($svg, qr/^<svg/, 'the chart draws');
 unlike($svg, qr/NaN|Infinity/, 'and has no NaN or infinite coordinate');
 
+# 0.4.0 to 0.5.0: the judge gains an argument and is made again.  A call
+# written for 0.4.0 gives the same answer after the update; an EXECUTE a
+# DBA granted on the old function goes with it, and the update names the
+# role in a WARNING with the GRANT that gives it again.
+sql(q{CREATE ROLE checker;
+	GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer) TO checker});
+# Its hint's query names the server the run is of (NULL: this one) from
+# 0.5.0 on; every figure and word else is the same.
+my $old_call = q{SELECT status, message, detail, median_pct, drop_pct, earlier_runs
+	FROM scan_history_judge((SELECT id FROM scan_history WHERE scan_pct = 49), min_pct => 40, window_days => 30)};
+my $before = sql($old_call);
+like($before, qr/^ok\|/, 'the 0.4.0 judge judges the run');
+($ret, $out, $err) = $node->psql('postgres', q{ALTER EXTENSION scanbench UPDATE TO '0.5.0'});
+is($ret, 0, 'the update to 0.5.0 runs') or diag($err);
+like($err, qr/WARNING:  scan_history_judge gains an argument: the EXECUTE granted to checker on the old one is not carried over\n.*HINT:  GRANT EXECUTE ON FUNCTION public\.scan_history_judge\(bigint, float8, float8, float8, float8, integer, text\) TO checker;/s,
+	'the update names the role whose grant on the judge it cannot carry, with the GRANT');
+unlike($err, qr/granted to (pg_monitor|postgres)/, 'and no other role');
+is(sql($old_call), $before, 'a call written for 0.4.0 gives the same answer after the update');
+my $may = q{SELECT has_function_privilege('checker',
+	'scan_history_judge(bigint, float8, float8, float8, float8, integer, text)', 'EXECUTE')};
+is(sql($may), 'f', 'the role may not call the new judge before the GRANT');
+sql(q{GRANT EXECUTE ON FUNCTION public.scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO checker});
+is(sql($may), 't', 'the GRANT the hint gives lets it call again');
+
 $node->stop;
 done_testing();
