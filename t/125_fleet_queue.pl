@@ -29,7 +29,9 @@ my %disk = (s1 => 'a', s2 => 'a');
 
 my $data = PostgreSQL::Test::Cluster->new('data');
 $data->init;
-$data->append_conf('postgresql.conf', 'max_connections = 40');
+# Every call of scan_efficiency counted by the servers themselves: a
+# server measured twice shows there, whatever the central history keeps.
+$data->append_conf('postgresql.conf', "max_connections = 40\ntrack_functions = all");
 $data->start;
 for my $n (@names)
 {
@@ -87,6 +89,32 @@ sub expected_rows
 	return join("\n", map { "$_|1" } @names);
 }
 
+# How often each server's scan_efficiency ran, as the server counts it:
+# a backend adds its calls when it ends, just after its runner, so wait
+# until the servers count at least as many as the runs of the nights and
+# then a moment longer for a call too many.
+sub server_calls
+{
+	my ($at_least) = @_;
+	my $read = sub {
+		join("\n", map {
+			my $n = $_;
+			"$n|" . $data->safe_psql($n, q{SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions
+				WHERE funcname = 'scan_efficiency'});
+		} @names);
+	};
+	my $sum = sub { my $t = 0; $t += (split /\|/)[1] for split /\n/, shift; $t };
+	my $calls = $read->();
+	for (1 .. 100)
+	{
+		last if $sum->($calls) >= $at_least * @names;
+		sleep 0.1;
+		$calls = $read->();
+	}
+	sleep 1;
+	return $read->();
+}
+
 # The two servers of disk a: their measurements' times never overlap.
 sub disk_a_apart
 {
@@ -116,6 +144,7 @@ for my $i (0 .. 2)
 	is(${ $r->{err} }, '', "runner $i: nothing on stderr");
 }
 is(night_rows($since), expected_rows(), 'every server measured exactly once in the night');
+is(server_calls(1), expected_rows(), '... as the servers count their scan_efficiency calls');
 is(central(qq{SELECT count(*) FROM scan_history WHERE measured_at >= '$since' AND reason IS NOT NULL}), '0',
 	'... every one of them measured, none failed');
 is(central(q{SELECT count(*) FILTER (WHERE finished_at IS NOT NULL), count(*) FROM fleet_queue WHERE night = 'n1'}),
@@ -136,6 +165,7 @@ my $rc = $? >> 8;
 is($rc, 0, 'a runner started once the night is over exits 0');
 is(${ $late->{err} }, '', '... says nothing on stderr');
 is(night_rows($since), expected_rows(), '... and measures nothing again');
+is(server_calls(1), expected_rows(), '... as the servers count');
 
 # ---- a runner killed mid-night ----
 $since = central('SELECT now()');
@@ -168,6 +198,12 @@ is(central(qq{SELECT count(*) FROM fleet_queue WHERE night = 'n2' AND server = A
 	AND finished_at IS NOT NULL AND runner NOT LIKE '%:$vpid'}), scalar(split /,/, $held),
 	"the killed runner's servers were finished by the others");
 cmp_ok(time - $t0, '>=', 3, '... after its lease');
+# The killed runner's own calls may have ended on the servers it held; on
+# the others, one call a night.
+my %held = map { $_ => 1 } split /,/, $held;
+is(join("\n", grep { !$held{(split /\|/)[0]} } split /\n/, server_calls(2)),
+	join("\n", map { "$_|2" } grep { !$held{$_} } @names),
+	'the servers the killed runner did not hold were measured once in the second night, as they count');
 is(disk_a_apart($since), '0', 'the two servers of disk a were never measured at the same time');
 
 # ---- the options ----
