@@ -2171,13 +2171,27 @@ CREATE FUNCTION scanbench_metrics() RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-	WITH latest AS (
-		-- The latest run of each series, with the runs recorded and the
-		-- median it is compared with, all in one pass over each series'
-		-- runs (scan_history_compared's rule, against the latest run's
-		-- marks): a join of the counts on the series' columns, NULL-safe,
-		-- could not be hashed on the server, and no query on the history
-		-- runs inside another, which Citus would send to a node.
+	WITH series AS (
+		-- Each series' runs recorded and its latest time, hashed in one
+		-- pass over the history without sorting it.  Only the runs of the
+		-- 30 days up to the latest can be compared with it, so only those
+		-- are read again below and sorted: a year of nightly runs is a
+		-- twelfth of the history.  The series' columns are joined on as
+		-- values that can be hashed: a NULL server (this server's own
+		-- runs) or schema is its own value, never equal to a name.
+		SELECT sh.server IS NULL AS no_server, coalesce(sh.server, ''::pg_catalog.text) AS server_key,
+			   sh.relschema IS NULL AS no_schema, coalesce(sh.relschema, ''::pg_catalog.text) AS schema_key,
+			   sh.relname, sh.cache,
+			   pg_catalog.count(*) AS recorded,
+			   pg_catalog.max(sh.measured_at) AS last_at
+		FROM @extschema@.scan_history sh
+		GROUP BY 1, 2, 3, 4, sh.relname, sh.cache
+	), latest AS (
+		-- The latest run of each series, with the median it is compared
+		-- with, in one pass over each series' recent runs
+		-- (scan_history_compared's rule, against the latest run's marks);
+		-- no query on the history runs inside another, which Citus would
+		-- send to a node.
 		SELECT c.*,
 			   (SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)
 										WITHIN GROUP (ORDER BY x.pct)::pg_catalog.numeric, 1)::pg_catalog.float8
@@ -2196,12 +2210,23 @@ BEGIN ATOMIC
 																	 pg_catalog.make_interval(days => 30)) AS compared
 					FROM (SELECT j.*,
 								 pg_catalog.row_number() OVER series AS newest,
-								 pg_catalog.count(*) OVER (PARTITION BY j.server, j.relschema, j.relname, j.cache) AS recorded,
 								 pg_catalog.first_value(j.id) OVER series AS last_id,
-								 pg_catalog.first_value(coalesce(j.marks, ''::pg_catalog.text)) OVER series AS last_marks,
-								 pg_catalog.first_value(j.measured_at) OVER series AS last_at
-						  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) AS marks
-								FROM @extschema@.scan_history sh) AS j
+								 pg_catalog.first_value(coalesce(j.marks, ''::pg_catalog.text)) OVER series AS last_marks
+						  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) AS marks,
+									   g.recorded, g.last_at
+								FROM @extschema@.scan_history sh
+								JOIN series g
+								  ON g.no_server OPERATOR(pg_catalog.=) (sh.server IS NULL)
+								 AND g.server_key OPERATOR(pg_catalog.=) coalesce(sh.server, ''::pg_catalog.text)
+								 AND g.no_schema OPERATOR(pg_catalog.=) (sh.relschema IS NULL)
+								 AND g.schema_key OPERATOR(pg_catalog.=) coalesce(sh.relschema, ''::pg_catalog.text)
+								 AND g.relname OPERATOR(pg_catalog.=) sh.relname
+								 AND g.cache OPERATOR(pg_catalog.=) sh.cache
+								-- >=, not >: an infinite latest time (a row
+								-- kept from before the history checked them)
+								-- keeps its own row.
+								WHERE sh.measured_at OPERATOR(pg_catalog.>=) (g.last_at OPERATOR(pg_catalog.-)
+																		   pg_catalog.make_interval(days => 30))) AS j
 						  WINDOW series AS (PARTITION BY j.server, j.relschema, j.relname, j.cache
 											ORDER BY j.measured_at DESC, j.id DESC)) AS w) AS s
 			  WINDOW whole AS (PARTITION BY s.server, s.relschema, s.relname, s.cache)) AS c

@@ -1,18 +1,25 @@
 # The depth effective_io_concurrency needs, against known answers: a lab
 # disk (t/SbLab.pm) that serves at most P read requests at once, each
 # taking L, gives k random 8 kB reads in flight min(k, P) / L pages a
-# second, and under a cap of N requests a second no more than N.
-#   - P = 8, L = 2 ms: page_costs reads the table at depths 1, 2, 4, ...;
-#     each rate up to depth 16 is within 10 % of min(k, 8) * 500, and the
-#     depth recommended is 8, the least within 90 % of the best;
-#   - P = 32, L = 2 ms, N = 1,000: the rate is 500 at depth 1 and 1,000
+# second, and under a cap of N requests a second no more than N.  What a
+# reader sees per request is L and the machine's own time to pass the
+# request and wake the reader, which other work on the CPUs stretches: the
+# known answers use the time dd sees, one read at a time, just before and
+# after each figure (on an idle machine L).
+#   - P = 8, L = 8 ms: page_costs reads the table at depths 1, 2, 4, ...;
+#     each rate up to depth 16 is within 10 % of min(k, 8) / that time,
+#     and the depth recommended is 8, the least within 90 % of the best
+#     (16 where the machine's time costs 8 readers more than a tenth);
+#   - P = 32, L = 8 ms, N = 250: the rate is 125 at depth 1 and 250
 #     from depth 2, and the depth recommended is 2;
 #   - scan_advice, cold, with the tablespace's effective_io_concurrency at
-#     1, proposes the first cell's 8 for it, measured, with the command
-#     that sets it, and no gain for this scan;
-#   - access_paths, P = 8, L = 2 ms: an index scan's heap pages at 500 a
+#     1, proposes the first cell's depth for it, measured, with the
+#     command that sets it, and no gain for this scan;
+#   - access_paths, P = 8, L = 8 ms: an index scan's heap pages at 125 a
 #     second, a bitmap heap scan's at min(effective_io_concurrency, 8) *
-#     500, its index pages at 500.
+#     125, its index pages at 125.
+# The latency is long beside the machine's own time (8 ms: a disk
+# array's spindles), so that the known rates hold with the CPUs busy.
 # Skips, saying why, where FUSE is missing; runs with
 # PG_TEST_EXTRA=scanbench_slow (it times reads, and takes the lab lock).
 use strict;
@@ -48,22 +55,78 @@ $node->safe_psql('postgres', qq{
 	CHECKPOINT;
 });
 
-sub within
+# inside(got, lo, hi, what): got within 10 % of the range lo to hi.
+sub inside
 {
-	my ($got, $known, $pct, $what) = @_;
-	cmp_ok(abs($got - $known) / $known * 100, '<=', $pct,
-		sprintf('%s: %s, known %.0f (within %d %%)', $what, $got, $known, $pct));
+	my ($got, $lo, $hi, $what) = @_;
+	my $known = abs($hi - $lo) < 0.5 ? sprintf('%.0f', $lo) : sprintf('%.0f to %.0f', $lo, $hi);
+	ok($got >= 0.9 * $lo && $got <= 1.1 * $hi, "$what: $got, known $known (within 10 %)");
 }
 
-for my $cell ([8, 0, 8], [32, 1000, 2])
+# The machine's own time per request, besides the latency set, depends on
+# what else runs on its CPUs (t/SbLab.pm's seen_us): the known answers take
+# the time a reader of one request at a time sees, measured with dd just
+# before and just after the figure, lo to hi.  At depth k up to P each of
+# the k readers sees that time; beyond P the device is full whatever the
+# readers' delays, and serves P over something between that time and the
+# latency itself; a cap of N requests a second bounds both.
+sub known_rates
+{
+	my ($k, $p, $iops, $lat_us, $seen_lo, $seen_hi) = @_;
+	my ($lo, $hi) = $k <= $p
+	  ? ($k * 1e6 / $seen_hi, $k * 1e6 / $seen_lo)
+	  : ($p * 1e6 / $seen_hi, $p * 1e6 / $lat_us);
+	if ($iops)
+	{
+		$lo = $iops if $lo > $iops;
+		$hi = $iops if $hi > $iops;
+	}
+	return ($lo, $hi);
+}
+
+# The depths that can be the knee, the least depth within 90 % of the
+# best: each up to the first whose rate is surely within 90 % of the best,
+# that may be.  On an idle machine that is one depth, P (or where the cap
+# is reached); with the CPUs busy enough that P readers get less than 90 %
+# of what the device serves, the next one; between the two, either.
+sub knee_candidates
+{
+	my ($p, $iops, $lat_us, $seen_lo, $seen_hi, @depths) = @_;
+	my @r = map { [ known_rates($_, $p, $iops, $lat_us, $seen_lo, $seen_hi) ] } @depths;
+	my ($best_lo, $best_hi) = (0, 0);
+	for (@r)
+	{
+		$best_lo = $_->[0] if $_->[0] > $best_lo;
+		$best_hi = $_->[1] if $_->[1] > $best_hi;
+	}
+	my @c;
+	for my $i (0 .. $#depths)
+	{
+		push @c, $depths[$i] if $r[$i][1] >= 0.9 * $best_lo;
+		last if $r[$i][0] >= 0.9 * $best_hi;
+	}
+	return @c;
+}
+
+sub seen_range
+{
+	my @t = sort { $a <=> $b } @_;
+	return ($t[0], $t[-1]);
+}
+
+my @first_knees;
+for my $cell ([8, 0, 8], [32, 250, 2])
 {
 	my ($parallel, $iops, $knee) = @$cell;
-	my $name = "$parallel at once, 2 ms" . ($iops ? ", $iops requests/s" : '');
-	$disk->set(latency_us => 2000, depth => $parallel, iops => $iops, mb_s => 0);
+	my $name = "$parallel at once, 8 ms" . ($iops ? ", $iops requests/s" : '');
+	$disk->set(latency_us => 8000, depth => $parallel, iops => $iops, mb_s => 0);
+	my $before = $disk->seen_us;
 	cold_table($node, 'd');
-	my ($r, $err) = expanded_row($node, "SELECT * FROM page_costs('d', max_seconds => 40)");
+	my ($r, $err) = expanded_row($node, "SELECT * FROM page_costs('d', max_seconds => 30)");
+	my ($seen_lo, $seen_hi) = seen_range($before, $disk->seen_us);
 	note("$name: " . join(', ', map { "$_ $r->{$_}" } sort keys %$r));
 	note(join(' ', $disk->stat_lines));
+	note(sprintf('%s: one read at a time through the disk took %.0f to %.0f us', $name, $seen_lo, $seen_hi));
 	my @depths = $r->{depths} =~ /(\d+)/g;
 	my @rates = $r->{depth_pages_s} =~ /([0-9.e+]+)/g;
 	cmp_ok($r->{sweeps}, '>=', 3, "$name: three sweeps or more ($r->{sweeps})");
@@ -71,31 +134,34 @@ for my $cell ([8, 0, 8], [32, 1000, 2])
 	{
 		my $k = $depths[$i];
 		next if $k > 16;
-		my $known = ($k < $parallel ? $k : $parallel) * 500;
-		$known = $iops if $iops && $known > $iops;
-		within($rates[$i], $known, 10, "$name: pages/s at depth $k");
+		inside($rates[$i], known_rates($k, $parallel, $iops, 8000, $seen_lo, $seen_hi),
+			"$name: pages/s at depth $k");
 	}
-	is($r->{recommended_effective_io_concurrency}, $knee, "$name: effective_io_concurrency $knee");
-	like($r->{command}, qr/effective_io_concurrency = $knee\)$/, "$name: ... in the command");
+	my @knees = knee_candidates($parallel, $iops, 8000, $seen_lo, $seen_hi, @depths);
+	@first_knees = @knees unless @first_knees;
+	ok((grep { $_ == $r->{recommended_effective_io_concurrency} } @knees),
+		"$name: effective_io_concurrency $r->{recommended_effective_io_concurrency}, known @knees ($knee on an idle machine)");
+	like($r->{command}, qr/effective_io_concurrency = $r->{recommended_effective_io_concurrency}\)$/,
+		"$name: ... in the command");
 }
 
 # scan_advice proposes the first cell's depth for the tablespace.
-$disk->set(latency_us => 2000, depth => 8, iops => 0, mb_s => 0);
+$disk->set(latency_us => 8000, depth => 8, iops => 0, mb_s => 0);
 $node->safe_psql('postgres', 'ALTER TABLESPACE lab SET (effective_io_concurrency = 1)');
 cold_table($node, 'd');
 my $rows = decode_json($node->safe_psql('postgres',
-	"SELECT coalesce(json_agg(a), '[]') FROM scan_advice('d', 'cold', max_seconds => 40) a"));
+	"SELECT coalesce(json_agg(a), '[]') FROM scan_advice('d', 'cold', max_seconds => 60) a"));
 note(join("\n", map { "$_->{setting} $_->{current} -> $_->{value}: $_->{basis}" } @$rows));
 my ($eic) = grep { $_->{setting} eq 'effective_io_concurrency' && $_->{command} =~ /^ALTER TABLESPACE/ } @$rows;
 ok($eic, 'scan_advice: a row for the tablespace\'s effective_io_concurrency');
 SKIP:
 {
 	skip 'no row', 6 unless $eic;
-	is($eic->{value}, 8, 'scan_advice: the known depth, 8');
+	ok((grep { $_ == $eic->{value} } @first_knees), "scan_advice: $eic->{value}, the known depth (@first_knees)");
 	is($eic->{current}, 1, '... against the 1 in force');
 	ok($eic->{measured} && $eic->{pairs} >= 3, "... measured, over $eic->{pairs} sweeps");
 	ok(!defined $eic->{gain}, '... with no gain for this scan');
-	is($eic->{command}, 'ALTER TABLESPACE lab SET (effective_io_concurrency = 8)', '... and the command');
+	is($eic->{command}, "ALTER TABLESPACE lab SET (effective_io_concurrency = $eic->{value})", '... and the command');
 	like($eic->{basis}, qr/could go up to [0-9.]+ times as fast/, '... the basis gives what a bitmap heap scan gains');
 }
 # No session trial of effective_io_concurrency: the tablespace's is in
@@ -104,8 +170,8 @@ ok(!(grep { $_->{setting} eq 'effective_io_concurrency' && $_->{command} =~ /^SE
 	'scan_advice: no session trial where the tablespace sets the depth');
 
 # access_paths on the same disk: an index scan fetches heap pages one at
-# a time, 500 a second at 2 ms; a bitmap heap scan keeps the tablespace's
-# effective_io_concurrency (8) in flight, min(8, 8) * 500 = 4,000 a
+# a time, 125 a second at 8 ms; a bitmap heap scan keeps the tablespace's
+# effective_io_concurrency (8) in flight, min(8, 8) * 125 = 1,000 a
 # second, where the table is far larger than the pages read (they are
 # rarely neighbours, each one request).  Either reads its index pages
 # first, one at a time: a run of h heap and i index pages takes
@@ -124,21 +190,28 @@ $node->safe_psql('postgres', q{
 # From 18, I/O workers enough for the depth.
 lab_io_workers($node, 16);
 my @cols = qw(path rows heap_pages_read index_pages_read pages_s depth random_pages_s path_pct rounds verdict);
+my $before = $disk->seen_us;
 my $out = $node->safe_psql('postgres',
-	'SELECT ' . join(', ', @cols) . " FROM access_paths('a', 'a_k', selectivity => 0.003, max_seconds => 90,"
+	'SELECT ' . join(', ', @cols) . " FROM access_paths('a', 'a_k', selectivity => 0.001, max_seconds => 120,"
 	  . " paths => '{index,bitmap}') WHERE cache = 'cold'");
+my ($seen_lo, $seen_hi) = seen_range($before, $disk->seen_us);
+note(sprintf('access_paths: one read at a time through the disk took %.0f to %.0f us', $seen_lo, $seen_hi));
 for my $line (split /\n/, $out)
 {
 	my %r;
 	@r{@cols} = split /\|/, $line, -1;
 	note("access_paths, $r{path}: " . join(', ', map { "$_ $r{$_}" } @cols));
-	my $deep = ($r{depth} < 8 ? $r{depth} : 8) * 500;
+	my $d = $r{depth} < 8 ? $r{depth} : 8;
 	my ($h, $i) = ($r{heap_pages_read}, $r{index_pages_read});
-	my $known = ($h + $i) / ($i / 500 + $h / $deep);
-	within($r{pages_s}, $known, 10,
+	# A run of h heap and i index pages at a time per read of t: i * t +
+	# h * t / min(depth, 8).
+	my @known = map { 1e6 * ($h + $i) / ($i * $_ + $h * $_ / $d) } ($seen_hi, $seen_lo);
+	inside($r{pages_s}, @known,
 		"access_paths, $r{path} at depth $r{depth}, $h heap and $i index pages: pages a second");
-	within($r{random_pages_s}, $deep, 10, "access_paths, $r{path}: random reads at depth $r{depth}");
-	within($r{path_pct}, 100 * $known / $deep, 10, "access_paths, $r{path}: path_pct");
+	inside($r{random_pages_s}, $d * 1e6 / $seen_hi, $d * 1e6 / $seen_lo,
+		"access_paths, $r{path}: random reads at depth $r{depth}");
+	# Both at the same time per read: their ratio is the time's own.
+	inside($r{path_pct}, (100 * ($h + $i) / ($i * $d + $h)) x 2, "access_paths, $r{path}: path_pct");
 	unlike($r{verdict}, qr/cached|over_budget/, "access_paths, $r{path}: judged ($r{verdict})");
 }
 
