@@ -185,7 +185,7 @@ for major in "${majors[@]}"; do
 		{ cat "$work/run.log"; nok "PostgreSQL $major: podman run"; continue; }
 	ready=0
 	for i in $(seq 1 600); do
-		if pm logs "$name" 2>&1 | grep -q 'init process complete' &&
+		if pm logs "$name" 2>&1 | grep 'init process complete' >/dev/null &&
 			pm exec "$name" pg_isready -q -U postgres 2>/dev/null; then
 			ready=1
 			break
@@ -264,7 +264,7 @@ for major in "${majors[@]}"; do
 			"$image" postgres -c io_method=io_uring >/dev/null 2>&1
 		# Until the server has said why it stopped, or the container ended.
 		for i in $(seq 1 240); do
-			pm logs "$name" 2>&1 | grep -q 'could not setup io_uring queue' && break
+			pm logs "$name" 2>&1 | grep 'could not setup io_uring queue' >/dev/null && break
 			[ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ] && break
 			sleep 0.5
 		done
@@ -276,12 +276,25 @@ for major in "${majors[@]}"; do
 			[ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ] && break
 			sleep 0.5
 		done
-		if pm logs "$name" 2>&1 | grep -q 'could not setup io_uring queue: Function not implemented' &&
-			{ [ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ] ||
-			  pm logs "$name" 2>&1 | sed -n '/could not setup io_uring queue/,$p' | grep -q 'database system is shut down'; }; then
+		# One reading of the logs for both questions, read again for a
+		# while.  Never "podman logs | grep -q" under pipefail: grep
+		# leaving at the first match kills podman with SIGPIPE when more
+		# follows, and the pipeline fails though the line was there.
+		refused=0
+		for i in $(seq 1 20); do
+			logs=$(pm logs "$name" 2>&1)
+			if grep -q 'could not setup io_uring queue: Function not implemented' <<<"$logs" &&
+				{ [ "$(pm inspect --format '{{.State.Status}}' "$name" 2>/dev/null)" = exited ] ||
+				  sed -n '/could not setup io_uring queue/,$p' <<<"$logs" | grep 'database system is shut down' >/dev/null; }; then
+				refused=1
+				break
+			fi
+			sleep 0.5
+		done
+		if [ $refused -eq 1 ]; then
 			ok "PostgreSQL $major: io_method = io_uring under the default seccomp profile: the server refuses to start (io_uring_setup: ENOSYS)"
 		else
-			pm logs "$name" 2>&1 | tail -n 10
+			printf '%s\n' "$logs" | tail -n 10
 			nok "PostgreSQL $major: io_method = io_uring under the default seccomp profile is refused as doc/container.md says"
 		fi
 		pm rm -f -v -t 0 "$name" >/dev/null 2>&1
@@ -289,7 +302,7 @@ for major in "${majors[@]}"; do
 			"$image" postgres -c io_method=io_uring >/dev/null 2>&1
 		up=0
 		for i in $(seq 1 240); do
-			if pm logs "$name" 2>&1 | grep -q 'init process complete' &&
+			if pm logs "$name" 2>&1 | grep 'init process complete' >/dev/null &&
 				pm exec "$name" pg_isready -q -U postgres 2>/dev/null; then
 				up=1
 				break
