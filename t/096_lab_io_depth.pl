@@ -114,12 +114,14 @@ sub seen_range
 	return ($t[0], $t[-1]);
 }
 
+# The latency of every cell, long beside the machine's own time.
+my $lat_us = 8000;
 my @first_knees;
 for my $cell ([8, 0, 8], [32, 250, 2])
 {
 	my ($parallel, $iops, $knee) = @$cell;
-	my $name = "$parallel at once, 8 ms" . ($iops ? ", $iops requests/s" : '');
-	$disk->set(latency_us => 8000, depth => $parallel, iops => $iops, mb_s => 0);
+	my $name = "$parallel at once, " . $lat_us / 1000 . ' ms' . ($iops ? ", $iops requests/s" : '');
+	$disk->set(latency_us => $lat_us, depth => $parallel, iops => $iops, mb_s => 0);
 	my $before = $disk->seen_us;
 	cold_table($node, 'd');
 	my ($r, $err) = expanded_row($node, "SELECT * FROM page_costs('d', max_seconds => 30)");
@@ -134,10 +136,10 @@ for my $cell ([8, 0, 8], [32, 250, 2])
 	{
 		my $k = $depths[$i];
 		next if $k > 16;
-		inside($rates[$i], known_rates($k, $parallel, $iops, 8000, $seen_lo, $seen_hi),
+		inside($rates[$i], known_rates($k, $parallel, $iops, $lat_us, $seen_lo, $seen_hi),
 			"$name: pages/s at depth $k");
 	}
-	my @knees = knee_candidates($parallel, $iops, 8000, $seen_lo, $seen_hi, @depths);
+	my @knees = knee_candidates($parallel, $iops, $lat_us, $seen_lo, $seen_hi, @depths);
 	@first_knees = @knees unless @first_knees;
 	ok((grep { $_ == $r->{recommended_effective_io_concurrency} } @knees),
 		"$name: effective_io_concurrency $r->{recommended_effective_io_concurrency}, known @knees ($knee on an idle machine)");
@@ -146,7 +148,7 @@ for my $cell ([8, 0, 8], [32, 250, 2])
 }
 
 # scan_advice proposes the first cell's depth for the tablespace.
-$disk->set(latency_us => 8000, depth => 8, iops => 0, mb_s => 0);
+$disk->set(latency_us => $lat_us, depth => 8, iops => 0, mb_s => 0);
 $node->safe_psql('postgres', 'ALTER TABLESPACE lab SET (effective_io_concurrency = 1)');
 cold_table($node, 'd');
 my $rows = decode_json($node->safe_psql('postgres',

@@ -233,9 +233,9 @@ sub seen_us
 	my @t;
 	for (1 .. 3)
 	{
-		my $out = `LC_ALL=C dd if='$f' of=/dev/null bs=8192 count=100 iflag=direct 2>&1`;
-		$out =~ /copied, ([0-9.e-]+) s/ or die "dd through the lab disk: $out";
-		push @t, $1 * 1e6 / 100;
+		my ($ok, $us) = SbLab::run_lab('disk-time', $f, 8192, 100);
+		die "tools/lab.sh disk-time: $us" unless $ok && $us =~ /^\d+$/;
+		push @t, $us;
 	}
 	@t = sort { $a <=> $b } @t;
 	return $t[1];

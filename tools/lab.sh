@@ -31,6 +31,8 @@
 #   tools/lab.sh disk-set MNT "latency_us=N depth=N iops=N mb_s=N"
 #                                       its latency, depth and caps (0: none)
 #   tools/lab.sh disk-stat MNT          its numbers and counters
+#   tools/lab.sh disk-time FILE BS N    microseconds per O_DIRECT read of BS
+#                                       bytes of FILE, N one at a time
 #   tools/lab.sh disk-umount MNT        unmount it, the program ended
 #
 # Where groups are made: under SB_LAB_PARENT (a group path such as
@@ -353,12 +355,12 @@ sb_lab_disk_stat()
 	cat "$1/.lab-disk"
 }
 
-# sb_lab_disk_time MNT BS COUNT: microseconds per O_DIRECT read of BS bytes,
-# one at a time, from the file MNT/.lab-disk-calibrate.
+# sb_lab_disk_time FILE BS COUNT: microseconds per O_DIRECT read of BS
+# bytes, one at a time, from FILE (on a lab disk: the time a reader sees).
 sb_lab_disk_time()
 {
-	local mnt=$1 bs=$2 count=$3
-	dd if="$mnt/.lab-disk-calibrate" of=/dev/null bs="$bs" count="$count" iflag=direct 2>&1 |
+	local file=$1 bs=$2 count=$3
+	LC_ALL=C dd if="$file" of=/dev/null bs="$bs" count="$count" iflag=direct 2>&1 |
 		awk -v n="$count" '/copied/ { for (i = 1; i <= NF; i++) if ($i == "s,") printf "%d\n", $(i - 1) * 1e6 / n }'
 }
 
@@ -392,8 +394,8 @@ sb_lab_disk_mount()
 	sb_lab_disk_set "$mnt" "latency_us=1000 depth=0 iops=0 mb_s=0 overhead_us=0 overhead_us_mb=0" || return 1
 	t8=() t1m=()
 	for i in 1 2 3 4 5; do
-		t8+=($(sb_lab_disk_time "$mnt" 8192 300))
-		t1m+=($(sb_lab_disk_time "$mnt" 1048576 50))
+		t8+=($(sb_lab_disk_time "$mnt/.lab-disk-calibrate" 8192 300))
+		t1m+=($(sb_lab_disk_time "$mnt/.lab-disk-calibrate" 1048576 50))
 	done
 	a=$(printf '%s\n' "${t8[@]}" | sort -n | head -1)
 	b=$(printf '%s\n' "${t1m[@]}" | sort -n | head -1)
@@ -457,6 +459,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	disk-mount) sb_lab_disk_mount "$@" ;;
 	disk-set) sb_lab_disk_set "$@" ;;
 	disk-stat) sb_lab_disk_stat "$@" ;;
+	disk-time) sb_lab_disk_time "$@" ;;
 	disk-umount) sb_lab_disk_umount "$@" ;;
 	*)
 		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir|disk-check|disk-mount|disk-set|disk-stat|disk-umount ..." >&2
