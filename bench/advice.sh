@@ -14,16 +14,28 @@
 #   bench/advice.sh [--pg MAJOR] [--scale SF] [--runs N] [--max-seconds S]
 #                   [--cells "CELL ..."] [--port PORT]
 #
-# A cell is CACHE:MIB:CPUS, 0 for no limit; the default cells are
+# A cell is CACHE:MIB:CPUS, 0 for no limit, or disk:MS:SERVED:MBS, the
+# lab disk (tools/lab-disk) with a latency of MS per request, SERVED
+# requests at once and a cap of MBS MB/s (0: none), read cold from a copy
+# of lineitem in a tablespace on it.  The default cells are
 #   warm:0:0      CPU-bound, the machine's CPUs free to use (the cluster
 #                 without parallel workers, as the advice finds it)
 #   warm:0:0.5    half a CPU
 #   cold:100:0    a disk of 100 MiB/s
+#   disk:2:32:200 storage with latency: 2 ms a request, 32 at once, 200 MB/s
+# In a CACHE:MIB:CPUS cell the best row is applied; in a lab disk cell
+# every row about reading (read-ahead, effective_io_concurrency,
+# io_combine_limit, io_max_combine_limit, io_method, the I/O workers), each
+# on its own, and flagged (!) where the lab disagrees: a measured gain
+# whose real one is outside its interval (or, with no interval, 10 % off
+# it), a predicted one more than 20 % off the real one, a row without a
+# gain that made the scan slower (a loss of 5 % or more).
 # The cluster's group gets a CPU weight of 100 times the default, so that
 # other work on the machine does not take its CPUs.  Without a lab (not
 # root, or no writable control groups) only cells without limits run.
 # Host changes (read-ahead, the scheduler) are shown, never applied: they
-# change the device for every user of the machine.  SB_PGBIN=DIR uses
+# change the device for every user of the machine; the lab disk's own
+# read-ahead is applied.  SB_PGBIN=DIR uses
 # the installation whose programs are in DIR.  Default SF 0.1
 # (about 75 MB), --runs 5 scan_rate runs a side, --max-seconds 40.
 set -uo pipefail
@@ -34,7 +46,7 @@ trap 'sb_cleanup' EXIT
 scale=0.1
 runs=5
 maxs=40
-cells="warm:0:0 warm:0:0.5 cold:100:0"
+cells="warm:0:0 warm:0:0.5 cold:100:0 disk:2:32:200"
 port=56400
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -80,8 +92,29 @@ else
 	sb_log "no lab: $SB_LAB_WHY; only cells without limits run"
 fi
 
-# rate CACHE [SQL...]: the median of --runs scan_rate rates (MB/s), each
-# in a session that runs the SQL first.
+# The lab disk, mounted for the first disk cell: a tablespace on it and
+# a copy of lineitem there.
+labdisk=""
+disk_setup()
+{
+	[ -n "$labdisk" ] && return 0
+	[ -n "$lab" ] && sb_lab_disk_check || return 1
+	labdisk=$dir/labdisk
+	mkdir -p "$labdisk/backing" "$labdisk/mnt"
+	sb_lab_disk_mount "$labdisk/backing" "$labdisk/mnt" || sb_die "could not mount the lab disk"
+	sb_on_exit "sb_lab_disk_umount '$labdisk/mnt'"
+	chown -R postgres: "$labdisk"
+	# The page cache reads the mount through a backing device of its own,
+	# whose read-ahead window is the lab's to change.
+	labbdi=/sys/class/bdi/$(stat -c '%Hd:%Ld' "$labdisk/mnt")
+	labra=$(cat "$labbdi/read_ahead_kb")
+	sb_on_exit "echo $labra > '$labbdi/read_ahead_kb'"
+	q -c "CREATE TABLESPACE lab LOCATION '$labdisk/mnt'" >/dev/null
+	q -c "CREATE TABLE lineitem_lab TABLESPACE lab AS SELECT * FROM lineitem" -c "VACUUM (FREEZE, ANALYZE) lineitem_lab" >/dev/null
+}
+
+# rate CACHE [SQL...]: the median of --runs scan_rate rates (MB/s) of
+# $rel, each in a session that runs the SQL first.
 rate()
 {
 	local cache=$1 i v="" w=0 pre
@@ -93,7 +126,7 @@ rate()
 		[[ $s =~ ^SET\ max_parallel_workers_per_gather\ =\ ([0-9]+) ]] && w=${BASH_REMATCH[1]}
 	done
 	for i in $(seq 1 "$runs"); do
-		v+=" $(q "${pre[@]/#/-c}" -c "SELECT scan_mb_s FROM scan_rate('lineitem', '$cache', 'count(1)', $w)" | tail -1)"
+		v+=" $(q "${pre[@]/#/-c}" -c "SELECT scan_mb_s FROM scan_rate('$rel', '$cache', 'count(1)', $w)" | tail -1)"
 	done
 	sb_median <<<"$v"
 }
@@ -116,25 +149,14 @@ alternate()
 }
 lift() { bash -c "$command"; }
 relimit() { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus"; }
+ra_back() { echo "$labra" >"$labbdi/read_ahead_kb"; }
 
-printf '%-13s %-32s %-22s %-22s %8s %8s %6s  %s\n' cell setting "current -> value" "advised gain" "before" "after" "real" "real / advised"
-for cell in $cells; do
-	IFS=: read -r cache mib cpus <<<"$cell"
-	if [ -z "$lab" ] && { [ "$mib" != 0 ] || [ "$cpus" != 0 ]; }; then
-		printf '%-13s skipped: no lab here\n' "$cell"
-		continue
-	fi
-	[ -n "$lab" ] && { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus" || sb_die "could not set the limits of $cell"; }
-
-	# The best row: rows come best gain first, those without a gain last.
-	q -F $'\x1f' -c "SELECT setting, current, value, coalesce(gain::text, ''), coalesce(gain_lo::text, ''), coalesce(gain_hi::text, ''), measured, cost, command, basis LIKE '%an estimate%'
-		FROM scan_advice('lineitem', '$cache', max_seconds => $maxs) LIMIT 1" >"$dir/top" ||
-		sb_die "scan_advice failed in $cell"
-	if [ ! -s "$dir/top" ]; then
-		printf '%-13s no candidate\n' "$cell"
-		continue
-	fi
-	IFS=$'\x1f' read -r setting current value gain lo hi measured cost command estimate <"$dir/top"
+# try ROW: apply one row of scan_advice (fields separated by \x1f), time
+# the scan with it and without, undo it, and print the line.
+try()
+{
+	local setting current value gain lo hi measured cost command estimate advised flag=""
+	IFS=$'\x1f' read -r setting current value gain lo hi measured cost command estimate <<<"$1"
 	# A model's bound reads "<="; the quota's figure is an estimate (its
 	# basis says so), which the real gain may pass.
 	if [ -z "$gain" ]; then advised="not predicted"
@@ -165,6 +187,11 @@ for cell in $cells; do
 			# The lab's own limit, lifted and set again.
 			alternate lift relimit
 			;;
+		"echo "*" > $labbdi/read_ahead_kb")
+			# The lab disk's own window: each scan_rate session opens the
+			# files anew, and takes the window then in force.
+			alternate lift ra_back
+			;;
 		pg_ctl\ stop*)
 			sb_as_pg pg_ctl -D "$dir/data" -m fast -w stop >/dev/null
 			sb_as_pg pg_checksums --disable -D "$dir/data" >/dev/null || sb_die "pg_checksums --disable failed"
@@ -178,12 +205,61 @@ for cell in $cells; do
 		*)
 			printf '%-13s %-32s %-22s %-22s not applied: %s changes the host for every user\n' \
 				"$cell" "$setting" "$current -> $value" "$advised" "$command"
-			continue
+			return
 			;;
 	esac
+	# What the lab disk's cells hold each row to.
+	if [ -n "$disk" ]; then
+		flag=$(awk -v g="$gain" -v lo="$lo" -v hi="$hi" -v m="$measured" -v e="$estimate" -v b="$before" -v a="$after" \
+			'BEGIN { r = a / b
+				if (g == "") bad = r < 0.95
+				else if (m == "t" && lo != "") bad = r < lo || r > hi
+				else if (m == "t") bad = r < 0.9 * g || r > 1.1 * g
+				else if (e != "t") bad = r / g < 0.8 || r / g > 1.2
+				print bad ? " !" : "" }')
+	fi
 	awk -v c="$cell" -v s="$setting$note" -v cv="$current -> $value" -v ad="$advised" \
-		-v g="$gain" -v b="$before" -v a="$after" \
-		'BEGIN { r = a / b; printf "%-13s %-32s %-22s %-22s %8.1f %8.1f %6.2f  %s\n", c, s, cv, ad, b, a, r, g == "" ? "-" : sprintf("%.2f", r / g) }'
+		-v g="$gain" -v b="$before" -v a="$after" -v f="$flag" \
+		'BEGIN { r = a / b; printf "%-13s %-32s %-22s %-22s %8.1f %8.1f %6.2f  %s%s\n", c, s, cv, ad, b, a, r, g == "" ? "-" : sprintf("%.2f", r / g), f }'
 	echo "              command: $command"
+}
+
+printf '%-13s %-32s %-22s %-22s %8s %8s %6s  %s\n' cell setting "current -> value" "advised gain" "before" "after" "real" "real / advised"
+for cell in $cells; do
+	disk=""
+	rel=lineitem
+	if [[ $cell == disk:* ]]; then
+		IFS=: read -r _ ms served mbs <<<"$cell"
+		if ! disk_setup; then
+			printf '%-13s skipped: no lab disk here (%s)\n' "$cell" "${SB_LAB_WHY:-FUSE}"
+			continue
+		fi
+		disk=$cell cache=cold mib=0 cpus=0 rel=lineitem_lab
+		sb_lab_limit "$lab" "$dir/data" 0 0 || sb_die "could not lift the limits for $cell"
+		sb_lab_disk_set "$labdisk/mnt" "latency_us=$(awk -v m="$ms" 'BEGIN { printf "%d", m * 1000 }') depth=$served iops=0 mb_s=$mbs" ||
+			sb_die "could not set the lab disk for $cell"
+	else
+		IFS=: read -r cache mib cpus <<<"$cell"
+		if [ -z "$lab" ] && { [ "$mib" != 0 ] || [ "$cpus" != 0 ]; }; then
+			printf '%-13s skipped: no lab here\n' "$cell"
+			continue
+		fi
+		[ -n "$lab" ] && { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus" || sb_die "could not set the limits of $cell"; }
+	fi
+
+	# Rows come best gain first, those without a gain last; a lab disk
+	# cell takes every row about reading.
+	where="LIMIT 1"
+	[ -n "$disk" ] && where="WHERE setting IN ('read-ahead', 'effective_io_concurrency', 'io_combine_limit', 'io_max_combine_limit', 'io_method', 'io_workers', 'io_max_workers') AND command NOT LIKE 'ALTER TABLESPACE%'"
+	q -F $'\x1f' -c "SELECT setting, current, value, coalesce(gain::text, ''), coalesce(gain_lo::text, ''), coalesce(gain_hi::text, ''), measured, cost, command, basis LIKE '%an estimate%'
+		FROM scan_advice('$rel', '$cache', max_seconds => $maxs) $where" >"$dir/rows" ||
+		sb_die "scan_advice failed in $cell"
+	if [ ! -s "$dir/rows" ]; then
+		printf '%-13s no candidate\n' "$cell"
+		continue
+	fi
+	while IFS= read -r row; do
+		try "$row" </dev/null
+	done <"$dir/rows"
 done
 echo "PostgreSQL $(sb_pgversion), lineitem SF $scale, $(nproc) CPUs, scan_rate medians of $runs runs a side (MB/s)"

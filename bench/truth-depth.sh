@@ -31,7 +31,9 @@
 # flagged (!).
 #
 #   bench/truth-depth.sh [--scale SF] [--port PORT] [--io-method METHOD]
+#                        [--only TEXT]
 #
+# --only TEXT: only the cells whose name holds TEXT ("own disk", "2 ms").
 # --io-method (18 and later): the server's io_method, worker (with 16 I/O
 # workers, as many as effective_io_concurrency) or io_uring.
 #
@@ -44,12 +46,14 @@ set -uo pipefail
 scale=0.1
 port=56300
 iomethod=
+only=
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--scale) scale=$2; shift 2 ;;
 		--port) port=$2; shift 2 ;;
 		--io-method) iomethod=$2; shift 2 ;;
-		*) sb_die "usage: bench/truth-depth.sh [--scale SF] [--port PORT] [--io-method METHOD]" ;;
+		--only) only=$2; shift 2 ;;
+		*) sb_die "usage: bench/truth-depth.sh [--scale SF] [--port PORT] [--io-method METHOD] [--only TEXT]" ;;
 	esac
 done
 
@@ -100,6 +104,7 @@ cell()
 {
 	local name=$1 rel=$2 lat=$3 served=$4 iops=$5 mbs=$6 must=$7 mustnot=$8 cg_iops=${9:-0}
 	local row read scan dev depth pct verdict r1 r16 kdev k1 k16 flags=""
+	[[ $name == *"$only"* ]] || return 0
 	if [ "$rel" = lineitem_lab ]; then
 		sb_lab_disk_set "$disk/mnt" "latency_us=$lat depth=$served iops=$iops mb_s=$mbs"
 	fi

@@ -130,6 +130,8 @@ typedef struct SbAdviceCtx
 	double		read_mb_s;
 	double		warm_mb_s;
 	double		direct_mb_s;	/* NaN unless cold and O_DIRECT works */
+	double		device_mb_s;	/* O_DIRECT at depth; NaN as direct_mb_s, and
+								 * under a read limit */
 	double		storage_mb_s;	/* the best the storage gave */
 	bool		costs;			/* the tablespace's costs are measured: cold,
 								 * on one table page_costs can measure */
@@ -267,6 +269,23 @@ direct_rate(SbTarget *target)
 	return sb_rate(bytes / SB_MB, seconds);
 }
 
+/*
+ * The whole relation in O_DIRECT reads of 1 MB with up to SB_DEVICE_DEPTH
+ * in flight, as scan_efficiency reads the device, MB/s; NaN if refused.
+ */
+static double
+device_rate(SbTarget *target)
+{
+	SbReadResult r;
+	int			depth = (int) Max(1, Min(SB_DEVICE_DEPTH, target->bytes / SB_DEVICE_BLOCK));
+
+	memset(&r, 0, sizeof(r));
+	if (!sb_read_in_flight(target->segments, target->nsegments, SB_DEVICE_BLOCK,
+						   depth, true, true, &r))
+		return NAN;
+	return sb_rate(r.bytes / SB_MB, r.timing.seconds);
+}
+
 static void
 take_breakdown(SbAdviceCtx *c)
 {
@@ -286,6 +305,10 @@ take_breakdown(SbAdviceCtx *c)
 	if (c->limits.read_bps > 0 && !isnan(c->direct_mb_s) &&
 		c->direct_mb_s > SB_ADVICE_BURST_RATIO * c->limits.read_bps / SB_MB)
 		c->direct_mb_s = NAN;
+	/* Under a read limit the limit, not the device, would set it. */
+	c->device_mb_s = NAN;
+	if (!isnan(c->direct_mb_s) && c->limits.read_bps <= 0 && c->limits.read_iops <= 0)
+		c->device_mb_s = device_rate(t);
 
 	c->wall = b.wall;
 	c->t_read = b.t_read;
@@ -301,6 +324,8 @@ take_breakdown(SbAdviceCtx *c)
 	c->storage_mb_s = c->read_mb_s;
 	if (!isnan(c->direct_mb_s))
 		c->storage_mb_s = Max(c->storage_mb_s, c->direct_mb_s);
+	if (!isnan(c->device_mb_s))
+		c->storage_mb_s = Max(c->storage_mb_s, c->device_mb_s);
 	/* A throttle holds every read to it, however short the burst was. */
 	if (c->limits.read_bps > 0)
 		c->storage_mb_s = Min(c->storage_mb_s, c->limits.read_bps / SB_MB);
@@ -587,6 +612,10 @@ io_host_candidates(SbAdviceCtx *c)
 	char	   *path = sb_target_first_path(c->args->target);
 	List	   *layers = path ? sb_storage_layers(path) : NIL;
 	SbLayer    *dev = NULL;
+	char	   *ra_dev = NULL;	/* /dev/X, else the backing device's sysfs */
+	bool		ra_block = false;
+	int64		ra_kb = -1;
+	double		best;
 	ListCell   *lc;
 
 	/* The device under the filesystem; for a partition, its disk. */
@@ -610,23 +639,65 @@ io_host_candidates(SbAdviceCtx *c)
 		}
 
 	/*
-	 * Buffered reads that trail O_DIRECT reads of 1 MB on the same blocks
-	 * are held back by the kernel's read-ahead window; past 1 MB a window
-	 * rarely helps a sequential reader, so a wider one is proposed only
-	 * below that.
+	 * Buffered reads that trail O_DIRECT reads on the same blocks are held
+	 * back by the kernel's read-ahead window, the bytes a sequential reader
+	 * keeps in flight; past 1 MB a window rarely helps, so a wider one is
+	 * proposed only below that.
 	 */
-	if (dev && dev->name && dev->read_ahead_kb >= 0 && dev->read_ahead_kb < 1024 &&
-		!isnan(c->direct_mb_s) &&
-		c->direct_mb_s > SB_ADVICE_WORTH * c->read_mb_s && io_bound(c) >= SB_ADVICE_WORTH)
+	if (dev && dev->name && dev->read_ahead_kb >= 0)
 	{
-		int64		kb = Max(4 * dev->read_ahead_kb, 1024);
+		ra_kb = dev->read_ahead_kb;
+		ra_dev = psprintf("/dev/%s", dev->name);
+		ra_block = true;
+	}
+	else if (path && (ra_kb = sb_file_read_ahead_kb(path)) >= 0)
+	{
+		/*
+		 * No block device under the data (FUSE, NFS): the window is the
+		 * mount's own backing device's, set through sysfs.
+		 */
+		ra_dev = sb_file_bdi_dir(path);
+	}
+	best = Max(isnan(c->direct_mb_s) ? 0 : c->direct_mb_s,
+			   isnan(c->device_mb_s) ? 0 : c->device_mb_s);
+	if (ra_dev && ra_kb >= 0 && ra_kb < 1024 &&
+		best > SB_ADVICE_WORTH * c->read_mb_s && io_bound(c) >= SB_ADVICE_WORTH)
+	{
+		int64		kb = Max(4 * ra_kb, 1024);
 		SbAdvice   *a = advice_new(c, "read-ahead", psprintf(INT64_FORMAT "kB", kb),
-								   psprintf(INT64_FORMAT "kB", dev->read_ahead_kb), "root");
+								   psprintf(INT64_FORMAT "kB", ra_kb), "root");
+		double		wider = best;
+		double		now;
+		char	   *why = psprintf("no read-ahead now");
 
-		a->command = psprintf("blockdev --setra " INT64_FORMAT " /dev/%s", 2 * kb, dev->name);
-		predict(a, Max(1.0, Min(c->direct_mb_s, c->warm_mb_s) / c->scan_mb_s),
-				psprintf("predicted, read-ahead: buffered reads %.0f MB/s, O_DIRECT 1 MB reads %.0f MB/s: a wider window closes at most that gap, min(%.0f, warm scan %.0f) / scan %.0f MB/s",
-						 c->read_mb_s, c->direct_mb_s, c->direct_mb_s, c->warm_mb_s, c->scan_mb_s));
+		/* blockdev counts 512-byte sectors */
+		a->command = ra_block ?
+			psprintf("blockdev --setra " INT64_FORMAT " %s", 2 * kb, ra_dev) :
+			psprintf("echo " INT64_FORMAT " > %s/read_ahead_kb", kb, ra_dev);
+
+		/*
+		 * A window k times as wide keeps at most k times the bytes in
+		 * flight, which where latency sets the rate is k times the rate; no
+		 * more than the device gives O_DIRECT reads, nor than the warm scan.
+		 */
+		if (ra_kb > 0)
+		{
+			wider = c->read_mb_s * kb / ra_kb;
+			why = psprintf("a window " INT64_FORMAT " times as wide keeps at most as many times the bytes in flight, %.0f MB/s",
+						   kb / ra_kb, wider);
+		}
+		/*
+		 * The scan rides on the same window as the buffered reads: one
+		 * timed slower than they ran was slowed by something else.
+		 */
+		now = Max(c->scan_mb_s, c->read_mb_s);
+		predict(a, Max(1.0, Min(Min(wider, best), c->warm_mb_s) / now),
+				psprintf("predicted, read-ahead: buffered reads %.0f MB/s; %s; O_DIRECT reads of 1 MB %.0f MB/s one at a time%s: min(%.0f, %.0f, warm scan %.0f) / %s %.0f MB/s",
+						 c->read_mb_s, why, c->direct_mb_s,
+						 isnan(c->device_mb_s) ? "" : psprintf(", %.0f MB/s at depth", c->device_mb_s),
+						 wider, best, c->warm_mb_s,
+						 c->scan_mb_s >= c->read_mb_s ? "scan" : "buffered reads (the scan ran slower)",
+						 now));
 	}
 	if (dev && dev->name && dev->scheduler)
 	{

@@ -328,20 +328,34 @@ sb_storage_layers(const char *path)
 }
 
 /*
+ * The backing device the page cache reads the file at path through,
+ * /sys/class/bdi/MAJ:MIN: a disk's, or a FUSE or NFS mount's own, which no
+ * block device stands for.  NULL where the file cannot be stat'ed.
+ */
+char *
+sb_file_bdi_dir(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return NULL;
+	return psprintf("/sys/class/bdi/%u:%u", major(st.st_dev), minor(st.st_dev));
+}
+
+/*
  * The read-ahead window the kernel gives buffered reads of the file at
- * path, kB: its filesystem's backing device's (/sys/class/bdi/MAJ:MIN,
- * the one the page cache reads through, a FUSE or NFS mount's own as well
- * as a disk's); -1 where it cannot be read.
+ * path, kB: its backing device's (sb_file_bdi_dir); -1 where it cannot be
+ * read.
  */
 int64
 sb_file_read_ahead_kb(const char *path)
 {
-	struct stat st;
-	char		dir[64];
+	char	   *dir = sb_file_bdi_dir(path);
+	int64		kb;
 
-	if (stat(path, &st) != 0)
+	if (dir == NULL)
 		return -1;
-	snprintf(dir, sizeof(dir), "/sys/class/bdi/%u:%u",
-			 major(st.st_dev), minor(st.st_dev));
-	return read_sys_int(dir, "read_ahead_kb");
+	kb = read_sys_int(dir, "read_ahead_kb");
+	pfree(dir);
+	return kb;
 }

@@ -41,6 +41,7 @@ typedef struct SbLayer
 } SbLayer;
 
 extern List *sb_storage_layers(const char *path);
+extern char *sb_file_bdi_dir(const char *path);
 extern int64 sb_file_read_ahead_kb(const char *path);
 
 #endif							/* SCANBENCH_DEVICES_H */

@@ -95,6 +95,7 @@ sub lab_disk_new
 		push @shared_dirs, $dir;
 		my $self = bless { dir => $dir, top => $ENV{SB_LAB_DISK} }, 'SbLab::Disk';
 		$self->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);
+		$self->read_ahead_kb($ENV{SB_LAB_DISK_RA}) if $ENV{SB_LAB_DISK_RA};
 		Test::More::note("lab disk at $dir: " . join(' ', $self->stat_lines));
 		return $self;
 	}
@@ -203,6 +204,28 @@ sub set
 	my @kv = map { "$_=$p{$_}" } sort keys %p;
 	my ($ok, $out) = SbLab::run_lab('disk-set', $self->{top}, @kv, 'reset');
 	die "tools/lab.sh disk-set: $out" unless $ok;
+}
+
+# read_ahead_kb([kb]): the window the page cache gives buffered reads of
+# files on the disk (its own backing device's), or set it.
+sub read_ahead_kb
+{
+	my ($self, $kb) = @_;
+	my ($ok, $out) = SbLab::run_lab('disk-ra', $self->{top}, defined $kb ? ($kb) : ());
+	die "tools/lab.sh disk-ra: $out" unless $ok;
+	chomp $out;
+	return defined $kb ? $kb : $out;
+}
+
+# ra_file(): the file that sets it, as scan_advice's command names it.
+sub ra_file
+{
+	my ($self) = @_;
+	my @st = stat($self->{top}) or die "$self->{top}: $!";
+	my $dev = $st[0];
+	my $maj = (($dev >> 8) & 0xfff) | (($dev >> 32) & ~0xfff);
+	my $min = ($dev & 0xff) | (($dev >> 12) & ~0xff);
+	return "/sys/class/bdi/$maj:$min/read_ahead_kb";
 }
 
 sub stat_lines

@@ -33,6 +33,9 @@
 #   tools/lab.sh disk-stat MNT          its numbers and counters
 #   tools/lab.sh disk-time FILE BS N    microseconds per O_DIRECT read of BS
 #                                       bytes of FILE, N one at a time
+#   tools/lab.sh disk-ra MNT [KB]       the read-ahead window the page
+#                                       cache gives files on it (its own
+#                                       backing device's), or set it
 #   tools/lab.sh disk-umount MNT        unmount it, the program ended
 #
 # Where groups are made: under SB_LAB_PARENT (a group path such as
@@ -409,6 +412,21 @@ sb_lab_disk_mount()
 	sb_lab_disk_set "$mnt" "latency_us=0 reset overhead_us=$o8 overhead_us_mb=$slope"
 }
 
+# sb_lab_disk_ra MNT [KB]: the mount's read-ahead window, kB, printed or
+# set.  A FUSE mount has a backing device of its own (no block device),
+# /sys/class/bdi/MAJ:MIN, gone with the mount.
+sb_lab_disk_ra_file() { echo "/sys/class/bdi/$(stat -c '%Hd:%Ld' "$1")/read_ahead_kb"; }
+sb_lab_disk_ra()
+{
+	local f
+	f=$(sb_lab_disk_ra_file "$1") || return 1
+	if [ $# -gt 1 ]; then
+		echo "$2" >"$f"
+	else
+		cat "$f"
+	fi
+}
+
 sb_lab_disk_umount()
 {
 	local mnt=$1 i
@@ -460,9 +478,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	disk-set) sb_lab_disk_set "$@" ;;
 	disk-stat) sb_lab_disk_stat "$@" ;;
 	disk-time) sb_lab_disk_time "$@" ;;
+	disk-ra) sb_lab_disk_ra "$@" ;;
 	disk-umount) sb_lab_disk_umount "$@" ;;
 	*)
-		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir|disk-check|disk-mount|disk-set|disk-stat|disk-umount ..." >&2
+		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir|disk-check|disk-mount|disk-set|disk-stat|disk-time|disk-ra|disk-umount ..." >&2
 		exit 2
 		;;
 	esac

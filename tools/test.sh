@@ -2,6 +2,7 @@
 # The whole test suite against one or more PostgreSQL majors; see --help.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lab.sh"
 trap 'sb_cleanup' EXIT
 
 usage()
@@ -574,6 +575,11 @@ if [ "$(id -u)" = 0 ] && "$SB_TOP/tools/lab.sh" disk-check >/dev/null 2>&1; then
 	if "$SB_TOP/tools/lab.sh" disk-mount "$work/lab-disk-backing" "$work/lab-disk" >/dev/null 2>&1; then
 		sb_on_exit "'$SB_TOP/tools/lab.sh' disk-umount '$work/lab-disk'"
 		SB_LAB_DISK=$work/lab-disk
+		# Its read-ahead window is the tests' to change (the file goes
+		# with the mount).
+		chown postgres "$(sb_lab_disk_ra_file "$SB_LAB_DISK")"
+		SB_LAB_DISK_RA=$(sb_lab_disk_ra "$SB_LAB_DISK")
+		export SB_LAB_DISK_RA
 	fi
 fi
 export SB_LAB_DISK
