@@ -149,7 +149,10 @@ alternate()
 }
 lift() { bash -c "$command"; }
 relimit() { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus"; }
-ra_back() { echo "$labra" >"$labbdi/read_ahead_kb"; }
+# The window is taken when a file is opened: 18's I/O workers hold theirs
+# open, so the server restarts with each change.
+ra_set() { bash -c "${command%%;*}" && sb_restart_cluster "$dir"; }
+ra_back() { echo "$labra" >"$labbdi/read_ahead_kb" && sb_restart_cluster "$dir"; }
 
 # try ROW: apply one row of scan_advice (fields separated by \x1f), time
 # the scan with it and without, undo it, and print the line.
@@ -187,10 +190,9 @@ try()
 			# The lab's own limit, lifted and set again.
 			alternate lift relimit
 			;;
-		"echo "*" > $labbdi/read_ahead_kb")
-			# The lab disk's own window: each scan_rate session opens the
-			# files anew, and takes the window then in force.
-			alternate lift ra_back
+		"echo "*" > $labbdi/read_ahead_kb"*)
+			# The lab disk's own window.
+			alternate ra_set ra_back
 			;;
 		pg_ctl\ stop*)
 			sb_as_pg pg_ctl -D "$dir/data" -m fast -w stop >/dev/null

@@ -69,10 +69,12 @@ sb_on_exit "sb_lab_remove '$group'"
 sb_lab_create "$group" || sb_die "could not make the group $group"
 sb_bench_lineitem "$scale" lineitem "$port"
 data=$PGHOST/data
-if [ -n "$iomethod" ]; then
-	sb_restart_cluster "$PGHOST" "io_method = '$iomethod'" "io_workers = 16" ||
-		sb_die "could not restart with io_method $iomethod"
-fi
+# No autovacuum: its reads of the new tables would land inside a cell's
+# measurement, and under a request limit they share the cell's budget
+# (or bring pages into the page cache that a cold read then finds).
+settings=("autovacuum = off")
+[ -n "$iomethod" ] && settings+=("io_method = '$iomethod'" "io_workers = 16")
+sb_restart_cluster "$PGHOST" "${settings[@]}" || sb_die "could not restart with ${settings[*]}"
 disk=$(mktemp -d /tmp/scanbench-depth-disk.XXXXXX)
 mkdir -p "$disk/backing" "$disk/mnt"
 sb_on_exit "rm -rf '$disk'"
