@@ -74,7 +74,8 @@ SELECT count(*) AS recorded FROM page_costs_history;
 -- Real runs of a table of 60 MB, by the check and by hand.  Their
 -- figures and verdicts are this host's: what they say is left out (the
 -- check's message included: no status of a real run is an ERROR at
--- max_off_pct 1000), what must hold of them is shown.
+-- max_off_pct 1000), what must hold of them is shown.  On a busy machine
+-- two seconds may not finish a round: a run over budget has no ratio.
 CREATE TABLE sb_pch (id integer, pad text) WITH (autovacuum_enabled = false);
 INSERT INTO sb_pch SELECT g, repeat('x', 400) FROM generate_series(1, 140000) g;
 SET client_min_messages = error;
@@ -84,7 +85,8 @@ RESET client_min_messages;
 SELECT id > 0 AS id_ok, relschema, relname, relid = 'sb_pch'::regclass AS relid_ok, tablespace,
        pages = pg_relation_size('sb_pch') / 8192 AS all_pages,
        pg_typeof(verdict) AS verdict_type, cardinality(verdict) > 0 AS verdict_given,
-       ratio > 0 AS ratio_ok, seq_page_us > 0 AND random_page_us > 0 AS times_ok,
+       coalesce(ratio > 0, 'over_budget' = ANY (verdict)) AS ratio_ok,
+       coalesce(seq_page_us > 0 AND random_page_us > 0, 'over_budget' = ANY (verdict)) AS times_ok,
        random_page_cost = current_setting('random_page_cost')::float8 AS in_force,
        (recommended_random_page_cost IS NOT NULL) = (command IS NOT NULL) AS command_ok,
        server_major = current_setting('server_version_num')::integer / 10000 AS major_ok,
