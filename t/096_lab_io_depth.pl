@@ -182,7 +182,13 @@ ok(!(grep { $_->{setting} eq 'effective_io_concurrency' && $_->{command} =~ /^SE
 # scan_rate, each in a session that opens the file anew under the window
 # then in force, alternated) is within 20 % of the prediction.  The table
 # is 96 MB: the window's ramp, a few latencies long, is then a few per cent
-# of a scan with the wide window (on d's 24 MB it is a fifth).
+# of a scan with the wide window (on d's 24 MB it is a fifth).  The disk's
+# bytes are capped at 120 MB/s, which the wider window reaches: past that
+# the machine's own time to copy each 1 MB request through the layer
+# grows with what else runs on its CPUs (on a busy machine the scan got
+# 168 to 211 MB/s where an idle one gets 225), and the known answer holds
+# only where the disk, not the machine, sets the rate.  bench/advice.sh
+# shows the uncapped cell.
 $disk->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);
 $node->safe_psql('postgres', q{
 	CREATE UNLOGGED TABLE r (g int, pad text) TABLESPACE lab;
@@ -190,7 +196,7 @@ $node->safe_psql('postgres', q{
 	VACUUM (FREEZE, ANALYZE) r;
 	CHECKPOINT;
 });
-$disk->set(latency_us => $lat_us, depth => 8, iops => 0, mb_s => 0);
+$disk->set(latency_us => $lat_us, depth => 8, iops => 0, mb_s => 120);
 cold_table($node, 'r');
 my $ra_rows = decode_json($node->safe_psql('postgres',
 	"SELECT coalesce(json_agg(a), '[]') FROM scan_advice('r', 'cold', max_seconds => 30) a"));
