@@ -106,9 +106,8 @@ disk_setup()
 	chown -R postgres: "$labdisk"
 	# The page cache reads the mount through a backing device of its own,
 	# whose read-ahead window is the lab's to change.
-	labbdi=/sys/class/bdi/$(stat -c '%Hd:%Ld' "$labdisk/mnt")
-	labra=$(cat "$labbdi/read_ahead_kb")
-	sb_on_exit "echo $labra > '$labbdi/read_ahead_kb'"
+	labra_file=$(sb_lab_disk_ra_file "$labdisk/mnt")
+	labra=$(sb_lab_disk_ra "$labdisk/mnt")
 	q -c "CREATE TABLESPACE lab LOCATION '$labdisk/mnt'" >/dev/null
 	q -c "CREATE TABLE lineitem_lab TABLESPACE lab AS SELECT * FROM lineitem" -c "VACUUM (FREEZE, ANALYZE) lineitem_lab" >/dev/null
 }
@@ -152,7 +151,7 @@ relimit() { sb_lab_limit "$lab" "$dir/data" "$mib" "$cpus"; }
 # The window is taken when a file is opened: 18's I/O workers hold theirs
 # open, so the server restarts with each change.
 ra_set() { bash -c "${command%%;*}" && sb_restart_cluster "$dir"; }
-ra_back() { echo "$labra" >"$labbdi/read_ahead_kb" && sb_restart_cluster "$dir"; }
+ra_back() { sb_lab_disk_ra "$labdisk/mnt" "$labra" && sb_restart_cluster "$dir"; }
 
 # try ROW: apply one row of scan_advice (fields separated by \x1f), time
 # the scan with it and without, undo it, and print the line.
@@ -190,7 +189,7 @@ try()
 			# The lab's own limit, lifted and set again.
 			alternate lift relimit
 			;;
-		"echo "*" > $labbdi/read_ahead_kb"*)
+		"echo "*" > $labra_file"*)
 			# The lab disk's own window.
 			alternate ra_set ra_back
 			;;

@@ -221,11 +221,10 @@ sub read_ahead_kb
 sub ra_file
 {
 	my ($self) = @_;
-	my @st = stat($self->{top}) or die "$self->{top}: $!";
-	my $dev = $st[0];
-	my $maj = (($dev >> 8) & 0xfff) | (($dev >> 32) & ~0xfff);
-	my $min = ($dev & 0xff) | (($dev >> 12) & ~0xff);
-	return "/sys/class/bdi/$maj:$min/read_ahead_kb";
+	my ($ok, $out) = SbLab::run_lab('disk-ra-file', $self->{top});
+	die "tools/lab.sh disk-ra-file: $out" unless $ok;
+	chomp $out;
+	return $out;
 }
 
 sub stat_lines

@@ -36,6 +36,7 @@
 #   tools/lab.sh disk-ra MNT [KB]       the read-ahead window the page
 #                                       cache gives files on it (its own
 #                                       backing device's), or set it
+#   tools/lab.sh disk-ra-file MNT       the file that holds that window
 #   tools/lab.sh disk-umount MNT        unmount it, the program ended
 #
 # Where groups are made: under SB_LAB_PARENT (a group path such as
@@ -479,9 +480,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	disk-stat) sb_lab_disk_stat "$@" ;;
 	disk-time) sb_lab_disk_time "$@" ;;
 	disk-ra) sb_lab_disk_ra "$@" ;;
+	disk-ra-file) sb_lab_disk_ra_file "$@" ;;
 	disk-umount) sb_lab_disk_umount "$@" ;;
 	*)
-		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir|disk-check|disk-mount|disk-set|disk-stat|disk-time|disk-ra|disk-umount ..." >&2
+		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir|disk-check|disk-mount|disk-set|disk-stat|disk-time|disk-ra|disk-ra-file|disk-umount ..." >&2
 		exit 2
 		;;
 	esac
