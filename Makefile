@@ -42,7 +42,7 @@ DATA = scanbench--0.1.sql $(sort $(wildcard scanbench--*--*.sql)) \
 # pg_regress runs the setup first, then the rest in name order; each file
 # of sql/ is listed (tools/check-layout.sh checks that none is left out).
 REGRESS = scanbench_setup access_paths advice breakdown citus comments history \
-	history_checks index_crossover messages null_args page_costs page_costs_history \
+	history_checks history_months index_crossover messages null_args page_costs page_costs_history \
 	privileges raw_read safety scan_efficiency scan_rate storage toast_efficiency
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
 TAP_TESTS = 1

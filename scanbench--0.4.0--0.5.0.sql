@@ -4,6 +4,337 @@
 \echo Use "ALTER EXTENSION scanbench UPDATE TO '0.5.0'" to load this file. \quit
 
 --
+-- ==== The history by month ====
+--
+-- scan_history becomes partitioned by month (see scanbench--0.5.0.sql).
+-- A table cannot become partitioned in place: the runs move into a new
+-- one, into its default partition (scan_history_partition, called after
+-- the update, makes their months: months made here would be part of the
+-- extension, and pg_dump would not keep their rows).  What 0.4.0 bound to
+-- the old table goes with it and is made again below.
+--
+DROP VIEW @extschema@.scan_trend;
+DROP FUNCTION @extschema@.scanbench_metrics();
+DROP FUNCTION scanbench_internal.scan_history_median(bigint, integer);
+DROP FUNCTION scanbench_internal.scan_history_window(bigint, integer);
+ALTER TABLE @extschema@.scan_history RENAME TO scan_history_0_4;
+-- Its constraints' names go with it, so that the new table has the same
+-- names as a new installation's (from 18 on, the NOT NULLs' too).
+DO $$
+DECLARE
+	c record;
+BEGIN
+	FOR c IN SELECT k.conname FROM pg_catalog.pg_constraint k
+			 WHERE k.conrelid = '@extschema@.scan_history_0_4'::pg_catalog.regclass
+			   AND k.conname OPERATOR(pg_catalog.~) '^scan_history_' LOOP
+		EXECUTE pg_catalog.format('ALTER TABLE @extschema@.scan_history_0_4 RENAME CONSTRAINT %I TO %I',
+								  c.conname, pg_catalog.regexp_replace(c.conname, '^scan_history_', 'scan_history_0_4_'));
+	END LOOP;
+END
+$$;
+ALTER SEQUENCE @extschema@.scan_history_id_seq OWNED BY NONE;
+ALTER EXTENSION scanbench DROP TABLE @extschema@.scan_history_0_4;
+
+CREATE TABLE scan_history (
+	id					bigint NOT NULL DEFAULT pg_catalog.nextval('scan_history_id_seq'::pg_catalog.regclass),
+	measured_at			timestamptz NOT NULL,
+	relid				oid,
+	relschema			text,
+	relname				text NOT NULL,
+	cache				text NOT NULL,
+	bytes				bigint,
+	rows				bigint,
+	block_size			integer,
+	runs				integer,
+	read_mb_s			float8,
+	scan_mb_s			float8,
+	scan_pct			float8,
+	scan_pct_lo			float8,
+	scan_pct_hi			float8,
+	scan_pct_p10		float8,
+	scan_pct_p90		float8,
+	read_s				float8,
+	scan_s				float8,
+	read_cached_pct		float8,
+	scan_cached_pct		float8,
+	method				text,
+	pairs				integer,
+	coverage_pct		float8,
+	elapsed_s			float8,
+	verdict				text[],
+	write_mb_s			float8,
+	filesystem			text,
+	device				text,
+	scheduler			text,
+	read_ahead_kb		integer,
+	kernel				text,
+	server_version		text,
+	settings			jsonb,
+	recorded_by			text NOT NULL DEFAULT current_user,
+	-- the waits and the limits of the run
+	cpu_wait_s			float8,
+	cpu_throttled_s		float8,
+	cpu_quota_us		bigint,
+	cpu_period_us		bigint,
+	read_bps_limit		bigint,
+	write_bps_limit		bigint,
+	read_iops_limit		bigint,
+	write_iops_limit	bigint,
+	-- the limits efficiency_check judged the run with, kept so that
+	-- judging the run again later gives the verdict the check gave
+	limit_min_pct		float8,
+	limit_max_drop_pct	float8,
+	limit_warn_pct		float8,
+	limit_warn_drop_pct	float8,
+	limit_window_days	integer,
+	-- facts that move the CPU share
+	data_checksums		boolean,
+	jit					boolean,
+	io_max_combine_limit integer,
+	io_workers			integer,
+	server_major		integer,
+	-- the server measured, for a fleet's runs; NULL: this server
+	server				text,
+	system_identifier	bigint,
+	server_host			text,
+	server_port			integer,
+	server_role			text CONSTRAINT scan_history_server_role_check
+							CHECK (server_role IN ('primary', 'standby')),
+	tags				jsonb,
+	reason				text,
+	-- Figures a judgement can use: finite, in range.  A NaN or 1e308
+	-- would make every later judgement of the relation wrong or fail.
+	CONSTRAINT scan_history_measured_at_check CHECK (pg_catalog.isfinite(measured_at)),
+	CONSTRAINT scan_history_scan_pct_check CHECK ((scan_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_lo OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_lo OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_hi OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_hi OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_p10 OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_p10 OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8) AND
+		(scan_pct_p90 OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_pct_p90 OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8)),
+	CONSTRAINT scan_history_cached_pct_check CHECK ((read_cached_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND read_cached_pct OPERATOR(pg_catalog.<=) 100::pg_catalog.float8) AND
+		(scan_cached_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_cached_pct OPERATOR(pg_catalog.<=) 100::pg_catalog.float8) AND
+		(coverage_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND coverage_pct OPERATOR(pg_catalog.<=) 100::pg_catalog.float8)),
+	CONSTRAINT scan_history_rates_check CHECK ((read_mb_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND read_mb_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(scan_mb_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_mb_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(write_mb_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND write_mb_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8)),
+	CONSTRAINT scan_history_seconds_check CHECK ((read_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND read_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(scan_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND scan_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(elapsed_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND elapsed_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(cpu_wait_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND cpu_wait_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8) AND
+		(cpu_throttled_s OPERATOR(pg_catalog.>=) 0::pg_catalog.float8 AND cpu_throttled_s OPERATOR(pg_catalog.<=) 1e9::pg_catalog.float8)),
+	CONSTRAINT scan_history_limits_check CHECK ((limit_min_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_min_pct OPERATOR(pg_catalog.<) 1000::pg_catalog.float8) AND
+		(limit_max_drop_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_max_drop_pct OPERATOR(pg_catalog.<) 100::pg_catalog.float8) AND
+		(limit_warn_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_warn_pct OPERATOR(pg_catalog.<) 1000::pg_catalog.float8) AND
+		(limit_warn_drop_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_warn_drop_pct OPERATOR(pg_catalog.<) 100::pg_catalog.float8) AND
+		(limit_window_days OPERATOR(pg_catalog.>=) 1 AND limit_window_days OPERATOR(pg_catalog.<=) 36600))
+) PARTITION BY RANGE (measured_at);
+ALTER SEQUENCE scan_history_id_seq OWNED BY scan_history.id;
+
+--
+-- The history is partitioned by month of measured_at (months in UTC), so
+-- that old runs go a month at a time (scan_history_prune drops a month
+-- wholly past) and, on Citus, old months can be kept compressed
+-- (scan_history_compress).  scan_history_partition makes the months.
+-- The parent has no index of its own: each month has its own key and
+-- indexes, made by scan_history_keys.  The months are made after the
+-- extension, so they are not part of it and pg_dump keeps them as tables
+-- of their own, attached to the parent; a partitioned index would make
+-- their indexes a second time when its script attaches them.
+--
+CREATE FUNCTION scanbench_internal.scan_history_distributed() RETURNS boolean
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+		RETURN false;
+	END IF;
+	RETURN EXISTS (SELECT 1 FROM pg_dist_partition
+				   WHERE logicalrelid = '@extschema@.scan_history'::regclass);
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_distributed() IS
+'whether scan_history is a table distributed by Citus';
+
+-- A month's key and indexes.  On Citus a key holds the distribution
+-- column (server), and run numbers are found through an index of their
+-- own.
+CREATE FUNCTION scanbench_internal.scan_history_keys(part regclass) RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	nsp name;
+	rel name;
+BEGIN
+	SELECT n.nspname, c.relname INTO STRICT nsp, rel
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.oid = part;
+	IF scanbench_internal.scan_history_distributed() THEN
+		EXECUTE format('ALTER TABLE %I.%I ADD CONSTRAINT %I PRIMARY KEY (server, id)', nsp, rel, rel || '_pkey');
+		EXECUTE format('CREATE INDEX %I ON %I.%I (id)', rel || '_id_idx', nsp, rel);
+	ELSE
+		EXECUTE format('ALTER TABLE %I.%I ADD CONSTRAINT %I PRIMARY KEY (id)', nsp, rel, rel || '_pkey');
+	END IF;
+	EXECUTE format('CREATE INDEX %I ON %I.%I (relschema, relname, cache, measured_at)',
+				   rel || '_relation_idx', nsp, rel);
+	-- Every series of one server, this server's own (server NULL)
+	-- included: the runs a run is compared with are read from it alone,
+	-- never those of the same relation on the fleet's other servers.
+	EXECUTE format('CREATE INDEX %I ON %I.%I (server, relschema, relname, cache, measured_at)',
+				   rel || '_server_idx', nsp, rel);
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_keys(regclass) IS
+'make the key and the indexes of one partition of scan_history';
+
+-- The partitions with their bounds (NULL for the default partition) and
+-- access method.  The bounds are read back from the partition's
+-- expression, which prints them in this session's time zone.
+CREATE FUNCTION scanbench_internal.scan_history_months(OUT part regclass,
+	OUT from_at timestamptz, OUT to_at timestamptz, OUT access_method name)
+RETURNS SETOF record
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT c.oid::regclass,
+	   CASE WHEN b.m[1] = 'MINVALUE' THEN '-infinity' ELSE b.m[1] END::timestamptz,
+	   CASE WHEN b.m[2] = 'MAXVALUE' THEN 'infinity' ELSE b.m[2] END::timestamptz,
+	   a.amname
+FROM pg_inherits i
+JOIN pg_class c ON c.oid = i.inhrelid
+LEFT JOIN pg_am a ON a.oid = c.relam,
+LATERAL regexp_match(pg_get_expr(c.relpartbound, c.oid),
+					 'FROM \(''?([^'')]*)''?\) TO \(''?([^'')]*)''?\)') AS b(m)
+WHERE i.inhparent = '@extschema@.scan_history'::regclass
+ORDER BY 2 NULLS FIRST
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_months() IS
+'the partitions of scan_history: each with its bounds (NULL for the default partition) and access method';
+
+-- Runs of a month that has no partition yet land here, until
+-- scan_history_partition makes their month and moves them into it.
+CREATE TABLE scan_history_default PARTITION OF scan_history DEFAULT;
+COMMENT ON TABLE scan_history_default IS
+'the runs of scan_history whose month has no partition yet, until scan_history_partition makes it';
+SELECT scanbench_internal.scan_history_keys('scan_history_default'::pg_catalog.regclass);
+
+SELECT pg_catalog.pg_extension_config_dump('scan_history', '');
+SELECT pg_catalog.pg_extension_config_dump('scan_history_default', '');
+SELECT pg_catalog.pg_extension_config_dump('scan_history_id_seq', '');
+
+COMMENT ON TABLE scan_history IS
+'one row per recorded scan_efficiency run (record => true, efficiency_check), partitioned by month of measured_at (scan_history_partition); kept by pg_dump';
+COMMENT ON COLUMN scan_history.id IS 'run number, increasing';
+COMMENT ON COLUMN scan_history.measured_at IS 'when the run was measured';
+COMMENT ON COLUMN scan_history.relid IS 'OID of the relation at the time (changes when the table is reloaded); NULL on a row of a server that could not be asked';
+COMMENT ON COLUMN scan_history.relschema IS 'schema of the relation at the time; NULL on a row of a server that could not be asked';
+COMMENT ON COLUMN scan_history.relname IS 'name of the relation at the time; runs are compared by schema and name';
+COMMENT ON COLUMN scan_history.cache IS 'cache mode: cold, warm or asis';
+COMMENT ON COLUMN scan_history.bytes IS 'size of the relation, bytes';
+COMMENT ON COLUMN scan_history.rows IS 'rows the scan counted';
+COMMENT ON COLUMN scan_history.block_size IS 'raw read size, bytes';
+COMMENT ON COLUMN scan_history.runs IS 'runs asked for';
+COMMENT ON COLUMN scan_history.read_mb_s IS 'raw read rate, MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_history.scan_mb_s IS 'executor count(1) scan rate, MB/s (10^6 bytes)';
+COMMENT ON COLUMN scan_history.scan_pct IS 'scan rate as a percentage of the read rate, %';
+COMMENT ON COLUMN scan_history.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct, %';
+COMMENT ON COLUMN scan_history.scan_pct_hi IS 'upper end of the 95 % confidence interval of scan_pct, %';
+COMMENT ON COLUMN scan_history.scan_pct_p10 IS '10th percentile of the pairs'' scan percentages, %';
+COMMENT ON COLUMN scan_history.scan_pct_p90 IS '90th percentile of the pairs'' scan percentages, %';
+COMMENT ON COLUMN scan_history.read_s IS 'raw read time, seconds';
+COMMENT ON COLUMN scan_history.scan_s IS 'scan time, seconds';
+COMMENT ON COLUMN scan_history.read_cached_pct IS 'share of the relation cached before the raw reads, %';
+COMMENT ON COLUMN scan_history.scan_cached_pct IS 'share of the relation cached before the scans, %';
+COMMENT ON COLUMN scan_history.method IS 'how the relation was measured (pairs of stretches or whole passes)';
+COMMENT ON COLUMN scan_history.pairs IS 'read/scan pairs measured';
+COMMENT ON COLUMN scan_history.coverage_pct IS 'share of the relation read, %';
+COMMENT ON COLUMN scan_history.elapsed_s IS 'time the measurement took, seconds';
+COMMENT ON COLUMN scan_history.verdict IS 'the run''s verdict marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting';
+COMMENT ON COLUMN scan_history.write_mb_s IS 'write rate of the storage, MB/s (10^6 bytes), when measured';
+COMMENT ON COLUMN scan_history.filesystem IS 'filesystem type under the relation''s first file';
+COMMENT ON COLUMN scan_history.device IS 'block device under the relation''s first file';
+COMMENT ON COLUMN scan_history.scheduler IS 'I/O schedulers of the block devices under that file, top down, joined by /';
+COMMENT ON COLUMN scan_history.read_ahead_kb IS 'read-ahead of the device the filesystem is on, kB';
+COMMENT ON COLUMN scan_history.kernel IS 'running kernel release';
+COMMENT ON COLUMN scan_history.server_version IS 'PostgreSQL server_version';
+COMMENT ON COLUMN scan_history.settings IS 'the server''s I/O settings, as SHOW prints them';
+COMMENT ON COLUMN scan_history.recorded_by IS 'role that recorded the run';
+COMMENT ON COLUMN scan_history.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the run''s timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
+COMMENT ON COLUMN scan_history.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the run''s timed passes (cgroup cpu.stat); NULL where it cannot be read';
+COMMENT ON COLUMN scan_history.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
+COMMENT ON COLUMN scan_history.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+COMMENT ON COLUMN scan_history.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
+COMMENT ON COLUMN scan_history.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
+COMMENT ON COLUMN scan_history.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_history.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+COMMENT ON COLUMN scan_history.limit_min_pct IS 'efficiency_check''s min_pct (%) the run was judged with; NULL when none was given or the run was recorded otherwise';
+COMMENT ON COLUMN scan_history.limit_max_drop_pct IS 'efficiency_check''s max_drop_pct (%) the run was judged with; NULL when the run was recorded otherwise (then it keeps no limits at all)';
+COMMENT ON COLUMN scan_history.limit_warn_pct IS 'efficiency_check''s warn_pct (%) the run was judged with; NULL for the default (10 % above min_pct, at most halfway to 100 %)';
+COMMENT ON COLUMN scan_history.limit_warn_drop_pct IS 'efficiency_check''s warn_drop_pct (%) the run was judged with; NULL when it had no warning before the alarm';
+COMMENT ON COLUMN scan_history.limit_window_days IS 'efficiency_check''s window_days (days) the run was judged with';
+COMMENT ON COLUMN scan_history.data_checksums IS 'data checksums were on (a CPU cost on every page read into shared buffers); NULL for a run recorded before 0.3';
+COMMENT ON COLUMN scan_history.jit IS 'the jit setting during the run';
+COMMENT ON COLUMN scan_history.io_max_combine_limit IS 'io_max_combine_limit, the cap of io_combine_limit, in blocks; NULL before PostgreSQL 18';
+COMMENT ON COLUMN scan_history.io_workers IS 'I/O worker processes running during the run (io_method = worker); NULL where none are used';
+COMMENT ON COLUMN scan_history.server_major IS 'the server''s major version, such as 18';
+COMMENT ON COLUMN scan_history.server IS 'the server measured, as scanbench-fleet names it (its name= tag, else host:port/dbname); NULL: this server';
+COMMENT ON COLUMN scan_history.system_identifier IS 'the measured server''s database system identifier (pg_control_system()), shared by a primary and its standbys; NULL: this server';
+COMMENT ON COLUMN scan_history.server_host IS 'host (or socket directory) the fleet reached the server at; NULL: this server';
+COMMENT ON COLUMN scan_history.server_port IS 'port the fleet reached the server at; NULL: this server';
+COMMENT ON COLUMN scan_history.server_role IS 'primary or standby (pg_is_in_recovery()) when measured; NULL: this server, or not known';
+COMMENT ON COLUMN scan_history.tags IS 'the server''s tags in the fleet''s servers file, as a JSON object of strings; servers with the same tags are compared with each other';
+COMMENT ON COLUMN scan_history.reason IS 'why the server or relation could not be measured (connection refused, lost mid-run, timeout, no scanbench, ...); NULL for a run that was measured';
+
+REVOKE ALL ON TABLE scan_history FROM PUBLIC;
+REVOKE ALL ON SEQUENCE scan_history_id_seq FROM PUBLIC;
+GRANT SELECT ON TABLE scan_history TO pg_monitor;
+
+-- A check 0.4.0 left NOT VALID (the history keeps nonsense an older
+-- version took: see scanbench--0.3--0.4.0.sql) stays NOT VALID, so that
+-- no row is lost.
+DO $$
+DECLARE
+	c record;
+	unvalidated text[] := '{}';
+	defs text[] := '{}';
+BEGIN
+	FOR c IN SELECT pg_catalog.regexp_replace(k.conname, '^scan_history_0_4_', 'scan_history_') AS conname,
+					pg_catalog.pg_get_constraintdef(k.oid) AS def
+			 FROM pg_catalog.pg_constraint k
+			 WHERE k.conrelid = '@extschema@.scan_history_0_4'::pg_catalog.regclass
+			   AND k.contype = 'c' AND NOT k.convalidated LOOP
+		EXECUTE pg_catalog.format('ALTER TABLE @extschema@.scan_history DROP CONSTRAINT %I', c.conname);
+		unvalidated := unvalidated || c.conname::text;
+		defs := defs || c.def;
+	END LOOP;
+	INSERT INTO @extschema@.scan_history SELECT * FROM @extschema@.scan_history_0_4;
+	FOR i IN 1 .. coalesce(pg_catalog.array_length(unvalidated, 1), 0) LOOP
+		EXECUTE pg_catalog.format('ALTER TABLE @extschema@.scan_history ADD CONSTRAINT %I %s NOT VALID',
+								  unvalidated[i], defs[i]);
+	END LOOP;
+END
+$$;
+-- The grants the DBA gave on the history (a fleet's INSERT) stay given.
+DO $$
+DECLARE
+	g record;
+BEGIN
+	FOR g IN SELECT a.privilege_type, a.grantee::regrole::text AS grantee, a.is_grantable
+			 FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+			 WHERE c.oid = '@extschema@.scan_history_0_4'::pg_catalog.regclass
+			   AND a.grantee <> 0 AND a.grantee <> c.relowner LOOP
+		EXECUTE pg_catalog.format('GRANT %s ON TABLE @extschema@.scan_history TO %s%s',
+								  g.privilege_type, g.grantee,
+								  CASE WHEN g.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+	END LOOP;
+END
+$$;
+DROP TABLE @extschema@.scan_history_0_4;
+
+--
 -- ==== The device's own rate beside the dd-like read ====
 --
 -- scan_efficiency also reads the same blocks as a device is read by a
@@ -62,172 +393,8 @@ COMMENT ON COLUMN @extschema@.scan_efficiency_result.method IS 'pairs (sampled s
 -- scanbench_compared_runs; the judge names the server in its message and
 -- hint.  The window of compared runs was already the server's own.
 --
-CREATE OR REPLACE VIEW scan_trend AS
-SELECT t.relation, t.cache, t.runs, t.judged_runs, t.first_at, t.latest_at,
-	   t.latest_pct, t.latest_verdict, m.median_pct, t.min_pct, t.max_pct,
-	   pg_catalog.round(((100::pg_catalog.float8 OPERATOR(pg_catalog.*) t.latest_judged_pct
-						  OPERATOR(pg_catalog./) CASE WHEN m.median_pct OPERATOR(pg_catalog.<>) 0::pg_catalog.float8
-													   THEN m.median_pct END)
-						 OPERATOR(pg_catalog.-) 100::pg_catalog.float8)::pg_catalog.numeric, 1)::pg_catalog.float8
-		   AS change_pct,
-	   t.latest_read_mb_s, t.latest_scan_mb_s, t.server
-FROM (SELECT h.server, pg_catalog.format('%I.%I'::pg_catalog.text, h.relschema, h.relname) AS relation,
-			 h.cache,
-			 pg_catalog.count(*) AS runs,
-			 pg_catalog.count(*) FILTER (WHERE h.judged) AS judged_runs,
-			 pg_catalog.min(h.measured_at) AS first_at,
-			 pg_catalog.max(h.measured_at) AS latest_at,
-			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_pct,
-			 -- array_agg of arrays makes a two-dimensional array: the latest
-			 -- verdict is taken as text and split again.
-			 pg_catalog.string_to_array((pg_catalog.array_agg(pg_catalog.array_to_string(h.verdict, ','::pg_catalog.text)
-									ORDER BY h.measured_at DESC, h.id DESC))[1], ','::pg_catalog.text) AS latest_verdict,
-			 pg_catalog.min(h.scan_pct) FILTER (WHERE h.judged) AS min_pct,
-			 pg_catalog.max(h.scan_pct) FILTER (WHERE h.judged) AS max_pct,
-			 (pg_catalog.array_agg(h.id ORDER BY h.measured_at DESC, h.id DESC)
-			  FILTER (WHERE h.judged))[1] AS latest_judged_id,
-			 (pg_catalog.array_agg(h.scan_pct ORDER BY h.measured_at DESC, h.id DESC)
-			  FILTER (WHERE h.judged))[1] AS latest_judged_pct,
-			 (pg_catalog.array_agg(h.read_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_read_mb_s,
-			 (pg_catalog.array_agg(h.scan_mb_s ORDER BY h.measured_at DESC, h.id DESC))[1] AS latest_scan_mb_s
-	  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) IS NOT NULL
-						 AND scanbench_internal.scan_history_usable(sh.scan_pct)
-						 AND pg_catalog.isfinite(sh.measured_at) AS judged
-			FROM @extschema@.scan_history sh) AS h
-	  GROUP BY h.server, h.relschema, h.relname, h.cache) AS t
-LEFT JOIN LATERAL scanbench_internal.scan_history_median(t.latest_judged_id) AS m ON true;
-
-COMMENT ON VIEW scan_trend IS
-'scan efficiency per server, relation and cache mode over the recorded runs';
-COMMENT ON COLUMN scan_trend.server IS 'the server measured, as scan_history names it (scanbench-fleet''s runs); NULL: this server';
-
-CREATE OR REPLACE FUNCTION scanbench_metrics() RETURNS text
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
-	WITH latest AS (
-		-- The runs counted in the same pass: a join of the counts on the
-		-- series' columns, NULL-safe, could not be hashed on the server.
-		SELECT DISTINCT ON (h.server, h.relschema, h.relname, h.cache) h.*,
-			   pg_catalog.count(*) OVER (PARTITION BY h.server, h.relschema, h.relname, h.cache) AS recorded
-		FROM @extschema@.scan_history h
-		ORDER BY h.server, h.relschema, h.relname, h.cache, h.measured_at DESC, h.id DESC
-	), labelled AS (
-		-- The schema and the relation are labels of their own, each
-		-- escaped (backslash, double quote, line feed), so that a."b.c"
-		-- and "a.b".c are two series.
-		SELECT l.*, m.median_pct, m.runs AS compared_runs,
-			CASE WHEN l.server IS NOT NULL THEN
-				pg_catalog.format('server="%s",'::pg_catalog.text,
-				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.server,
-					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
-					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END
-			OPERATOR(pg_catalog.||)
-			pg_catalog.format('schema="%s",relation="%s",cache="%s"'::pg_catalog.text,
-				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(l.relschema, ''::pg_catalog.text),
-					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
-					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
-				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.relname,
-					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
-					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text),
-				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(l.cache,
-					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
-					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
-			OPERATOR(pg_catalog.||)
-			CASE WHEN l.tags IS NOT NULL THEN
-				pg_catalog.format(',cohort="%s"'::pg_catalog.text,
-				   pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
-					(SELECT coalesce(pg_catalog.string_agg(t.key OPERATOR(pg_catalog.||) '='::pg_catalog.text OPERATOR(pg_catalog.||) t.value,
-														   ','::pg_catalog.text ORDER BY t.key), ''::pg_catalog.text)
-					 FROM pg_catalog.jsonb_each_text(l.tags) AS t),
-					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
-					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text)) ELSE ''::pg_catalog.text END AS labels
-		FROM latest l
-		LEFT JOIN LATERAL scanbench_internal.scan_history_median(l.id) AS m ON true
-	), families (ord, name, help) AS (VALUES
-		(1, 'scanbench_scan_efficiency_percent',
-		 'Scan rate of the latest recorded run as a percentage of the raw read rate of the same files.'),
-		(2, 'scanbench_scan_efficiency_lower_percent',
-		 'Lower end of the 95 % confidence interval of the latest run''s scan efficiency.'),
-		(3, 'scanbench_scan_efficiency_upper_percent',
-		 'Upper end of the 95 % confidence interval of the latest run''s scan efficiency.'),
-		(4, 'scanbench_scan_efficiency_median_percent',
-		 'The median the latest run is compared with: earlier judged runs with its marks in the 30 days up to it.'),
-		(5, 'scanbench_read_bytes_per_second',
-		 'Raw read rate of the relation''s files in the latest run.'),
-		(6, 'scanbench_scan_bytes_per_second',
-		 'Executor count(1) scan rate of the relation in the latest run.'),
-		(7, 'scanbench_run_judged',
-		 '1 when the latest run could be judged, 0 when it was unstable, cached or a burst.'),
-		(8, 'scanbench_verdict_info',
-		 'Verdict of the latest run, as a label.'),
-		(9, 'scanbench_last_run_timestamp_seconds',
-		 'When the latest run was measured, seconds since the Unix epoch.'),
-		(10, 'scanbench_recorded_runs',
-		 'Runs of the relation and cache mode in the history.'),
-		(11, 'scanbench_cpu_limit_cores',
-		 'CPUs the server''s control group may use in the latest run (its quota over its period); absent when it has no quota.'),
-		(12, 'scanbench_read_limit_bytes_per_second',
-		 'Read throttle of the data''s device for the server''s control group in the latest run; absent when none.'),
-		(13, 'scanbench_read_limit_iops',
-		 'Read throttle of the data''s device for the server''s control group in the latest run, I/O operations/s; absent when none.'),
-		(14, 'scanbench_compared_runs',
-		 'Earlier judged runs the median is taken over (a drop is judged from 3 on).')
-	), figures (ord, labels, id, value) AS (
-		SELECT v.ord, CASE WHEN v.ord OPERATOR(pg_catalog.=) 8 THEN l.labels OPERATOR(pg_catalog.||)
-					pg_catalog.format(',verdict="%s"'::pg_catalog.text,
-						pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(coalesce(pg_catalog.array_to_string(l.verdict, ','::pg_catalog.text), ''::pg_catalog.text),
-					E'\\'::pg_catalog.text, E'\\\\'::pg_catalog.text), '"'::pg_catalog.text, E'\\"'::pg_catalog.text),
-					E'\n'::pg_catalog.text, E'\\n'::pg_catalog.text))
-				ELSE l.labels END, l.id, v.value
-		FROM labelled l, LATERAL (VALUES
-			(1, l.scan_pct), (2, l.scan_pct_lo), (3, l.scan_pct_hi),
-			(4, pg_catalog.round(l.median_pct::pg_catalog.numeric, 1)::pg_catalog.float8),
-			(5, pg_catalog.round(l.read_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
-			(6, pg_catalog.round(l.scan_mb_s OPERATOR(pg_catalog.*) 1e6::pg_catalog.float8)),
-			(7, CASE WHEN l.scan_pct IS NULL THEN NULL
-				WHEN scanbench_internal.scan_history_marks(l.verdict) IS NULL
-					 OR NOT scanbench_internal.scan_history_usable(l.scan_pct) THEN 0::pg_catalog.float8
-				ELSE 1::pg_catalog.float8 END),
-			(8, 1::pg_catalog.float8),
-			(9, pg_catalog.date_part('epoch'::pg_catalog.text, l.measured_at)),
-			(10, l.recorded::pg_catalog.float8),
-			(11, pg_catalog.round(l.cpu_quota_us::pg_catalog.numeric
-								  OPERATOR(pg_catalog./) CASE WHEN l.cpu_period_us OPERATOR(pg_catalog.>) 0::pg_catalog.int8
-															   THEN l.cpu_period_us END::pg_catalog.numeric,
-								  3)::pg_catalog.float8),
-			(12, l.read_bps_limit::pg_catalog.float8),
-			(13, l.read_iops_limit::pg_catalog.float8),
-			(14, CASE WHEN l.scan_pct IS NOT NULL THEN l.compared_runs::pg_catalog.float8 END)) AS v(ord, value)
-		WHERE v.value IS NOT NULL
-	), samples AS (
-		-- A figure that is not a finite number (a row kept from before the
-		-- history checked its figures) has no sample: a comment says so.
-		SELECT f.ord, f.labels, f.id, f.value,
-			   f.value OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
-			   AND f.value OPERATOR(pg_catalog.<) 'Infinity'::pg_catalog.float8 AS finite
-		FROM figures f
-	)
-	SELECT pg_catalog.string_agg(line, E'\n'::pg_catalog.text ORDER BY ord, sub, line)
-	FROM (
-		SELECT f.ord, 0 AS sub,
-			   pg_catalog.format(E'# HELP %s %s\n# TYPE %s gauge'::pg_catalog.text, f.name, f.help, f.name) AS line
-		FROM families f
-		UNION ALL
-		SELECT s.ord, 1, pg_catalog.format('%s{%s} %s'::pg_catalog.text, f.name, s.labels,
-										   s.value::pg_catalog.text)
-		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
-		WHERE s.finite
-		UNION ALL
-		SELECT s.ord, 2, pg_catalog.format('# %s{%s}: run %s has %s, not a finite figure, and no sample'::pg_catalog.text,
-										   f.name, s.labels, s.id, s.value)
-		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
-		WHERE NOT s.finite
-	) AS lines;
-END;
-
-COMMENT ON FUNCTION scanbench_metrics() IS
-'the latest run of each server, relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %; a fleet''s runs labelled with their server and cohort)';
+-- Both are made below, with the judge's helpers they read (the history's
+-- move above dropped 0.4.0's).
 
 --
 -- ==== Page costs: the planner's seq_page_cost and random_page_cost ====
@@ -367,16 +534,6 @@ COMMENT ON COLUMN fleet_queue_disk.disk IS 'the disk, as fleet_queue.disk names 
 COMMENT ON COLUMN fleet_queue_disk.runner IS 'the runner measuring a server of it: host:pid; NULL when none';
 COMMENT ON COLUMN fleet_queue_disk.server IS 'the server being measured; NULL when none';
 COMMENT ON COLUMN fleet_queue_disk.lease_until IS 'the disk is busy until then, unless renewed; NULL when free';
-
--- A central history of many servers: the runs a run is compared with are
--- read through the server's own series, never through every server's runs
--- of the same relation (see scanbench--0.5.0.sql).
-DROP INDEX @extschema@.scan_history_server_idx;
--- Every series of one server, this server's own (server NULL) included:
--- the runs a run is compared with are read from it alone, never those of
--- the same relation on the fleet's other servers.
-CREATE INDEX scan_history_server_idx
-	ON scan_history (server, relschema, relname, cache, measured_at);
 
 CREATE OR REPLACE FUNCTION scanbench_internal.scan_history_window(run bigint, window_days integer)
 RETURNS SETOF bigint
@@ -1116,6 +1273,7 @@ DECLARE
 	own bigint;
 	runs bigint;
 	failed text;
+	p record;
 BEGIN
 	IF shard_count IS NULL OR shard_count < 1 OR shard_count > 64000 THEN
 		RAISE EXCEPTION 'shard_count must be from 1 to 64000, not %', coalesce(shard_count::text, 'NULL')
@@ -1128,8 +1286,7 @@ BEGIN
 				  DETAIL = 'The citus extension is not created in this database.',
 				  HINT = 'On one server the history needs nothing more. On a Citus cluster, CREATE EXTENSION citus and add the worker nodes first.';
 	END IF;
-	IF EXISTS (SELECT 1 FROM pg_dist_partition
-			   WHERE logicalrelid = '@extschema@.scan_history'::regclass) THEN
+	IF scanbench_internal.scan_history_distributed() THEN
 		RAISE EXCEPTION 'scan_history is distributed already'
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 				  HINT = 'Its shards: SELECT * FROM citus_shards WHERE table_name = ''scan_history''::regclass;';
@@ -1144,10 +1301,13 @@ BEGIN
 	END IF;
 
 	-- The key on every node first: the workers' tables become the shells
-	-- of the distributed one and keep their own key otherwise.
+	-- of the distributed one and keep their own key otherwise.  A worker's
+	-- history has its default partition only.
 	SELECT string_agg(format('%s:%s: %s', r.nodename, r.nodeport, r.result), '; ') INTO failed
 	FROM run_command_on_workers(format(
-		'ALTER TABLE %I.scan_history DROP CONSTRAINT scan_history_pkey, ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id)',
+		'ALTER TABLE %1$I.scan_history_default DROP CONSTRAINT scan_history_default_pkey, '
+		'ADD CONSTRAINT scan_history_default_pkey PRIMARY KEY (server, id); '
+		'CREATE INDEX scan_history_default_id_idx ON %1$I.scan_history_default (id)',
 		'@extschema@')) AS r
 	WHERE NOT r.success;
 	IF failed IS NOT NULL THEN
@@ -1156,23 +1316,231 @@ BEGIN
 				  DETAIL = failed,
 				  HINT = 'scanbench must be created on every node (CREATE EXTENSION on the coordinator does it), and a worker''s own history empty.';
 	END IF;
-	ALTER TABLE @extschema@.scan_history DROP CONSTRAINT scan_history_pkey,
-		ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id);
+	FOR p IN SELECT m.part, c.relname FROM scanbench_internal.scan_history_months() m
+			 JOIN pg_class c ON c.oid = m.part LOOP
+		EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I, ADD CONSTRAINT %I PRIMARY KEY (server, id)',
+					   p.part, p.relname || '_pkey', p.relname || '_pkey');
+		EXECUTE format('CREATE INDEX %I ON %s (id)', p.relname || '_id_idx', p.part);
+	END LOOP;
 	PERFORM create_distributed_table('@extschema@.scan_history'::regclass, 'server',
 									 colocate_with => 'none', shard_count => shard_count);
 	IF runs > 0 THEN
 		-- The rows were copied into the shards; the coordinator's copy goes.
 		PERFORM truncate_local_data_after_distributing_table('@extschema@.scan_history'::regclass);
 	END IF;
-	CREATE INDEX scan_history_id_idx ON @extschema@.scan_history (id);
 	RETURN runs;
 END
 $$;
 
 COMMENT ON FUNCTION scan_history_distribute(integer) IS
-'on a Citus coordinator: make scan_history a table distributed by server in shard_count shards, keyed by (server, id), its runs moved into the shards; every query of the judge, the trend and the metrics then reads one server''s runs on its shard; refused without Citus, when distributed already, or while it holds runs with no server; returns the runs moved';
+'on a Citus coordinator: make scan_history a table distributed by server in shard_count shards, each month keyed by (server, id), its runs moved into the shards; every query of the judge, the trend and the metrics then reads one server''s runs on its shard; refused without Citus, when distributed already, or while it holds runs with no server; returns the runs moved';
 
 REVOKE ALL ON FUNCTION scan_history_distribute(integer) FROM PUBLIC;
+
+--
+-- A month wholly past the cutoff goes whole (DROP), where the caller owns
+-- the history; the runs before the cutoff in the month it falls in, and
+-- those waiting in the default partition, are deleted.  A compressed
+-- (columnar) month cannot delete rows: its runs stay until the month is
+-- wholly past.
+--
+CREATE OR REPLACE FUNCTION scan_history_prune(older_than interval DEFAULT '400 days')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	cutoff timestamptz;
+	upto timestamptz;
+	p record;
+	n bigint;
+	gone bigint := 0;
+BEGIN
+	IF older_than IS NULL OR older_than < interval '1 day' THEN
+		RAISE EXCEPTION 'older_than must be at least 1 day, not %', coalesce(older_than::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'To empty the history, TRUNCATE scan_history.';
+	END IF;
+	cutoff := now() - older_than;
+	IF pg_has_role((SELECT c.relowner FROM pg_class c
+					WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+		FOR p IN SELECT m.part FROM scanbench_internal.scan_history_months() m
+				 WHERE m.to_at <= cutoff LOOP
+			EXECUTE format('SELECT count(*) FROM %s', p.part) INTO n;
+			EXECUTE format('DROP TABLE %s', p.part);
+			gone := gone + n;
+		END LOOP;
+	END IF;
+	-- Up to the first compressed month, which would refuse the DELETE.
+	SELECT least(cutoff, min(m.from_at)) INTO upto
+	FROM scanbench_internal.scan_history_months() m
+	WHERE m.access_method <> 'heap' AND m.from_at < cutoff;
+	upto := coalesce(upto, cutoff);
+	-- Planned with the bound itself, so that the compressed months are
+	-- left out of the plan, not only skipped when it runs.
+	EXECUTE format('DELETE FROM %I.scan_history WHERE measured_at < %L', '@extschema@', upto);
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN gone + n;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_prune(interval) IS
+'delete recorded runs older than older_than (at least 1 day): the months of scan_history wholly older are dropped (by its owner), the other runs deleted; a compressed month goes only whole; returns the number of runs gone';
+
+REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
+
+--
+-- The months of the history.  A month is made ahead of its runs, nightly
+-- with scan_history_prune; runs of a month without its partition wait in
+-- the default partition, and the next call makes their month and moves
+-- them into it.  While they move, the default partition is out of the
+-- table (DETACH takes the history's lock: recording waits until the move
+-- commits); when none wait, making a month holds it for a moment.
+--
+CREATE FUNCTION scan_history_partition(since timestamptz DEFAULT NULL,
+									   months_ahead integer DEFAULT 1)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	months timestamp[];
+	m timestamp;
+	part text;
+	made integer := 0;
+	waiting boolean;
+BEGIN
+	IF months_ahead IS NULL OR months_ahead < 0 OR months_ahead > 120 THEN
+		RAISE EXCEPTION 'months_ahead must be from 0 to 120, not %', coalesce(months_ahead::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF since IS NOT NULL AND (NOT isfinite(since) OR since < now() - interval '100 years' OR since > now()) THEN
+		RAISE EXCEPTION 'since must be a time of the last 100 years, not %', since
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Leave it NULL to make this month and the months ahead.';
+	END IF;
+	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c
+						WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+		RAISE EXCEPTION 'only the owner of scan_history can make its months'
+			USING ERRCODE = 'insufficient_privilege',
+				  HINT = 'Call it as the role that created the extension, nightly, with scan_history_prune.';
+	END IF;
+
+	-- One caller at a time.
+	LOCK TABLE @extschema@.scan_history_default IN SHARE UPDATE EXCLUSIVE MODE;
+	IF scanbench_internal.scan_history_distributed() THEN
+		-- Citus runs DDL and a move over many shards in one transaction
+		-- only shard by shard.
+		PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
+	END IF;
+
+	-- The months of the runs waiting, and from since (or now) to
+	-- months_ahead past this one, that no partition covers.
+	SELECT array_agg(w.mo ORDER BY w.mo) INTO months
+	FROM (SELECT DISTINCT date_trunc('month', d.measured_at AT TIME ZONE 'UTC') AS mo
+		  FROM @extschema@.scan_history_default d
+		  -- an infinite time (0.4.0 kept one an older version took) has no month
+		  WHERE isfinite(d.measured_at)
+		  UNION
+		  SELECT g.mo
+		  FROM generate_series(date_trunc('month', coalesce(since, now()) AT TIME ZONE 'UTC'),
+							   date_trunc('month', now() AT TIME ZONE 'UTC')
+								   + make_interval(months => months_ahead),
+							   interval '1 month') AS g(mo)) AS w
+	WHERE NOT EXISTS (SELECT 1 FROM scanbench_internal.scan_history_months() p
+					  WHERE p.from_at < (w.mo + interval '1 month') AT TIME ZONE 'UTC'
+						AND p.to_at > w.mo AT TIME ZONE 'UTC');
+	IF months IS NULL THEN
+		RETURN 0;
+	END IF;
+
+	waiting := EXISTS (SELECT 1 FROM @extschema@.scan_history_default d
+					   WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months));
+	IF waiting THEN
+		ALTER TABLE @extschema@.scan_history DETACH PARTITION @extschema@.scan_history_default;
+	END IF;
+	FOREACH m IN ARRAY months LOOP
+		part := 'scan_history_' || to_char(m, 'YYYY_MM');
+		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.scan_history FOR VALUES FROM (%L) TO (%L)',
+					   '@extschema@', part, '@extschema@',
+					   m AT TIME ZONE 'UTC', (m + interval '1 month') AT TIME ZONE 'UTC');
+		PERFORM scanbench_internal.scan_history_keys(format('%I.%I', '@extschema@', part)::regclass);
+		made := made + 1;
+	END LOOP;
+	IF waiting THEN
+		INSERT INTO @extschema@.scan_history
+		SELECT * FROM @extschema@.scan_history_default d
+		WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months);
+		IF EXISTS (SELECT 1 FROM @extschema@.scan_history_default d
+				   WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') <> ALL (months)) THEN
+			DELETE FROM @extschema@.scan_history_default d
+			WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months);
+		ELSE
+			TRUNCATE @extschema@.scan_history_default;
+		END IF;
+		ALTER TABLE @extschema@.scan_history ATTACH PARTITION @extschema@.scan_history_default DEFAULT;
+	END IF;
+	RETURN made;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_partition(timestamptz, integer) IS
+'make the monthly partitions of scan_history (months in UTC) that are missing: those of the runs waiting in its default partition, moved into them, and every month from since (default: this one) to months_ahead months past this one; returns the number made; the owner of scan_history only';
+
+REVOKE ALL ON FUNCTION scan_history_partition(timestamptz, integer) FROM PUBLIC;
+
+--
+-- On Citus, old months kept compressed: Citus' columnar storage keeps a
+-- month of runs in a fraction of its size, read as before; it cannot
+-- delete or change a run, so a compressed month goes whole when
+-- scan_history_prune finds it wholly past.
+--
+CREATE FUNCTION scan_history_compress(older_than interval DEFAULT '90 days')
+RETURNS integer
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p record;
+	done integer := 0;
+	distributed boolean;
+BEGIN
+	IF older_than IS NULL OR older_than < interval '1 day' THEN
+		RAISE EXCEPTION 'older_than must be at least 1 day, not %', coalesce(older_than::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A month is compressed once it is wholly older than that.';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_am WHERE amname = 'columnar') THEN
+		RAISE EXCEPTION 'no columnar storage in this database'
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = 'Compressed months are stored by Citus'' columnar access method.',
+				  HINT = 'CREATE EXTENSION citus_columnar first (with Citus, on the coordinator: it is created on the workers too).';
+	END IF;
+	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c
+						WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+		RAISE EXCEPTION 'only the owner of scan_history can compress its months'
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	distributed := scanbench_internal.scan_history_distributed();
+	FOR p IN SELECT m.part FROM scanbench_internal.scan_history_months() m
+			 WHERE m.to_at <= now() - older_than AND m.access_method = 'heap'
+			 ORDER BY m.from_at LOOP
+		IF distributed THEN
+			-- Citus makes it again on every shard.
+			PERFORM alter_table_set_access_method(p.part, 'columnar');
+		ELSE
+			EXECUTE format('ALTER TABLE %s SET ACCESS METHOD columnar', p.part);
+		END IF;
+		done := done + 1;
+	END LOOP;
+	RETURN done;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_compress(interval) IS
+'store the months of scan_history wholly older than older_than (at least 1 day) in Citus'' columnar storage; refused where there is none; returns the number of months compressed; the owner of scan_history only';
+
+REVOKE ALL ON FUNCTION scan_history_compress(interval) FROM PUBLIC;
 
 -- scan_history_record refuses this database's own runs in a distributed
 -- history at once, by name, rather than through Citus' own error.
@@ -2078,3 +2446,31 @@ COMMENT ON COLUMN scan_advice_result.pairs IS 'pairs of scans measured (current,
 COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET or ALTER TABLESPACE), CPU (more processes), reload, restart, root (the host or its control groups)';
 COMMENT ON FUNCTION scan_advice(regclass, text, float8, text) IS
 'candidate changes that could make the scan faster here, best first: session settings measured in interleaved pairs against the current ones, server and host settings predicted from the scan''s breakdown, each with its gain, cost and command, within max_seconds; cold, on a table of at least 10 MB, also the tablespace''s random_page_cost and effective_io_concurrency measured as page_costs measures them (the last quarter of max_seconds), when the ones in force are off';
+
+-- The comments and grants of what the history's move made again.
+COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS
+'the runs a run is compared with: the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, with a usable figure';
+COMMENT ON FUNCTION scanbench_internal.scan_history_median(bigint, integer) IS
+'the median a run is compared with: of the runs scan_history_window gives (earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it), %; with how many there are and the first one''s time';
+COMMENT ON VIEW scan_trend IS
+'scan efficiency per server, relation and cache mode over the recorded runs';
+COMMENT ON COLUMN scan_trend.relation IS 'schema-qualified name';
+COMMENT ON COLUMN scan_trend.cache IS 'cache mode';
+COMMENT ON COLUMN scan_trend.runs IS 'recorded runs';
+COMMENT ON COLUMN scan_trend.judged_runs IS 'runs that could be judged (not unstable, not cached)';
+COMMENT ON COLUMN scan_trend.first_at IS 'first recorded run';
+COMMENT ON COLUMN scan_trend.latest_at IS 'latest recorded run';
+COMMENT ON COLUMN scan_trend.latest_pct IS 'scan efficiency of the latest run, %';
+COMMENT ON COLUMN scan_trend.latest_verdict IS 'verdict marks of the latest run';
+COMMENT ON COLUMN scan_trend.median_pct IS 'the median the latest judged run is compared with (scan_history_median: earlier judged runs of the same marks in 30 days), %';
+COMMENT ON COLUMN scan_trend.min_pct IS 'lowest scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.max_pct IS 'highest scan efficiency of the judged runs, %';
+COMMENT ON COLUMN scan_trend.change_pct IS 'latest judged run against median_pct, % (negative: lower)';
+COMMENT ON COLUMN scan_trend.latest_read_mb_s IS 'raw read rate of the latest run, MB/s';
+COMMENT ON COLUMN scan_trend.latest_scan_mb_s IS 'scan rate of the latest run, MB/s';
+COMMENT ON COLUMN scan_trend.server IS 'the server measured, as scan_history names it (scanbench-fleet''s runs); NULL: this server';
+GRANT SELECT ON scan_trend TO pg_monitor;
+COMMENT ON FUNCTION scanbench_metrics() IS
+'the latest run of each server, relation and cache mode in the Prometheus text exposition format (gauges; rates in bytes/s, efficiency in %; a fleet''s runs labelled with their server and cohort)';
+REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;

@@ -1080,7 +1080,7 @@ REVOKE ALL ON FUNCTION storage_profile(name, integer, integer, integer) FROM PUB
 CREATE SEQUENCE scan_history_id_seq;
 
 CREATE TABLE scan_history (
-	id					bigint NOT NULL DEFAULT pg_catalog.nextval('scan_history_id_seq'::pg_catalog.regclass) PRIMARY KEY,
+	id					bigint NOT NULL DEFAULT pg_catalog.nextval('scan_history_id_seq'::pg_catalog.regclass),
 	measured_at			timestamptz NOT NULL,
 	relid				oid,
 	relschema			text,
@@ -1170,21 +1170,107 @@ CREATE TABLE scan_history (
 		(limit_warn_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_warn_pct OPERATOR(pg_catalog.<) 1000::pg_catalog.float8) AND
 		(limit_warn_drop_pct OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND limit_warn_drop_pct OPERATOR(pg_catalog.<) 100::pg_catalog.float8) AND
 		(limit_window_days OPERATOR(pg_catalog.>=) 1 AND limit_window_days OPERATOR(pg_catalog.<=) 36600))
-);
+) PARTITION BY RANGE (measured_at);
 ALTER SEQUENCE scan_history_id_seq OWNED BY scan_history.id;
-CREATE INDEX scan_history_relation_idx
-	ON scan_history (relschema, relname, cache, measured_at);
--- Every series of one server, this server's own (server NULL) included:
--- the runs a run is compared with are read from it alone, never those of
--- the same relation on the fleet's other servers.
-CREATE INDEX scan_history_server_idx
-	ON scan_history (server, relschema, relname, cache, measured_at);
+
+--
+-- The history is partitioned by month of measured_at (months in UTC), so
+-- that old runs go a month at a time (scan_history_prune drops a month
+-- wholly past) and, on Citus, old months can be kept compressed
+-- (scan_history_compress).  scan_history_partition makes the months.
+-- The parent has no index of its own: each month has its own key and
+-- indexes, made by scan_history_keys.  The months are made after the
+-- extension, so they are not part of it and pg_dump keeps them as tables
+-- of their own, attached to the parent; a partitioned index would make
+-- their indexes a second time when its script attaches them.
+--
+CREATE FUNCTION scanbench_internal.scan_history_distributed() RETURNS boolean
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+		RETURN false;
+	END IF;
+	RETURN EXISTS (SELECT 1 FROM pg_dist_partition
+				   WHERE logicalrelid = '@extschema@.scan_history'::regclass);
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_distributed() IS
+'whether scan_history is a table distributed by Citus';
+
+-- A month's key and indexes.  On Citus a key holds the distribution
+-- column (server), and run numbers are found through an index of their
+-- own.
+CREATE FUNCTION scanbench_internal.scan_history_keys(part regclass) RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	nsp name;
+	rel name;
+BEGIN
+	SELECT n.nspname, c.relname INTO STRICT nsp, rel
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.oid = part;
+	IF scanbench_internal.scan_history_distributed() THEN
+		EXECUTE format('ALTER TABLE %I.%I ADD CONSTRAINT %I PRIMARY KEY (server, id)', nsp, rel, rel || '_pkey');
+		EXECUTE format('CREATE INDEX %I ON %I.%I (id)', rel || '_id_idx', nsp, rel);
+	ELSE
+		EXECUTE format('ALTER TABLE %I.%I ADD CONSTRAINT %I PRIMARY KEY (id)', nsp, rel, rel || '_pkey');
+	END IF;
+	EXECUTE format('CREATE INDEX %I ON %I.%I (relschema, relname, cache, measured_at)',
+				   rel || '_relation_idx', nsp, rel);
+	-- Every series of one server, this server's own (server NULL)
+	-- included: the runs a run is compared with are read from it alone,
+	-- never those of the same relation on the fleet's other servers.
+	EXECUTE format('CREATE INDEX %I ON %I.%I (server, relschema, relname, cache, measured_at)',
+				   rel || '_server_idx', nsp, rel);
+END
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_keys(regclass) IS
+'make the key and the indexes of one partition of scan_history';
+
+-- The partitions with their bounds (NULL for the default partition) and
+-- access method.  The bounds are read back from the partition's
+-- expression, which prints them in this session's time zone.
+CREATE FUNCTION scanbench_internal.scan_history_months(OUT part regclass,
+	OUT from_at timestamptz, OUT to_at timestamptz, OUT access_method name)
+RETURNS SETOF record
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT c.oid::regclass,
+	   CASE WHEN b.m[1] = 'MINVALUE' THEN '-infinity' ELSE b.m[1] END::timestamptz,
+	   CASE WHEN b.m[2] = 'MAXVALUE' THEN 'infinity' ELSE b.m[2] END::timestamptz,
+	   a.amname
+FROM pg_inherits i
+JOIN pg_class c ON c.oid = i.inhrelid
+LEFT JOIN pg_am a ON a.oid = c.relam,
+LATERAL regexp_match(pg_get_expr(c.relpartbound, c.oid),
+					 'FROM \(''?([^'')]*)''?\) TO \(''?([^'')]*)''?\)') AS b(m)
+WHERE i.inhparent = '@extschema@.scan_history'::regclass
+ORDER BY 2 NULLS FIRST
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_months() IS
+'the partitions of scan_history: each with its bounds (NULL for the default partition) and access method';
+
+-- Runs of a month that has no partition yet land here, until
+-- scan_history_partition makes their month and moves them into it.
+CREATE TABLE scan_history_default PARTITION OF scan_history DEFAULT;
+COMMENT ON TABLE scan_history_default IS
+'the runs of scan_history whose month has no partition yet, until scan_history_partition makes it';
+SELECT scanbench_internal.scan_history_keys('scan_history_default'::pg_catalog.regclass);
 
 SELECT pg_catalog.pg_extension_config_dump('scan_history', '');
+SELECT pg_catalog.pg_extension_config_dump('scan_history_default', '');
 SELECT pg_catalog.pg_extension_config_dump('scan_history_id_seq', '');
 
 COMMENT ON TABLE scan_history IS
-'one row per recorded scan_efficiency run (record => true, efficiency_check); kept by pg_dump';
+'one row per recorded scan_efficiency run (record => true, efficiency_check), partitioned by month of measured_at (scan_history_partition); kept by pg_dump';
 COMMENT ON COLUMN scan_history.id IS 'run number, increasing';
 COMMENT ON COLUMN scan_history.measured_at IS 'when the run was measured';
 COMMENT ON COLUMN scan_history.relid IS 'OID of the relation at the time (changes when the table is reloaded); NULL on a row of a server that could not be asked';
@@ -1965,38 +2051,218 @@ COMMENT ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, fl
 
 REVOKE ALL ON PROCEDURE efficiency_check(regclass, text, float8, float8, float8, float8, integer, float8, float8, float8, text, integer) FROM PUBLIC;
 
+--
+-- A month wholly past the cutoff goes whole (DROP), where the caller owns
+-- the history; the runs before the cutoff in the month it falls in, and
+-- those waiting in the default partition, are deleted.  A compressed
+-- (columnar) month cannot delete rows: its runs stay until the month is
+-- wholly past.
+--
 CREATE FUNCTION scan_history_prune(older_than interval DEFAULT '400 days')
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	gone bigint;
+	cutoff timestamptz;
+	upto timestamptz;
+	p record;
+	n bigint;
+	gone bigint := 0;
 BEGIN
 	IF older_than IS NULL OR older_than < interval '1 day' THEN
 		RAISE EXCEPTION 'older_than must be at least 1 day, not %', coalesce(older_than::text, 'NULL')
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'To empty the history, TRUNCATE scan_history.';
 	END IF;
-	DELETE FROM @extschema@.scan_history WHERE measured_at < now() - older_than;
-	GET DIAGNOSTICS gone = ROW_COUNT;
-	RETURN gone;
+	cutoff := now() - older_than;
+	IF pg_has_role((SELECT c.relowner FROM pg_class c
+					WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+		FOR p IN SELECT m.part FROM scanbench_internal.scan_history_months() m
+				 WHERE m.to_at <= cutoff LOOP
+			EXECUTE format('SELECT count(*) FROM %s', p.part) INTO n;
+			EXECUTE format('DROP TABLE %s', p.part);
+			gone := gone + n;
+		END LOOP;
+	END IF;
+	-- Up to the first compressed month, which would refuse the DELETE.
+	SELECT least(cutoff, min(m.from_at)) INTO upto
+	FROM scanbench_internal.scan_history_months() m
+	WHERE m.access_method <> 'heap' AND m.from_at < cutoff;
+	upto := coalesce(upto, cutoff);
+	-- Planned with the bound itself, so that the compressed months are
+	-- left out of the plan, not only skipped when it runs.
+	EXECUTE format('DELETE FROM %I.scan_history WHERE measured_at < %L', '@extschema@', upto);
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN gone + n;
 END
 $$;
 
 COMMENT ON FUNCTION scan_history_prune(interval) IS
-'delete recorded runs older than older_than (at least 1 day); returns the number deleted';
+'delete recorded runs older than older_than (at least 1 day): the months of scan_history wholly older are dropped (by its owner), the other runs deleted; a compressed month goes only whole; returns the number of runs gone';
 
 REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
+
+--
+-- The months of the history.  A month is made ahead of its runs, nightly
+-- with scan_history_prune; runs of a month without its partition wait in
+-- the default partition, and the next call makes their month and moves
+-- them into it.  While they move, the default partition is out of the
+-- table (DETACH takes the history's lock: recording waits until the move
+-- commits); when none wait, making a month holds it for a moment.
+--
+CREATE FUNCTION scan_history_partition(since timestamptz DEFAULT NULL,
+									   months_ahead integer DEFAULT 1)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	months timestamp[];
+	m timestamp;
+	part text;
+	made integer := 0;
+	waiting boolean;
+BEGIN
+	IF months_ahead IS NULL OR months_ahead < 0 OR months_ahead > 120 THEN
+		RAISE EXCEPTION 'months_ahead must be from 0 to 120, not %', coalesce(months_ahead::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF since IS NOT NULL AND (NOT isfinite(since) OR since < now() - interval '100 years' OR since > now()) THEN
+		RAISE EXCEPTION 'since must be a time of the last 100 years, not %', since
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Leave it NULL to make this month and the months ahead.';
+	END IF;
+	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c
+						WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+		RAISE EXCEPTION 'only the owner of scan_history can make its months'
+			USING ERRCODE = 'insufficient_privilege',
+				  HINT = 'Call it as the role that created the extension, nightly, with scan_history_prune.';
+	END IF;
+
+	-- One caller at a time.
+	LOCK TABLE @extschema@.scan_history_default IN SHARE UPDATE EXCLUSIVE MODE;
+	IF scanbench_internal.scan_history_distributed() THEN
+		-- Citus runs DDL and a move over many shards in one transaction
+		-- only shard by shard.
+		PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
+	END IF;
+
+	-- The months of the runs waiting, and from since (or now) to
+	-- months_ahead past this one, that no partition covers.
+	SELECT array_agg(w.mo ORDER BY w.mo) INTO months
+	FROM (SELECT DISTINCT date_trunc('month', d.measured_at AT TIME ZONE 'UTC') AS mo
+		  FROM @extschema@.scan_history_default d
+		  -- an infinite time (0.4.0 kept one an older version took) has no month
+		  WHERE isfinite(d.measured_at)
+		  UNION
+		  SELECT g.mo
+		  FROM generate_series(date_trunc('month', coalesce(since, now()) AT TIME ZONE 'UTC'),
+							   date_trunc('month', now() AT TIME ZONE 'UTC')
+								   + make_interval(months => months_ahead),
+							   interval '1 month') AS g(mo)) AS w
+	WHERE NOT EXISTS (SELECT 1 FROM scanbench_internal.scan_history_months() p
+					  WHERE p.from_at < (w.mo + interval '1 month') AT TIME ZONE 'UTC'
+						AND p.to_at > w.mo AT TIME ZONE 'UTC');
+	IF months IS NULL THEN
+		RETURN 0;
+	END IF;
+
+	waiting := EXISTS (SELECT 1 FROM @extschema@.scan_history_default d
+					   WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months));
+	IF waiting THEN
+		ALTER TABLE @extschema@.scan_history DETACH PARTITION @extschema@.scan_history_default;
+	END IF;
+	FOREACH m IN ARRAY months LOOP
+		part := 'scan_history_' || to_char(m, 'YYYY_MM');
+		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.scan_history FOR VALUES FROM (%L) TO (%L)',
+					   '@extschema@', part, '@extschema@',
+					   m AT TIME ZONE 'UTC', (m + interval '1 month') AT TIME ZONE 'UTC');
+		PERFORM scanbench_internal.scan_history_keys(format('%I.%I', '@extschema@', part)::regclass);
+		made := made + 1;
+	END LOOP;
+	IF waiting THEN
+		INSERT INTO @extschema@.scan_history
+		SELECT * FROM @extschema@.scan_history_default d
+		WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months);
+		IF EXISTS (SELECT 1 FROM @extschema@.scan_history_default d
+				   WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') <> ALL (months)) THEN
+			DELETE FROM @extschema@.scan_history_default d
+			WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months);
+		ELSE
+			TRUNCATE @extschema@.scan_history_default;
+		END IF;
+		ALTER TABLE @extschema@.scan_history ATTACH PARTITION @extschema@.scan_history_default DEFAULT;
+	END IF;
+	RETURN made;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_partition(timestamptz, integer) IS
+'make the monthly partitions of scan_history (months in UTC) that are missing: those of the runs waiting in its default partition, moved into them, and every month from since (default: this one) to months_ahead months past this one; returns the number made; the owner of scan_history only';
+
+REVOKE ALL ON FUNCTION scan_history_partition(timestamptz, integer) FROM PUBLIC;
+
+--
+-- On Citus, old months kept compressed: Citus' columnar storage keeps a
+-- month of runs in a fraction of its size, read as before; it cannot
+-- delete or change a run, so a compressed month goes whole when
+-- scan_history_prune finds it wholly past.
+--
+CREATE FUNCTION scan_history_compress(older_than interval DEFAULT '90 days')
+RETURNS integer
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p record;
+	done integer := 0;
+	distributed boolean;
+BEGIN
+	IF older_than IS NULL OR older_than < interval '1 day' THEN
+		RAISE EXCEPTION 'older_than must be at least 1 day, not %', coalesce(older_than::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A month is compressed once it is wholly older than that.';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_am WHERE amname = 'columnar') THEN
+		RAISE EXCEPTION 'no columnar storage in this database'
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = 'Compressed months are stored by Citus'' columnar access method.',
+				  HINT = 'CREATE EXTENSION citus_columnar first (with Citus, on the coordinator: it is created on the workers too).';
+	END IF;
+	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c
+						WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+		RAISE EXCEPTION 'only the owner of scan_history can compress its months'
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	distributed := scanbench_internal.scan_history_distributed();
+	FOR p IN SELECT m.part FROM scanbench_internal.scan_history_months() m
+			 WHERE m.to_at <= now() - older_than AND m.access_method = 'heap'
+			 ORDER BY m.from_at LOOP
+		IF distributed THEN
+			-- Citus makes it again on every shard.
+			PERFORM alter_table_set_access_method(p.part, 'columnar');
+		ELSE
+			EXECUTE format('ALTER TABLE %s SET ACCESS METHOD columnar', p.part);
+		END IF;
+		done := done + 1;
+	END LOOP;
+	RETURN done;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_compress(interval) IS
+'store the months of scan_history wholly older than older_than (at least 1 day) in Citus'' columnar storage; refused where there is none; returns the number of months compressed; the owner of scan_history only';
+
+REVOKE ALL ON FUNCTION scan_history_compress(interval) FROM PUBLIC;
 
 --
 -- A central history on Citus: the DBA makes scan_history a table
 -- distributed by server, so that a fleet's night spreads over the
 -- worker nodes, and every summary that concerns one server (the judge,
--- its window, one server's trend) reads one shard.  It stays one table,
--- not partitioned by time: the functions and the view above are bound to
--- it, a table cannot become partitioned in place, and scan_history_prune's
--- DELETE runs on every shard at once.  Its key becomes (server, id), as
+-- its window, one server's trend) reads one shard.  Its months stay
+-- months: each is distributed with it, and those made later are
+-- distributed as they are made.  Each month's key becomes (server, id), as
 -- Citus asks a key to hold the distribution column, on every node (each
 -- has the extension's own table, which becomes the table's shell there);
 -- run numbers are still found by id through an index of their own.  A
@@ -2012,6 +2278,7 @@ DECLARE
 	own bigint;
 	runs bigint;
 	failed text;
+	p record;
 BEGIN
 	IF shard_count IS NULL OR shard_count < 1 OR shard_count > 64000 THEN
 		RAISE EXCEPTION 'shard_count must be from 1 to 64000, not %', coalesce(shard_count::text, 'NULL')
@@ -2024,8 +2291,7 @@ BEGIN
 				  DETAIL = 'The citus extension is not created in this database.',
 				  HINT = 'On one server the history needs nothing more. On a Citus cluster, CREATE EXTENSION citus and add the worker nodes first.';
 	END IF;
-	IF EXISTS (SELECT 1 FROM pg_dist_partition
-			   WHERE logicalrelid = '@extschema@.scan_history'::regclass) THEN
+	IF scanbench_internal.scan_history_distributed() THEN
 		RAISE EXCEPTION 'scan_history is distributed already'
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 				  HINT = 'Its shards: SELECT * FROM citus_shards WHERE table_name = ''scan_history''::regclass;';
@@ -2040,10 +2306,13 @@ BEGIN
 	END IF;
 
 	-- The key on every node first: the workers' tables become the shells
-	-- of the distributed one and keep their own key otherwise.
+	-- of the distributed one and keep their own key otherwise.  A worker's
+	-- history has its default partition only.
 	SELECT string_agg(format('%s:%s: %s', r.nodename, r.nodeport, r.result), '; ') INTO failed
 	FROM run_command_on_workers(format(
-		'ALTER TABLE %I.scan_history DROP CONSTRAINT scan_history_pkey, ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id)',
+		'ALTER TABLE %1$I.scan_history_default DROP CONSTRAINT scan_history_default_pkey, '
+		'ADD CONSTRAINT scan_history_default_pkey PRIMARY KEY (server, id); '
+		'CREATE INDEX scan_history_default_id_idx ON %1$I.scan_history_default (id)',
 		'@extschema@')) AS r
 	WHERE NOT r.success;
 	IF failed IS NOT NULL THEN
@@ -2052,21 +2321,24 @@ BEGIN
 				  DETAIL = failed,
 				  HINT = 'scanbench must be created on every node (CREATE EXTENSION on the coordinator does it), and a worker''s own history empty.';
 	END IF;
-	ALTER TABLE @extschema@.scan_history DROP CONSTRAINT scan_history_pkey,
-		ADD CONSTRAINT scan_history_pkey PRIMARY KEY (server, id);
+	FOR p IN SELECT m.part, c.relname FROM scanbench_internal.scan_history_months() m
+			 JOIN pg_class c ON c.oid = m.part LOOP
+		EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I, ADD CONSTRAINT %I PRIMARY KEY (server, id)',
+					   p.part, p.relname || '_pkey', p.relname || '_pkey');
+		EXECUTE format('CREATE INDEX %I ON %s (id)', p.relname || '_id_idx', p.part);
+	END LOOP;
 	PERFORM create_distributed_table('@extschema@.scan_history'::regclass, 'server',
 									 colocate_with => 'none', shard_count => shard_count);
 	IF runs > 0 THEN
 		-- The rows were copied into the shards; the coordinator's copy goes.
 		PERFORM truncate_local_data_after_distributing_table('@extschema@.scan_history'::regclass);
 	END IF;
-	CREATE INDEX scan_history_id_idx ON @extschema@.scan_history (id);
 	RETURN runs;
 END
 $$;
 
 COMMENT ON FUNCTION scan_history_distribute(integer) IS
-'on a Citus coordinator: make scan_history a table distributed by server in shard_count shards, keyed by (server, id), its runs moved into the shards; every query of the judge, the trend and the metrics then reads one server''s runs on its shard; refused without Citus, when distributed already, or while it holds runs with no server; returns the runs moved';
+'on a Citus coordinator: make scan_history a table distributed by server in shard_count shards, each month keyed by (server, id), its runs moved into the shards; every query of the judge, the trend and the metrics then reads one server''s runs on its shard; refused without Citus, when distributed already, or while it holds runs with no server; returns the runs moved';
 
 REVOKE ALL ON FUNCTION scan_history_distribute(integer) FROM PUBLIC;
 

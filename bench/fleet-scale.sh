@@ -191,12 +191,17 @@ else
 		q -c "CREATE EXTENSION scanbench" \
 			-c "CREATE TABLE fleet_scale_made (made text)"
 	fi
-	# The indexes other than the key, to build again after the load.
+	# The year's months (and the night's), made as the nightly job makes
+	# them, before the year is written into them.
+	q -c "SELECT scan_history_partition(current_date - $days)" >/dev/null
+	# The months' indexes other than their keys, to build again after the
+	# load.
+	parts="SELECT h.inhrelid FROM pg_inherits h WHERE h.inhparent = 'scan_history'::regclass"
 	q -c "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i
-		  WHERE i.indrelid = 'scan_history'::regclass AND NOT i.indisprimary ORDER BY 1" >"$tmp/indexes.sql"
+		  WHERE i.indrelid IN ($parts) AND NOT i.indisprimary ORDER BY 1" >"$tmp/indexes.sql"
 	sed -i 's/$/;/' "$tmp/indexes.sql"
 	q -c "SELECT 'DROP INDEX ' || i.indexrelid::regclass || ';' FROM pg_index i
-		  WHERE i.indrelid = 'scan_history'::regclass AND NOT i.indisprimary" | q
+		  WHERE i.indrelid IN ($parts) AND NOT i.indisprimary" | q
 	t0=$(sb_now)
 	# In the transaction that empties the table, so that wal_level = minimal
 	# skips writing the rows to the WAL.

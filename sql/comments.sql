@@ -21,7 +21,9 @@ WITH members AS (
 	  ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
 	WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
 ), columned AS (
-	SELECT oid FROM relations
+	-- a partition's columns are its parent's
+	SELECT r.oid FROM relations r JOIN pg_class c ON c.oid = r.oid
+	WHERE NOT c.relispartition
 	UNION ALL
 	SELECT typrelid FROM types WHERE typrelid <> 0
 )

@@ -1,6 +1,6 @@
 # The history outlives what happens around it, and so does the page
 # costs' history: a table reloaded with scanbench-load --drop (a new
-# OID), pg_dump and restore, and ALTER EXTENSION ... UPDATE, both from 0.1
+# OID), pg_dump and restore (its months with it), and ALTER EXTENSION ... UPDATE, both from 0.1
 # and to a later release that changes the result types; and DROP
 # EXTENSION is not blocked by it.  The extension lives in a schema of
 # its own, which callers need not have in their search_path; it cannot
@@ -126,7 +126,19 @@ my $pc_digest = q{SELECT count(*) || ' ' || md5(string_agg(
 	',' ORDER BY id)) FROM %s.page_costs_history};
 my $pc_before = sql(sprintf($pc_digest, 'monitoring'));
 
-# pg_dump keeps the rows; a restore brings them back with the sequence.
+# The history by month: the runs move from the default partition into
+# their month; a run of a month without one waits in the default.
+cmp_ok(sql(q{SELECT monitoring.scan_history_partition(now() - interval '2 months')}), '>=', 4,
+	'the months are made');
+is(sql('SELECT count(*) FROM monitoring.scan_history_default'), '0', '... the runs moved into theirs');
+sql(q{INSERT INTO monitoring.scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)
+	  VALUES (now() - interval '2 years', 'public', 'lineitem', 'cold', 50, '{ok}')});
+my $months = q{SELECT string_agg(part::text || ' ' || coalesce(from_at::text, 'default'), ', ' ORDER BY from_at NULLS FIRST)
+	FROM scanbench_internal.scan_history_months()};
+my $months_before = sql("SET search_path = monitoring; $months");
+
+# pg_dump keeps the rows, in their months; a restore brings them back with
+# the sequence, and the months with their keys.
 my $before = sql(sprintf($rows_digest, 'monitoring'));
 my $dump = "$root/dump.sql";
 $node->command_ok([ 'pg_dump', '-d', $node->connstr('postgres'), '-f', $dump ], 'pg_dump');
@@ -134,6 +146,13 @@ sql('CREATE DATABASE restored');
 $node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('restored'), '-f', $dump ],
 	'restore');
 is(sql(sprintf($rows_digest, 'monitoring'), 'restored'), $before, 'the restored history has every run');
+is(sql("SET search_path = monitoring; $months", 'restored'), $months_before, '... in the same months');
+is(sql(q{SELECT count(*) FROM pg_index i JOIN pg_inherits h ON h.inhrelid = i.indrelid
+		 WHERE h.inhparent = 'monitoring.scan_history'::regclass}, 'restored'),
+	sql(q{SELECT count(*) FROM pg_index i JOIN pg_inherits h ON h.inhrelid = i.indrelid
+		 WHERE h.inhparent = 'monitoring.scan_history'::regclass}), '... each with its key and indexes');
+sql(q{DELETE FROM monitoring.scan_history WHERE measured_at < now() - interval '1 year'});
+$before = sql(sprintf($rows_digest, 'monitoring'));
 cmp_ok(sql("SELECT nextval('monitoring.scan_history_id_seq')", 'restored'), '>', 2, 'and its numbering goes on');
 is(sql(sprintf($pc_digest, 'monitoring'), 'restored'), $pc_before, 'the restored page costs\' history has every run');
 cmp_ok(sql("SELECT nextval('monitoring.page_costs_history_id_seq')", 'restored'), '>', 2,

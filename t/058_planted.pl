@@ -369,6 +369,16 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		'E.efficiency_check(regclass,text,double precision,double precision,double precision,double precision,integer,double precision,double precision,double precision,text,integer)' =>
 		  [ q{CALL E.efficiency_check('public.t', 'warm', min_pct => 0.5, max_drop_pct => 99, max_seconds => 2)} ],
 		'E.scan_history_prune(interval)' => [ q{SELECT E.scan_history_prune('400 days')} ],
+		'E.scan_history_partition(timestamp with time zone,integer)' =>
+		  [ q{SELECT E.scan_history_partition(pg_catalog.now() OPERATOR(pg_catalog.-) interval '2 months', 2)} ],
+		'E.scan_history_compress(interval)' => [ q{SELECT E.scan_history_compress('90 days')}, qr/no columnar storage/ ],
+		'scanbench_internal.scan_history_distributed()' => [ q{SELECT scanbench_internal.scan_history_distributed()} ],
+		'scanbench_internal.scan_history_months()' =>
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_months()} ],
+		'scanbench_internal.scan_history_keys(regclass)' =>
+		  [ q{DROP TABLE IF EXISTS E.scan_history_1990_01;
+			  CREATE TABLE E.scan_history_1990_01 PARTITION OF E.scan_history FOR VALUES FROM ('1990-01-01') TO ('1990-02-01');
+			  SELECT scanbench_internal.scan_history_keys('E.scan_history_1990_01')} ],
 		# The check's status is this host's (an ERROR only on an alarm,
 		# which max_off_pct 1000 does not reach): its message, whichever
 		# it is, names the table.

@@ -3,7 +3,8 @@
 # gives each server its own judgement ("what changed" among them), trend,
 # metrics and chart, as on one server (sql/history_checks.sql); one
 # server's trend reads one shard.  scanbench-fleet records into it, with
-# and without a shared night.  It refuses what it cannot do: a history
+# and without a shared night.  Its months are made, distributed,
+# compressed and dropped there.  It refuses what it cannot do: a history
 # holding the database's own runs, a second call.
 use strict;
 use warnings;
@@ -48,9 +49,10 @@ is(coord(q{SELECT column_to_column_name(logicalrelid, partkey) || ' ' ||
 		   FROM pg_dist_partition p WHERE logicalrelid = 'scan_history'::regclass}), 'server 8',
 	'by server, in 8 shards');
 is(coord(q{SELECT string_agg(DISTINCT result, ',') FROM run_command_on_all_nodes(
-			$$SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'scan_history_pkey'$$)}),
+			$$SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'scan_history_default_pkey'$$)}),
 	'PRIMARY KEY (server, id)', 'keyed by (server, id) on every node');
-is(coord(q{SELECT count(*) FROM ONLY scan_history}), '1', 'the run is in the shards');
+is(coord(q{SELECT count(*) FROM scan_history}), '1', 'the run is in the shards');
+is(coord(q{SELECT pg_relation_size('scan_history_default')}), '0', '... none left on the coordinator');
 ($ret, $out, $err) = $coord->psql('postgres', 'SELECT scan_history_distribute()');
 like($err, qr/scan_history is distributed already/, 'a second call is refused');
 ($ret, $out, $err) = $coord->psql('postgres', q{
@@ -75,6 +77,21 @@ coord(q{
 	VALUES (now() + interval '1 second', 'public', 'two', 'cold', 60, '{ok}', 'ext4', 'b', '6.12', '{"class": "nvme"}');
 });
 my %last = map { $_ => coord("SELECT max(id) FROM scan_history WHERE server = '$_'") } qw(a b);
+
+# The months: made on the distributed history, distributed as they are
+# made, with the runs waiting in the default partition moved into them.
+ok(coord(q{SELECT scan_history_partition()}) >= 2, 'the months are made on the distributed history');
+is(coord(q{SELECT count(*) FROM ONLY scan_history_default}) . ' ' .
+   coord(q{SELECT count(*) FROM scan_history_default}), '0 0', '... the waiting runs moved out of the default');
+is(coord(q{SELECT count(*) FROM scanbench_internal.scan_history_months() m
+		   WHERE m.from_at IS NOT NULL
+			 AND NOT EXISTS (SELECT 1 FROM pg_dist_partition d WHERE d.logicalrelid = m.part)}), '0',
+	'... every month distributed');
+is(coord(q{SELECT string_agg(DISTINCT result, ',') FROM run_command_on_shards(
+			(SELECT min(part) FROM scanbench_internal.scan_history_months() WHERE from_at IS NOT NULL),
+			$$SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = '%s'::regclass AND contype = 'p'$$)}),
+	'PRIMARY KEY (server, id)', '... and keyed by (server, id) in every shard');
+is(coord(q{SELECT count(*) FROM scan_history WHERE server IN ('a', 'b')}), '9', '... no run lost or doubled');
 
 my $judged = coord("SELECT status, message, median_pct, earlier_runs FROM scan_history_judge($last{a})");
 like($judged, qr/^ok\|two on a scan efficiency 50\.0 % is within its limits: 30-day median 50.0 % over 3 runs\|50\|3$/,
@@ -143,10 +160,26 @@ is(coord(q{SELECT count(*) FROM fleet_queue WHERE night = 'n1' AND finished_at I
 is(coord(q{SELECT string_agg(server || ' ' || runs, ', ' ORDER BY server) FROM scan_trend WHERE relation = 'public.t'}),
 	'w1 2, w2 2', 'the trend has a row per server');
 
-# Retention deletes on every shard.
-coord(q{UPDATE scan_history SET measured_at = now() - interval '500 days' WHERE server = 'a'});
-is(coord(q{SELECT scan_history_prune()}), '4', 'scan_history_prune deletes the old runs');
-is(coord(q{SELECT count(*) FROM scan_history WHERE server = 'a'}), '0', '... of every shard');
+# Old months: a year and more of runs of two servers, made into their
+# months, compressed, read, then dropped whole.
+coord(q{INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict, server)
+		SELECT now() - make_interval(days => 420 + g * 40), 'public', 'old', 'cold', 40 + g, '{ok}', s
+		FROM generate_series(1, 3) g, unnest(ARRAY['a', 'b']) s});
+ok(coord(q{SELECT scan_history_partition()}) >= 3, 'the old runs\' months are made');
+is(coord(q{SELECT count(*) FROM scan_history_default}), '0', '... and the old runs moved into them');
+coord(q{CREATE EXTENSION IF NOT EXISTS citus_columnar});
+ok(coord(q{SELECT scan_history_compress('90 days')}) >= 3, 'the months past 90 days are compressed');
+is(coord(q{SELECT count(*) FROM scanbench_internal.scan_history_months()
+		   WHERE access_method = 'columnar' AND from_at > now() - interval '90 days'}), '0',
+	'... not the recent ones');
+is(coord(q{SELECT string_agg(server || ' ' || runs || ' ' || latest_pct, ', ' ORDER BY server)
+		   FROM scan_trend WHERE relation = 'public.old'}),
+	'a 3 41, b 3 41', 'the compressed months are read as before');
+is(coord(q{SELECT scan_history_compress('90 days')}), '0', 'a second call finds nothing to compress');
+is(coord(q{SELECT scan_history_prune()}), '6', 'scan_history_prune drops the months past');
+is(coord(q{SELECT count(*) FROM scan_history WHERE relname = 'old'}) . ' ' .
+   coord(q{SELECT count(*) FROM scanbench_internal.scan_history_months() WHERE to_at <= now() - interval '400 days'}),
+	'0 0', '... their runs gone from every shard, and the months with them');
 
 $_->stop for ($coord, $w1, $w2);
 done_testing();

@@ -127,7 +127,9 @@ rel AS (
 	FROM pg_catalog.pg_class c, ext
 	WHERE c.oid IN (SELECT objid FROM member WHERE classid = 'pg_catalog.pg_class'::pg_catalog.regclass)
 	  AND c.relnamespace = ext.extnamespace
-	  AND c.relkind IN ('r', 'p', 'v', 'm', 'f'))
+	  AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+	  -- a partition is its parent's: documented there
+	  AND NOT c.relispartition)
 SELECT pg_catalog.json_build_object(
 	'version', (SELECT extversion FROM ext),
 	'schema', (SELECT nspname FROM ext),
