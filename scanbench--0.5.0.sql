@@ -2104,8 +2104,8 @@ COMMENT ON FUNCTION scan_history_prune(interval) IS
 REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
 
 --
--- The months of the history.  A month is made ahead of its runs, nightly
--- with scan_history_prune; runs of a month without its partition wait in
+-- The months of the history.  A month is made ahead of its runs (nightly,
+-- beside scan_history_prune); runs of a month without its partition wait in
 -- the default partition, and the next call makes their month and moves
 -- them into it.  While they move, the default partition is out of the
 -- table (DETACH takes the history's lock: recording waits until the move

@@ -181,5 +181,25 @@ is(coord(q{SELECT count(*) FROM scan_history WHERE relname = 'old'}) . ' ' .
    coord(q{SELECT count(*) FROM scanbench_internal.scan_history_months() WHERE to_at <= now() - interval '400 days'}),
 	'0 0', '... their runs gone from every shard, and the months with them');
 
+# On one server (a database without Citus, beside it), the months are
+# compressed in place with citus_columnar.
+$coord->safe_psql('postgres', 'CREATE DATABASE one');
+$coord->safe_psql('one', q{
+	CREATE EXTENSION citus_columnar;
+	CREATE EXTENSION scanbench;
+	INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)
+	SELECT now() - make_interval(days => 30 + g * 100), 'public', 'old', 'cold', 40 + g, '{ok}'
+	FROM generate_series(1, 3) g;
+	SELECT scan_history_partition()});
+is($coord->safe_psql('one', q{SELECT scan_history_compress('90 days')}), '3',
+	'one server: the months past 90 days are compressed');
+is($coord->safe_psql('one', q{SELECT string_agg(m.access_method || ' ' || (SELECT count(*) FROM scan_history h
+		WHERE h.measured_at >= m.from_at AND h.measured_at < m.to_at), ', ' ORDER BY m.from_at)
+	FROM scanbench_internal.scan_history_months() m
+	WHERE m.from_at < now() - interval '90 days'}),
+	'columnar 1, columnar 1, columnar 1', '... each in columnar storage, its run read from it');
+is($coord->safe_psql('one', q{SELECT scan_history_prune('190 days')}), '2',
+	'... and the prune drops the compressed months wholly past');
+
 $_->stop for ($coord, $w1, $w2);
 done_testing();
