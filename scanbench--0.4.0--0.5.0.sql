@@ -189,6 +189,20 @@ $$;
 COMMENT ON FUNCTION scanbench_internal.scan_history_keys(regclass) IS
 'make the key and the indexes of one partition of scan_history';
 
+-- Whether the caller acts as the history's owner (the owner, a member of
+-- its role, or a superuser): only the owner makes, drops and rewrites
+-- its months.
+CREATE FUNCTION scanbench_internal.scan_history_owned() RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT pg_has_role(c.relowner, 'USAGE') FROM pg_class c
+WHERE c.oid = '@extschema@.scan_history'::regclass
+$$;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_owned() IS
+'whether the current role acts as the owner of scan_history (its months are made, dropped and compressed by the owner alone)';
+
 -- The partitions with their bounds (NULL for the default partition) and
 -- access method.  The bounds are read back from the partition's
 -- expression, which prints them in this session's time zone.
@@ -1362,8 +1376,7 @@ BEGIN
 				  HINT = 'To empty the history, TRUNCATE scan_history.';
 	END IF;
 	cutoff := now() - older_than;
-	IF pg_has_role((SELECT c.relowner FROM pg_class c
-					WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+	IF scanbench_internal.scan_history_owned() THEN
 		FOR p IN SELECT m.part FROM scanbench_internal.scan_history_months() m
 				 WHERE m.to_at <= cutoff LOOP
 			EXECUTE format('SELECT count(*) FROM %s', p.part) INTO n;
@@ -1419,8 +1432,7 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'Leave it NULL to make this month and the months ahead.';
 	END IF;
-	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c
-						WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+	IF NOT scanbench_internal.scan_history_owned() THEN
 		RAISE EXCEPTION 'only the owner of scan_history can make its months'
 			USING ERRCODE = 'insufficient_privilege',
 				  HINT = 'Call it as the role that created the extension, nightly, with scan_history_prune.';
@@ -1516,8 +1528,7 @@ BEGIN
 				  DETAIL = 'Compressed months are stored by Citus'' columnar access method.',
 				  HINT = 'CREATE EXTENSION citus_columnar first (with Citus, on the coordinator: it is created on the workers too).';
 	END IF;
-	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c
-						WHERE c.oid = '@extschema@.scan_history'::regclass), 'USAGE') THEN
+	IF NOT scanbench_internal.scan_history_owned() THEN
 		RAISE EXCEPTION 'only the owner of scan_history can compress its months'
 			USING ERRCODE = 'insufficient_privilege';
 	END IF;

@@ -373,6 +373,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		  [ q{SELECT E.scan_history_partition(pg_catalog.now() OPERATOR(pg_catalog.-) interval '2 months', 2)} ],
 		'E.scan_history_compress(interval)' => [ q{SELECT E.scan_history_compress('90 days')}, qr/no columnar storage/ ],
 		'scanbench_internal.scan_history_distributed()' => [ q{SELECT scanbench_internal.scan_history_distributed()} ],
+		'scanbench_internal.scan_history_owned()' => [ q{SELECT scanbench_internal.scan_history_owned()} ],
 		'scanbench_internal.scan_history_months()' =>
 		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_months()} ],
 		'scanbench_internal.scan_history_keys(regclass)' =>
