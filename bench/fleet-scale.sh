@@ -327,7 +327,8 @@ the_night()
 							|| ' ' || count(*) FILTER (WHERE earlier_runs > 30)
 						 FROM fleet_scale_judged")
 	changed=$(q -c "SELECT count(*) FROM fleet_scale_judged WHERE message LIKE '%kernel changed%'")
-	size=$(q -c "SELECT pg_size_pretty($size_fn('scan_history'))")
+	# The months hold the rows: the parent has none of its own.
+	size=$(q -c "SELECT pg_size_pretty(sum($size_fn(t.relid))) FROM pg_partition_tree('scan_history') t WHERE t.isleaf")
 }
 
 # The table of the night's steps, and what the results say.
