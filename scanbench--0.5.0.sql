@@ -1189,11 +1189,13 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-	IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+	-- Asked only where Citus is: without it there is no pg_dist_partition.
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension e
+				   WHERE e.extname OPERATOR(pg_catalog.=) 'citus') THEN
 		RETURN false;
 	END IF;
-	RETURN EXISTS (SELECT 1 FROM pg_dist_partition
-				   WHERE logicalrelid = '@extschema@.scan_history'::regclass);
+	RETURN EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition d
+				   WHERE d.logicalrelid OPERATOR(pg_catalog.=) '@extschema@.scan_history'::pg_catalog.regclass);
 END
 $$;
 
@@ -1598,20 +1600,12 @@ BEGIN
 
 	-- A history distributed by server (scan_history_distribute) keeps a
 	-- fleet's runs, each with the server it was measured on: this
-	-- database's own runs have none.  Asked only where Citus is.
-	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
-		DECLARE
-			distributed boolean;
-		BEGIN
-			EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
-				INTO distributed USING '@extschema@.scan_history'::regclass;
-			IF distributed THEN
-				RAISE EXCEPTION 'cannot record a run of this database in a history distributed by server'
-					USING ERRCODE = 'feature_not_supported',
-						  DETAIL = 'Each run of a distributed history names the server it was measured on; this database''s own runs have none.',
-						  HINT = 'Keep this server''s runs in the history of another database, or measure it with scanbench-fleet, which names it.';
-			END IF;
-		END;
+	-- database's own runs have none.
+	IF scanbench_internal.scan_history_distributed() THEN
+		RAISE EXCEPTION 'cannot record a run of this database in a history distributed by server'
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = 'Each run of a distributed history names the server it was measured on; this database''s own runs have none.',
+				  HINT = 'Keep this server''s runs in the history of another database, or measure it with scanbench-fleet, which names it.';
 	END IF;
 
 	INSERT INTO @extschema@.scan_history (measured_at, relid, relschema, relname, cache,
