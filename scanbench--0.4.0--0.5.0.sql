@@ -25,7 +25,7 @@ DECLARE
 	c record;
 BEGIN
 	FOR c IN SELECT k.conname FROM pg_catalog.pg_constraint k
-			 WHERE k.conrelid = '@extschema@.scan_history_0_4'::pg_catalog.regclass
+			 WHERE k.conrelid OPERATOR(pg_catalog.=) '@extschema@.scan_history_0_4'::pg_catalog.regclass
 			   AND k.conname OPERATOR(pg_catalog.~) '^scan_history_' LOOP
 		EXECUTE pg_catalog.format('ALTER TABLE @extschema@.scan_history_0_4 RENAME CONSTRAINT %I TO %I',
 								  c.conname, pg_catalog.regexp_replace(c.conname, '^scan_history_', 'scan_history_0_4_'));
@@ -320,11 +320,11 @@ BEGIN
 	FOR c IN SELECT pg_catalog.regexp_replace(k.conname, '^scan_history_0_4_', 'scan_history_') AS conname,
 					pg_catalog.pg_get_constraintdef(k.oid) AS def
 			 FROM pg_catalog.pg_constraint k
-			 WHERE k.conrelid = '@extschema@.scan_history_0_4'::pg_catalog.regclass
-			   AND k.contype = 'c' AND NOT k.convalidated LOOP
+			 WHERE k.conrelid OPERATOR(pg_catalog.=) '@extschema@.scan_history_0_4'::pg_catalog.regclass
+			   AND k.contype OPERATOR(pg_catalog.=) 'c'::pg_catalog.char AND NOT k.convalidated LOOP
 		EXECUTE pg_catalog.format('ALTER TABLE @extschema@.scan_history DROP CONSTRAINT %I', c.conname);
-		unvalidated := unvalidated || c.conname::text;
-		defs := defs || c.def;
+		unvalidated := pg_catalog.array_append(unvalidated, c.conname::pg_catalog.text);
+		defs := pg_catalog.array_append(defs, c.def);
 	END LOOP;
 	INSERT INTO @extschema@.scan_history SELECT * FROM @extschema@.scan_history_0_4;
 	FOR i IN 1 .. coalesce(pg_catalog.array_length(unvalidated, 1), 0) LOOP
@@ -338,10 +338,11 @@ DO $$
 DECLARE
 	g record;
 BEGIN
-	FOR g IN SELECT a.privilege_type, a.grantee::regrole::text AS grantee, a.is_grantable
+	FOR g IN SELECT a.privilege_type, a.grantee::pg_catalog.regrole::pg_catalog.text AS grantee, a.is_grantable
 			 FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
-			 WHERE c.oid = '@extschema@.scan_history_0_4'::pg_catalog.regclass
-			   AND a.grantee <> 0 AND a.grantee <> c.relowner LOOP
+			 WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@.scan_history_0_4'::pg_catalog.regclass
+			   AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid
+			   AND a.grantee OPERATOR(pg_catalog.<>) c.relowner LOOP
 		EXECUTE pg_catalog.format('GRANT %s ON TABLE @extschema@.scan_history TO %s%s',
 								  g.privilege_type, g.grantee,
 								  CASE WHEN g.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
