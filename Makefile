@@ -43,7 +43,7 @@ DATA = scanbench--0.1.sql $(sort $(wildcard scanbench--*--*.sql)) \
 # of sql/ is listed (tools/check-layout.sh checks that none is left out).
 REGRESS = scanbench_setup access_paths advice breakdown citus comments history \
 	history_checks history_months index_crossover messages null_args page_costs page_costs_history \
-	privileges raw_read safety scan_efficiency scan_rate storage toast_efficiency
+	privileges raw_read safety scan_efficiency scan_rate storage toast_efficiency workload
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
 TAP_TESTS = 1
 
