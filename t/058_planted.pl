@@ -48,7 +48,9 @@ use Test::More;
 
 my $node = PostgreSQL::Test::Cluster->new('planted');
 $node->init;
-$node->append_conf('postgresql.conf', "shared_buffers = 32MB\n");
+# pg_stat_statements loaded, for the workload's snapshots.
+$node->append_conf('postgresql.conf',
+	"shared_buffers = 32MB\nshared_preload_libraries = 'pg_stat_statements'\ntrack_io_timing = on\n");
 $node->start;
 
 $node->safe_psql('postgres', q{
@@ -151,7 +153,7 @@ sub plant_sql
 	  date_part to_timestamp lower upper length substr btrim
 	  jsonb_build_object pg_relation_size has_function_privilege
 	  has_table_privilege has_sequence_privilege pg_is_in_recovery
-	  num_nonnulls);
+	  num_nonnulls to_regclass current_database date_trunc);
 	for my $a (qw(text float8 numeric int4 int8))
 	{
 		my $ta = qtype($a) . '[]';
@@ -178,7 +180,8 @@ sub plant_sql
 		date_part => 'float8', string_to_array => 'text[]', to_jsonb => 'jsonb',
 		jsonb_build_object => 'jsonb', has_function_privilege => 'bool',
 		has_table_privilege => 'bool', has_sequence_privilege => 'bool',
-		pg_is_in_recovery => 'bool', num_nonnulls => 'int4');
+		pg_is_in_recovery => 'bool', num_nonnulls => 'int4', to_regclass => 'regclass',
+		current_database => 'text');
 	for my $name (@scalar)
 	{
 		my $res = sub { $result{$name} // ($text_result{$name} ? 'text' : $_[0]) };
@@ -231,6 +234,9 @@ sub plant_sql
 		$sql .= plant_function($schema, $jo, [ 'jsonb', 'text', $a ], 'jsonb');
 		$sql .= "CREATE AGGREGATE $schema.jsonb_object_agg(pg_catalog.text, " . qtype($a) . ") (SFUNC = $schema.$jo, STYPE = pg_catalog.jsonb);\n";
 	}
+	my $ba = 'planted_sfunc_' . $fn_no++;
+	$sql .= plant_function($schema, $ba, [ 'bool', 'bool' ], 'bool');
+	$sql .= "CREATE AGGREGATE $schema.bool_and(pg_catalog.bool) (SFUNC = $schema.$ba, STYPE = pg_catalog.bool);\n";
 	my $cs = 'planted_sfunc_' . $fn_no++;
 	$sql .= plant_function($schema, $cs, ['int8'], 'int8');
 	$sql .= "CREATE AGGREGATE $schema.count(*) (SFUNC = $schema.$cs, STYPE = pg_catalog.int8);\n";
@@ -312,6 +318,12 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		-- large enough for page_costs (10 MB over three read-ahead windows)
 		CREATE TABLE public.pc (id bigint, pad text) WITH (autovacuum_enabled = off);
 		INSERT INTO public.pc SELECT g, repeat('x', 400) FROM generate_series(1, 140000) g;
+		-- in a schema of its own, found through pg_extension; the
+		-- monitoring role reads it as doc/workload.md says
+		CREATE SCHEMA pgss;
+		CREATE EXTENSION pg_stat_statements SCHEMA pgss;
+		GRANT USAGE ON SCHEMA pgss TO mon;
+		SELECT $s.workload_snapshot();
 	}, on_error_stop => 1);
 	is($xret, 0, "$db: CREATE EXTENSION scanbench SCHEMA $s") or diag($xerr);
 	unlike($xerr, qr/planted code ran/, "$db: no planted code ran while the extension was made");
@@ -408,6 +420,20 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		  [ q{SELECT E.scan_efficiency_node('scan', 'warm', 8192, '{7}', '{public.t}')} ],
 		'E.scan_advice(regclass,text,double precision,text)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.scan_advice('public.t', 'warm', 5)} ],
+		'E.workload_snapshot()' => [ q{SELECT E.workload_snapshot()} ],
+		'E.workload_references()' => [ q{SELECT pg_catalog.count(*) FROM E.workload_references()} ],
+		'E.workload_reads(bigint,bigint)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.workload_reads((SELECT pg_catalog.min(w.snapshot) FROM E.workload_snapshots w))} ],
+		'E.workload_io(bigint,bigint)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.workload_io((SELECT pg_catalog.min(w.snapshot) FROM E.workload_snapshots w))} ],
+		'scanbench_internal.workload_statements_now()' =>
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.workload_statements_now()} ],
+		'scanbench_internal.workload_io_now()' =>
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.workload_io_now()} ],
+		'scanbench_internal.workload_judge(bigint,double precision,double precision,double precision,double precision,double precision,double precision)' =>
+		  [ q{SELECT * FROM scanbench_internal.workload_judge(8192, 90, 50, 100, 8, 60, 2000)} ],
+		'scanbench_internal.workload_interval(bigint,bigint)' =>
+		  [ q{SELECT scanbench_internal.workload_interval((SELECT pg_catalog.min(w.snapshot) FROM E.workload_snapshots w), NULL)} ],
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (
@@ -415,9 +441,13 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		'E.scanbench_metrics()',
 		'E.scan_history_svg(regclass,text,integer,double precision,double precision)',
 		'E.page_costs_judge(bigint,double precision,integer)',
+		'E.workload_reads(bigint,bigint)',
+		'E.workload_io(bigint,bigint)',
+		'E.workload_references()',
 	);
 	my @monitor_reads = (q{SELECT pg_catalog.count(*) FROM E.scan_trend}, q{SELECT pg_catalog.count(*) FROM E.scan_history},
-		q{SELECT pg_catalog.count(*) FROM E.page_costs_history});
+		q{SELECT pg_catalog.count(*) FROM E.page_costs_history}, q{SELECT pg_catalog.count(*) FROM E.workload_snapshots},
+		q{SELECT pg_catalog.count(*) FROM E.workload_io_snapshots});
 
 	my $members = $node->safe_psql($db, q{
 		SET search_path = pg_catalog, pg_temp;
