@@ -3810,8 +3810,9 @@ AS $$
 DECLARE
 	-- faster than every device reference by this much: not from the device
 	cache_ratio constant float8 := 2;
-	-- reads waited for this share of the query's time or more: the storage
-	-- held it back
+	-- reads waited for this share of the query's time or more: the reads
+	-- held it back (from the page cache too: shared_buffers did not hold
+	-- what it reads)
 	bound_pct constant float8 := 50;
 BEGIN
 	IF coalesce(bytes_read, 0) = 0 THEN
@@ -3840,7 +3841,7 @@ BEGIN
 		verdict := verdict || 'page_cache'::text;
 	END IF;
 	IF read_wait_pct IS NOT NULL THEN
-		IF read_wait_pct >= bound_pct AND NOT 'page_cache' = ANY (verdict) THEN
+		IF read_wait_pct >= bound_pct THEN
 			verdict := verdict || 'storage_bound'::text;
 		ELSE
 			verdict := verdict || 'executor_bound'::text;
