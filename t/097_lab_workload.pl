@@ -1,0 +1,119 @@
+# The workload's reads against a known answer: the cluster's reads of its
+# disk capped at a byte rate (t/SbLab.pm, as t/090 caps them), a workload
+# of two statements between two snapshots of pg_stat_statements.
+#   - A count of a table out of both caches reads at the cap: its rate per
+#     second of wait (workload_reads' read_mb_s) within 10 % of it; held
+#     against the sequential rate scan_efficiency recorded under the same
+#     cap, it is near sequential and storage_bound, never page_cache.
+#   - Counts of a table the page cache holds (no cap there): page_cache.
+# Skips where control groups cannot be written (tools/test.sh hands the
+# postgres user a group to make them in, as root).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use JSON::PP;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbLab;
+
+my $why = lab_why();
+plan skip_all => "no lab here: $why" if defined $why;
+
+my $node = PostgreSQL::Test::Cluster->new('lab_workload');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_buffers = 32MB
+max_wal_size = 4GB
+shared_preload_libraries = 'pg_stat_statements'
+track_io_timing = on
+max_parallel_workers_per_gather = 0
+autovacuum = off
+});
+$node->start;
+
+# fillfactor 10: about 130 MB each, two seconds' read at the cap, so that
+# the throttle's allowance after an idle gap (about a tenth of a second of
+# its rate) stays a few per cent of a scan.
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION scanbench;
+	CREATE EXTENSION pg_stat_statements;
+	CREATE UNLOGGED TABLE cold WITH (fillfactor = 10) AS SELECT g FROM generate_series(1, 400000) g;
+	CREATE UNLOGGED TABLE warm WITH (fillfactor = 10) AS SELECT g FROM generate_series(1, 400000) g;
+});
+$node->safe_psql('postgres', 'VACUUM (FREEZE, ANALYZE) cold, warm');
+$node->safe_psql('postgres', 'CHECKPOINT');
+# Written back before anything is timed, so that the write-back does not
+# share the device with the reads measured.
+system('sync');
+
+my $lab = lab_new($node);
+my $mib = 64;
+my $cap = $mib * 1.048576;    # MB/s
+$lab->limit($mib, 0);
+
+sub json_rows
+{
+	my ($sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', "SELECT coalesce(json_agg(r), '[]') FROM ($sql) r");
+	die "$sql: $err" if $ret;
+	return decode_json($out);
+}
+
+sub marks { my ($r) = @_; return join(',', @{ $r->{verdict} // [] }); }
+
+# The sequential reference, measured under the cap.
+my $ref = json_rows(q{SELECT scan_history_record(scan_efficiency('cold', max_seconds => 30, target_pct => 10)) AS id});
+my $refs = json_rows('SELECT * FROM workload_references()');
+my ($seq) = grep { $_->{reference} eq 'sequential' } @$refs;
+ok($seq, "the sequential reference, from scan_history run $ref->[0]{id}: " . ($seq ? "$seq->{mb_s} MB/s" : 'none'))
+  or diag(explain($refs));
+
+# The table's files out of the page cache (dd's nocache; the cluster stays
+# up, in its group); a scan of a table four times shared_buffers reads
+# through a ring, so shared_buffers keeps at most a quarter of it.
+my $path = $node->safe_psql('postgres', q{SELECT pg_relation_filepath('cold')});
+sub evict
+{
+	system('sync') == 0 or die "sync: $?";
+	for my $f (glob($node->data_dir . "/$path"), glob($node->data_dir . "/$path.*"))
+	{
+		system('dd', "if=$f", 'iflag=nocache', 'count=0', 'status=none') == 0 or die "dd $f: $?";
+	}
+}
+
+# The disk is shared with whatever else the machine does, which can hold a
+# read below the cap for a moment: up to three tries, each reported; none
+# may be above the cap, and one must be within 10 % of it.
+my ($cold, $warm, @rates);
+for my $try (1 .. 3)
+{
+	$node->safe_psql('postgres', 'SELECT count(*) FROM warm') for 1 .. 2;
+	evict();
+	my $s1 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+	$node->safe_psql('postgres', 'SELECT count(*) FROM cold');
+	$node->safe_psql('postgres', 'SELECT count(*) FROM warm') for 1 .. 2;
+	my $s2 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+	my $rows = json_rows("SELECT * FROM workload_reads($s1, $s2)");
+	($cold) = grep { ($_->{query} // '') eq 'SELECT count(*) FROM cold' } @$rows;
+	($warm) = grep { ($_->{query} // '') eq 'SELECT count(*) FROM warm' } @$rows;
+	push @rates, $cold->{read_mb_s};
+	cmp_ok($cold->{read_mb_s}, '<=', 1.1 * $cap,
+		sprintf("cold count (try %d): %s MB/s a second of wait, not above the cap of %.1f (%s blocks in %s s of %s s)",
+			$try, $cold->{read_mb_s}, $cap, $cold->{blocks_read}, $cold->{read_wait_s}, $cold->{exec_s}));
+	last if abs($cold->{read_mb_s} - $cap) <= 0.1 * $cap;
+	diag("cold count at $cold->{read_mb_s} MB/s, more than 10 % from the cap of $cap: trying again");
+	sleep 2;
+}
+cmp_ok((sort { abs($a - $cap) <=> abs($b - $cap) } @rates)[0], '>=', 0.9 * $cap,
+	sprintf("... and within 10 %% of it (tries: %s MB/s)", join(', ', @rates)));
+
+is($cold->{reference}, 'sequential', "cold: near the sequential reference ($cold->{reference_pct} % of it)");
+like(marks($cold), qr/\bstorage_bound\b/, "... storage_bound ({" . marks($cold) . "}, $cold->{read_wait_pct} % of its time waiting)");
+unlike(marks($cold), qr/page_cache/, '... never page_cache');
+like(marks($warm), qr/\bpage_cache\b/,
+	"warm: page_cache ({" . marks($warm) . "}, $warm->{read_mb_s} MB/s against the sequential $seq->{mb_s})");
+
+$node->stop;
+done_testing();
