@@ -115,5 +115,11 @@ unlike(marks($cold), qr/page_cache/, '... never page_cache');
 like(marks($warm), qr/\bpage_cache\b/,
 	"warm: page_cache ({" . marks($warm) . "}, $warm->{read_mb_s} MB/s against the sequential $seq->{mb_s})");
 
+# The rows, for doc/workload.md.
+for my $r ($cold, $warm)
+{
+	note(join(' | ', map { "$_=" . ($r->{$_} // '') } qw(query calls blocks_read read_wait_s read_wait_pct read_mb_s block_wait_us reference reference_pct)) . ' | verdict={' . marks($r) . '}');
+}
+
 $node->stop;
 done_testing();
