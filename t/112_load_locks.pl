@@ -165,14 +165,14 @@ for my $case ([ '1 job', '-j', '1' ], [ '2 jobs', '-j', '2' ])
 	my $offset = -s $node->logfile;
 	($rc, $out, $err) = load('-s', '0.01', '-t', 'base', '--drop');
 	is($rc, 1, 'a view on the table: exit 1');
-	like($err, qr/cannot replace table "base": another object depends on it \(view base_view\)\nhint: drop it first/,
+	like($err, qr/cannot replace table "base": another object depends on it \(view public\.base_view\)\nhint: drop it first/,
 		'a view on the table: named, with a hint');
 	ok(!$node->log_contains(qr/statement: (COPY|CREATE (UNLOGGED )?TABLE|BEGIN)/, $offset),
 		'a view on the table: refused before any table was made or row written');
 	base_unchanged('a view on the table');
 	($rc, $out, $err) = load('-s', '0.01', '-t', 'ref_parent', '--force-drop');
 	is($rc, 1, 'a foreign key to the table: exit 1');
-	like($err, qr/cannot replace table "ref_parent": another object depends on it \(constraint ref_child_k_fkey on table ref_child\)/,
+	like($err, qr/cannot replace table "ref_parent": another object depends on it \(constraint ref_child_k_fkey on table public\.ref_child\)/,
 		'a foreign key to the table: named');
 	sql('DROP VIEW base_view');
 

@@ -72,15 +72,26 @@ history_connect(const Options *opt)
 		PQfinish(conn);
 		return NULL;
 	}
+	/* Nothing here needs the user's path: pinned at once (measure.c). */
+	r = exec_ok(conn, pinned_path_query(), 0, NULL, PGRES_TUPLES_OK);
+	if (r == NULL)
+	{
+		PQfinish(conn);
+		return NULL;
+	}
+	PQclear(r);
 	r = exec_ok(conn,
-				"SELECT pg_catalog.quote_ident(n.nspname), e.extversion,\n"
+				"SELECT pg_catalog.quote_ident(n.nspname::pg_catalog.text), e.extversion,\n"
 				"       pg_catalog.pg_is_in_recovery(),\n"
-				"       (SELECT count(*) FROM pg_catalog.pg_attribute a\n"
-				"         WHERE a.attrelid = pg_catalog.format('%I.scan_history', n.nspname)::pg_catalog.regclass\n"
-				"           AND a.attname IN ('server', 'system_identifier', 'server_host', 'server_port',\n"
-				"                             'server_role', 'tags', 'reason') AND NOT a.attisdropped)\n"
-				"FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace\n"
-				"WHERE e.extname = 'scanbench'", 0, NULL, PGRES_TUPLES_OK);
+				"       (SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute a\n"
+				"         WHERE a.attrelid OPERATOR(pg_catalog.=)\n"
+				"               pg_catalog.format('%I.scan_history', n.nspname)::pg_catalog.regclass\n"
+				"           AND a.attname OPERATOR(pg_catalog.=) ANY ('{server,system_identifier,server_host,"
+				"server_port,server_role,tags,reason}'::pg_catalog.name[])\n"
+				"           AND NOT a.attisdropped)\n"
+				"FROM pg_catalog.pg_extension e\n"
+				"JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace\n"
+				"WHERE e.extname OPERATOR(pg_catalog.=) 'scanbench'", 0, NULL, PGRES_TUPLES_OK);
 	if (r == NULL)
 	{
 		PQfinish(conn);
@@ -125,11 +136,15 @@ bool
 history_previous(PGconn *conn, const Options *opt, Row *rows, int nrows)
 {
 	char	   *sql = xprintf(
-		"SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY h.scan_pct)::numeric, 1), count(*)\n"
+		"SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)\n"
+		"                        WITHIN GROUP (ORDER BY h.scan_pct)::pg_catalog.numeric, 1),\n"
+		"       pg_catalog.count(*)\n"
 		"FROM (SELECT h.scan_pct FROM %s.scan_history h\n"
-		"       WHERE h.server = $1 AND h.relschema = $2 AND h.relname = $3 AND h.cache = $4\n"
+		"       WHERE h.server OPERATOR(pg_catalog.=) $1 AND h.relschema OPERATOR(pg_catalog.=) $2\n"
+		"         AND h.relname OPERATOR(pg_catalog.=) $3 AND h.cache OPERATOR(pg_catalog.=) $4\n"
 		"         AND h.reason IS NULL AND h.scan_pct IS NOT NULL\n"
-		"         AND scanbench_internal.scan_history_marks(h.verdict) = coalesce(scanbench_internal.scan_history_marks($5::text[]), '')\n"
+		"         AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)\n"
+		"             coalesce(scanbench_internal.scan_history_marks($5::pg_catalog.text[]), '')\n"
 		"       ORDER BY h.measured_at DESC LIMIT $6) h",
 		history_schema);
 	char		limit[16];

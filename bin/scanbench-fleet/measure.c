@@ -45,22 +45,75 @@ history_column(const char *name)
 }
 
 /*
+ * Why every name below is qualified, and the session's path pinned.
+ *
+ * The fleet connects as whoever runs it, often a superuser, to databases
+ * where other roles may be able to CREATE in a schema on the path (public,
+ * up to PostgreSQL 14 and in databases upgraded from it).  A function,
+ * aggregate, operator or type such a role makes there is found by a name
+ * left to the path: an exact-type match (array_agg(integer),
+ * percentile_cont(numeric ORDER BY float8), an operator over text and
+ * integer) beats pg_catalog's polymorphic or casting one wherever public
+ * is on the path, and a copy of pg_catalog's own wins where public comes
+ * before pg_catalog, which a database's owner can set.  Its code would run
+ * as the fleet's login.  So every function, operator and type the fleet's
+ * SQL names is written pg_catalog.X, OPERATOR(pg_catalog.X) or of the
+ * extension's schema (read from the catalog, quoted once), and no
+ * construct that looks an operator up by the path is used (LIKE, IN (...),
+ * NULLIF, BETWEEN, IS DISTINCT FROM, CASE x WHEN): = ANY, CASE WHEN.
+ *
+ * Right after connecting, the session's path is then set to pg_catalog
+ * alone, pg_temp last (pinned_path_query): pg_temp would otherwise be
+ * searched first for relations and types, where any session can make
+ * them, and functions and operators are never looked up in it.  The one
+ * thing the user's own path is for, what an unqualified --relation names,
+ * is recorded before (current_schemas(true) in identity_query) and
+ * looked up in those schemas, in that order (measure_query).
+ */
+const char *
+pinned_path_query(void)
+{
+	return "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)";
+}
+
+/*
  * Who the server is.  Needs no extension: a server without scanbench, or
  * with another version, still says who it is, and its row says why it was
- * not measured.
+ * not measured.  search_path is the session's own, as the schemas a
+ * relation's name is looked for in.
  */
 const char *
 identity_query(void)
 {
 	return
-		"SELECT (SELECT system_identifier FROM pg_catalog.pg_control_system()) AS system_identifier,\n"
+		"SELECT (SELECT s.system_identifier FROM pg_catalog.pg_control_system() AS s) AS system_identifier,\n"
 		"       CASE WHEN pg_catalog.pg_is_in_recovery() THEN 'standby' ELSE 'primary' END AS server_role,\n"
 		"       pg_catalog.current_setting('server_version') AS server_version,\n"
-		"       (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e\n"
-		"          JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace\n"
-		"         WHERE e.extname = 'scanbench') AS schema,\n"
+		"       (SELECT pg_catalog.quote_ident(n.nspname::pg_catalog.text) FROM pg_catalog.pg_extension e\n"
+		"          JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace\n"
+		"         WHERE e.extname OPERATOR(pg_catalog.=) 'scanbench') AS schema,\n"
 		"       (SELECT e.extversion FROM pg_catalog.pg_extension e\n"
-		"         WHERE e.extname = 'scanbench') AS extversion";
+		"         WHERE e.extname OPERATOR(pg_catalog.=) 'scanbench') AS extversion,\n"
+		"       pg_catalog.current_schemas(true) AS search_path";
+}
+
+/*
+ * Whether a relation's name is schema-qualified: a dot outside double
+ * quotes.  An unqualified one is looked for in the session's own schemas.
+ */
+bool
+relation_is_qualified(const char *name)
+{
+	bool		quoted = false;
+
+	for (const char *c = name; *c; c++)
+	{
+		if (*c == '"')
+			quoted = !quoted;
+		else if (*c == '.' && !quoted)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -81,7 +134,10 @@ session_setup(const Options *opt)
 /*
  * scan_efficiency on $1 with the options, record => false (the fleet
  * records centrally, and a standby could not), as a history row.  $1 rel,
- * $2 cache, $3 sample, $4 max_seconds, $5 target_pct, $6 restore.
+ * $2 cache, $3 sample, $4 max_seconds, $5 target_pct, $6 restore, $7 the
+ * schemas an unqualified $1 is looked for in, in order (the session's own
+ * path, recorded before it was pinned; empty for a qualified $1).  A name
+ * found in none is read as regclass reads it, and fails as it would.
  */
 char *
 measure_query(const char *s)
@@ -103,9 +159,8 @@ measure_query(const char *s)
 		"       coalesce(r.settings,\n"
 		"                (SELECT pg_catalog.jsonb_object_agg(g.name, pg_catalog.current_setting(g.name))\n"
 		"                   FROM pg_catalog.pg_settings g\n"
-		"                  WHERE g.name IN ('io_method', 'io_workers', 'io_combine_limit',\n"
-		"                                   'effective_io_concurrency', 'track_io_timing',\n"
-		"                                   'shared_buffers'))) AS settings,\n"
+		"                  WHERE g.name OPERATOR(pg_catalog.=) ANY ('{io_method,io_workers,io_combine_limit,"
+		"effective_io_concurrency,track_io_timing,shared_buffers}'::pg_catalog.text[]))) AS settings,\n"
 		"       r.cpu_wait_s, r.cpu_throttled_s, r.cpu_quota_us, r.cpu_period_us,\n"
 		"       r.read_bps_limit, r.write_bps_limit, r.read_iops_limit, r.write_iops_limit,\n"
 		/*
@@ -117,22 +172,29 @@ measure_query(const char *s)
 		"                   FROM %s.scan_verdict_marks() AS k WHERE k.mark OPERATOR(pg_catalog.=) ANY (r.verdict)), false) AS verdict_judged,\n"
 		"       coalesce((SELECT pg_catalog.bool_and(k.reads_judged) AND pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.cardinality(r.verdict)\n"
 		"                   FROM %s.scan_verdict_marks() AS k WHERE k.mark OPERATOR(pg_catalog.=) ANY (r.verdict)), false) AS verdict_reads_judged\n"
-		"FROM %s.scan_efficiency($1::pg_catalog.regclass, $2, sample => $3::float8,\n"
-		"                        max_seconds => $4::float8, target_pct => $5::float8,\n"
-		"                        record => false, restore => $6::boolean) AS r\n"
-		"JOIN pg_catalog.pg_class c ON c.oid = r.relation\n"
-		"JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"
+		"FROM %s.scan_efficiency(\n"
+		"       (SELECT coalesce((SELECT q.rel\n"
+		"                           FROM pg_catalog.unnest($7::pg_catalog.name[]) WITH ORDINALITY AS p(nspname, i)\n"
+		"                          CROSS JOIN LATERAL pg_catalog.to_regclass(pg_catalog.quote_ident(p.nspname::pg_catalog.text)\n"
+		"                                OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) $1::pg_catalog.text) AS q(rel)\n"
+		"                          WHERE q.rel IS NOT NULL ORDER BY p.i LIMIT 1),\n"
+		"                        $1::pg_catalog.text::pg_catalog.regclass)),\n"
+		"       $2::pg_catalog.text, sample => $3::pg_catalog.float8,\n"
+		"       max_seconds => $4::pg_catalog.float8, target_pct => $5::pg_catalog.float8,\n"
+		"       record => false, restore => $6::pg_catalog.bool) AS r\n"
+		"JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) r.relation\n"
+		"JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace\n"
 		/*
 		 * The device layers under the relation's first file, as
 		 * scan_history_record reads them: every scheduler top down, and
 		 * the read-ahead of the device the filesystem is on.
 		 */
 		"CROSS JOIN LATERAL (\n"
-		"   SELECT string_agg(i.scheduler, '/' ORDER BY i.level)\n"
+		"   SELECT pg_catalog.string_agg(i.scheduler, '/' ORDER BY i.level)\n"
 		"            FILTER (WHERE i.scheduler IS NOT NULL) AS scheduler,\n"
-		"          (array_agg(i.read_ahead_kb ORDER BY i.level)\n"
+		"          (pg_catalog.array_agg(i.read_ahead_kb ORDER BY i.level)\n"
 		"            FILTER (WHERE i.read_ahead_kb IS NOT NULL))[1] AS read_ahead_kb\n"
-		"     FROM %s.storage_info(r.relation) AS i WHERE i.level > 0) AS st",
+		"     FROM %s.storage_info(r.relation) AS i WHERE i.level OPERATOR(pg_catalog.>) 0) AS st",
 		s, s, s, s);
 }
 

@@ -50,7 +50,9 @@ typedef struct Row
 extern const char *const history_columns[];
 extern int	history_ncolumns;
 extern int	history_column(const char *name);
+extern const char *pinned_path_query(void);
 extern const char *identity_query(void);
+extern bool relation_is_qualified(const char *name);
 extern char *measure_query(const char *schema);
 extern char *session_setup(const Options *opt);
 extern const char *row_value(const Row *row, const char *column);

@@ -79,7 +79,7 @@ typedef struct Call
 	bool		flush;			/* output still to send */
 	int			rel;			/* relation being measured */
 	double		deadline;
-	PGresult   *result;			/* the last rows returned */
+	PGresult   *result;			/* the first rows returned */
 	char	   *error;			/* the first error of the query */
 } Call;
 
@@ -153,19 +153,21 @@ send_measure(const Options *opt, Call *c)
 	char		sample[32],
 				max_s[32],
 				target[32];
-	const char *params[6];
+	const char *params[7];
+	const char *relation = opt->relations[c->rel];
 	int			ok;
 
 	snprintf(sample, sizeof(sample), "%.17g", opt->sample);
 	snprintf(max_s, sizeof(max_s), "%.17g", opt->max_seconds);
 	snprintf(target, sizeof(target), "%.17g", opt->target_pct);
-	params[0] = opt->relations[c->rel];
+	params[0] = relation;
 	params[1] = opt->cache;
 	params[2] = sample;
 	params[3] = max_s;
 	params[4] = target;
 	params[5] = opt->restore ? "true" : "false";
-	ok = PQsendQueryParams(c->conn, sql, 6, NULL, params, NULL, NULL, 0);
+	params[6] = relation_is_qualified(relation) ? "{}" : c->server->search_path;
+	ok = PQsendQueryParams(c->conn, sql, 7, NULL, params, NULL, NULL, 0);
 	free(sql);
 	c->flush = ok && PQflush(c->conn) == 1;
 	c->deadline = now_s() + opt->timeout + CLIENT_GRACE_S;
@@ -204,6 +206,8 @@ take_identity(const Options *opt, Call *c)
 	s->server_version = xstrdup(PQgetvalue(r, 0, 2));
 	s->schema = PQgetisnull(r, 0, 3) ? NULL : xstrdup(PQgetvalue(r, 0, 3));
 	extversion = PQgetisnull(r, 0, 4) ? NULL : PQgetvalue(r, 0, 4);
+	free(s->search_path);
+	s->search_path = xstrdup(PQgetvalue(r, 0, 5));
 	if (s->schema == NULL)
 	{
 		char	   *why = xprintf("scanbench is not installed in database \"%s\" (CREATE EXTENSION scanbench)",
@@ -349,8 +353,12 @@ advance(const Options *opt, Call *c, int slot, short revents)
 			return true;
 		PQsetnonblocking(c->conn, 1);
 		signals_watch(slot, c->conn);
+		/*
+		 * The limits, who the server is (and the session's own path,
+		 * recorded), then the path pinned: see measure.c.
+		 */
 		setup = session_setup(opt);
-		sql = xprintf("%s; %s", setup, identity_query());
+		sql = xprintf("%s; %s; %s", setup, identity_query(), pinned_path_query());
 		free(setup);
 		if (!PQsendQuery(c->conn, sql))
 		{
@@ -384,8 +392,12 @@ advance(const Options *opt, Call *c, int slot, short revents)
 		switch (PQresultStatus(r))
 		{
 			case PGRES_TUPLES_OK:
+				/* the identity's, not the pinning's after it */
 				if (c->result)
-					PQclear(c->result);
+				{
+					PQclear(r);
+					continue;
+				}
 				c->result = r;
 				continue;
 			case PGRES_COMMAND_OK:

@@ -31,6 +31,7 @@ typedef struct Server
 	char	   *role;			/* primary or standby */
 	char	   *server_version;
 	char	   *schema;			/* where scanbench is, quoted */
+	char	   *search_path;	/* the session's own schemas, a name[] */
 	/* --night */
 	bool		taken;			/* claimed by this runner */
 	bool		recorded;		/* its rows are in the central history */

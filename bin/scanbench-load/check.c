@@ -16,11 +16,13 @@
 #include "loader.h"
 
 bool
-check_extension(PGconn *conn)
+check_extension(PGconn *conn, char **schema)
 {
 	PGresult   *res = PQexec(conn,
-							 "SELECT extversion FROM pg_catalog.pg_extension "
-							 "WHERE extname = 'scanbench'");
+							 "SELECT e.extversion, pg_catalog.quote_ident(n.nspname::pg_catalog.text) "
+							 "FROM pg_catalog.pg_extension e "
+							 "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
+							 "WHERE e.extname OPERATOR(pg_catalog.=) 'scanbench'");
 	bool		ok = false;
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
@@ -36,6 +38,8 @@ check_extension(PGconn *conn)
 				  "hint: use the " LOADER_NAME " of the installed version, or update "
 				  "the extension (ALTER EXTENSION scanbench UPDATE TO '" LOADER_VERSION "')",
 				  PQdb(conn), PQgetvalue(res, 0, 0));
+	else if ((*schema = strdup(PQgetvalue(res, 0, 1))) == NULL)
+		log_error("out of memory");
 	else
 		ok = true;
 	PQclear(res);
@@ -122,16 +126,25 @@ print_agreement(PGresult *res)
 
 /*
  * scan_efficiency(table), printed one column a line like psql's \x, then
- * the verdict line and what makes its figures agree.
+ * the verdict line and what makes its figures agree.  target is the table
+ * with its schema, schema the extension's (check_extension), both quoted.
  */
 bool
-run_check(PGconn *conn, const char *qname)
+run_check(PGconn *conn, const char *qname, const char *target, const char *schema)
 {
-	const char *params[1] = {qname};
-	PGresult   *res = PQexecParams(conn,
-								   "SELECT * FROM scan_efficiency($1::regclass)",
-								   1, NULL, params, NULL, NULL, 0);
+	const char *params[1] = {target};
+	char	   *sql = malloc(strlen(schema) + 64);
+	PGresult   *res;
 	int			width = 0;
+
+	if (sql == NULL)
+	{
+		log_error("out of memory");
+		return false;
+	}
+	sprintf(sql, "SELECT * FROM %s.scan_efficiency($1::pg_catalog.regclass)", schema);
+	res = PQexecParams(conn, sql, 1, NULL, params, NULL, NULL, 0);
+	free(sql);
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{

@@ -8,7 +8,7 @@
 
 #include <libpq-fe.h>
 
-extern bool check_extension(PGconn *conn);
-extern bool run_check(PGconn *conn, const char *qname);
+extern bool check_extension(PGconn *conn, char **schema);
+extern bool run_check(PGconn *conn, const char *qname, const char *target, const char *schema);
 
 #endif							/* SCANBENCH_LOAD_CHECK_H */

@@ -1,5 +1,27 @@
 /*
  * db.c: connecting and running statements, with errors logged the one way.
+ *
+ * Why every session's path is pinned.  The loader connects as whoever runs
+ * it, often a superuser, to databases where other roles may be able to
+ * CREATE in a schema on the path (public, up to PostgreSQL 14 and in
+ * databases upgraded from it).  A function, aggregate, operator or type
+ * such a role makes there is found by a name left to the path: an
+ * exact-type match (an operator over text and integer) beats pg_catalog's
+ * polymorphic or casting one, a copy of pg_catalog's own wins where public
+ * comes before pg_catalog (which a database's owner can set), a domain
+ * named date runs its CHECK on every row; its code would run as the
+ * loader's login.  So every function, operator and type in the loader's
+ * SQL is written pg_catalog.X, OPERATOR(pg_catalog.X) or of the
+ * extension's schema (read from the catalog, quoted once), no construct
+ * that looks an operator up by the path is used (LIKE, IN (...), NULLIF,
+ * BETWEEN, IS DISTINCT FROM, CASE x WHEN), and right after connecting each
+ * session's path is set to pg_catalog alone, pg_temp last: pg_temp would
+ * otherwise be searched first for relations and types, where any session
+ * can make them, and functions and operators are never looked up in it.
+ *
+ * The one thing the user's own path is for, which table --table names, is
+ * asked before the control connection's path is pinned
+ * (connect_db_for_table): from then on the table is named with its schema.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,12 +63,60 @@ try_connect(const Options *opt)
 	return PQconnectdbParams(keywords, values, 1);
 }
 
+/* The session's path set to pg_catalog alone, pg_temp last (above). */
+static bool
+pin_search_path(PGconn *conn)
+{
+	PGresult   *res = PQexec(conn, "SELECT pg_catalog.set_config('search_path', "
+							 "'pg_catalog, pg_temp', false)");
+	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+
+	if (!ok)
+		log_error("could not set the session's search_path: %s", chomp(PQerrorMessage(conn)));
+	PQclear(res);
+	return ok;
+}
+
+/*
+ * The schema a table's name means under the session's own path, quoted:
+ * where a relation of that name is found, else where CREATE TABLE would
+ * make it (current_schema()).  *schema is NULL if neither; false (logged)
+ * on failure.
+ */
+static bool
+table_schema(PGconn *conn, const char *table, char **schema)
+{
+	const char *params[1] = {table};
+	PGresult   *res = PQexecParams(conn,
+								   "SELECT pg_catalog.quote_ident(coalesce("
+								   "(SELECT n.nspname FROM pg_catalog.pg_class c "
+								   "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+								   "WHERE c.oid OPERATOR(pg_catalog.=) "
+								   "pg_catalog.to_regclass(pg_catalog.quote_ident($1::pg_catalog.text))), "
+								   "pg_catalog.current_schema())::pg_catalog.text)",
+								   1, NULL, params, NULL, NULL, 0);
+	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+
+	*schema = NULL;
+	if (!ok)
+		log_error("could not look up table \"%s\": %s", table, chomp(PQerrorMessage(conn)));
+	else if (!PQgetisnull(res, 0, 0) && (*schema = strdup(PQgetvalue(res, 0, 0))) == NULL)
+	{
+		log_error("out of memory");
+		ok = false;
+	}
+	PQclear(res);
+	return ok;
+}
+
 /*
  * Connect, prompting for a password first with -W, or when the server asks
- * for one (unless -w), as psql does.
+ * for one (unless -w), as psql does; then, with table given, the schema
+ * its name means under the user's own path (table_schema); then the
+ * session's path pinned.
  */
-PGconn *
-connect_db(const Options *opt)
+static PGconn *
+connect_pinned(const Options *opt, const char *table, char **schema)
 {
 	PGconn	   *conn;
 	PGresult   *res;
@@ -83,7 +153,30 @@ connect_db(const Options *opt)
 	/* "table does not exist, skipping" and the like are not news here */
 	res = PQexec(conn, "SET client_min_messages = warning");
 	PQclear(res);
+	if ((table && !table_schema(conn, table, schema)) || !pin_search_path(conn))
+	{
+		PQfinish(conn);
+		return NULL;
+	}
 	return conn;
+}
+
+/* A connection whose path is pinned (above). */
+PGconn *
+connect_db(const Options *opt)
+{
+	return connect_pinned(opt, NULL, NULL);
+}
+
+/*
+ * The control connection: connect_db, and the schema the table's name
+ * means to the user, asked before the path is pinned (*schema: quoted, or
+ * NULL if the name means no table and no schema is selected to make it in).
+ */
+PGconn *
+connect_db_for_table(const Options *opt, const char *table, char **schema)
+{
+	return connect_pinned(opt, table, schema);
 }
 
 /*
@@ -105,7 +198,8 @@ reconnect_db(const Options *opt, double seconds)
 			PGresult   *res = PQexec(conn, "SET client_min_messages = warning");
 
 			PQclear(res);
-			return conn;
+			if (pin_search_path(conn))
+				return conn;
 		}
 		if (now_s() >= deadline)
 		{

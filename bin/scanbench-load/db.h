@@ -12,6 +12,7 @@
 #include "options.h"
 
 extern PGconn *connect_db(const Options *opt);
+extern PGconn *connect_db_for_table(const Options *opt, const char *table, char **schema);
 extern PGconn *reconnect_db(const Options *opt, double seconds);
 extern bool run_sql(PGconn *conn, const char *sql, const char *what);
 extern bool run_cleanup_sql(PGconn *conn, const char *sql);

@@ -76,11 +76,12 @@ load_check_index_names(Load *ld)
 				 ld->staging_name, ix->column);
 		snprintf(where, sizeof(where), "%.*s.%s", schema_len(ld), ld->target, ix->qname);
 		res = query_rows(ld->ctl,
-							sqlf("SELECT NOT (c.relkind = 'i' AND EXISTS (SELECT 1 "
-								 "FROM pg_catalog.pg_index i WHERE i.indexrelid = c.oid "
-								 "AND i.indrelid = pg_catalog.to_regclass(%s))) "
+							sqlf("SELECT NOT (c.relkind OPERATOR(pg_catalog.=) 'i' AND EXISTS (SELECT 1 "
+								 "FROM pg_catalog.pg_index i WHERE i.indexrelid OPERATOR(pg_catalog.=) c.oid "
+								 "AND i.indrelid OPERATOR(pg_catalog.=) "
+								 "pg_catalog.to_regclass(%s::pg_catalog.text))) "
 								 "FROM pg_catalog.pg_class c "
-								 "WHERE c.oid = pg_catalog.to_regclass($1)",
+								 "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1::pg_catalog.text)",
 								 old ? old : "NULL"), where);
 		if (res == NULL)
 		{
@@ -126,7 +127,7 @@ load_build_indexes(Load *ld, PGconn *conn)
 									  ix->column, ld->staging, ix->column)))
 			return false;
 		ix->seconds = now_s() - t0;
-		bytes = query_value(conn, "SELECT pg_catalog.pg_relation_size($1::regclass)",
+		bytes = query_value(conn, "SELECT pg_catalog.pg_relation_size($1::pg_catalog.regclass)",
 							ix->staging);
 		if (bytes == NULL)
 			return false;

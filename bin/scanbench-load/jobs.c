@@ -340,9 +340,9 @@ watch_backends(PGconn *ctl, Job *jobs, int njobs)
 		len += snprintf(pids + len, sizeof(pids) - len, "%s%d", j ? "," : "", jobs[j].backend_pid);
 	snprintf(pids + len, sizeof(pids) - len, "}");
 	res = PQexecParams(ctl,
-					   "SELECT pid FROM pg_catalog.pg_stat_activity "
-					   "WHERE pid = ANY ($1::integer[]) "
-					   "AND state = 'idle in transaction (aborted)'",
+					   "SELECT a.pid FROM pg_catalog.pg_stat_activity a "
+					   "WHERE a.pid OPERATOR(pg_catalog.=) ANY ($1::pg_catalog.int4[]) "
+					   "AND a.state OPERATOR(pg_catalog.=) 'idle in transaction (aborted)'",
 					   1, NULL, params, NULL, NULL, 0);
 	if (PQresultStatus(res) == PGRES_TUPLES_OK)
 	{

@@ -109,8 +109,8 @@ distribute_table(Load *ld, PGconn *conn)
 	{
 		if (opt->shard_count > 0)
 			snprintf(shards, sizeof(shards), ", shard_count => %d", opt->shard_count);
-		ok = load_step(ld, conn, sqlf("SELECT pg_catalog.create_distributed_table(%s, %s%s)",
-								 table, column, shards));
+		ok = load_step(ld, conn, sqlf("SELECT pg_catalog.create_distributed_table(%s::pg_catalog.regclass, "
+									  "%s::pg_catalog.text%s)", table, column, shards));
 	}
 	PQfreemem(table);
 	PQfreemem(column);
@@ -119,18 +119,32 @@ distribute_table(Load *ld, PGconn *conn)
 
 /*
  * Connect, check the extension for --check, and look at the table: where it
- * is (or will be), whether it exists, and whether it may be replaced.
+ * is (or will be: the schema its name means under the user's own path,
+ * asked before the session's path is pinned, db.c), whether it exists, and
+ * whether it may be replaced.
  */
 static bool
 open_control(Load *ld)
 {
 	const Options *opt = ld->opt;
 	PGresult   *res;
-	char	   *schema;
+	char	   *schema = NULL;
+	bool		have_schema;
 
-	if ((ld->ctl = connect_db(opt)) == NULL)
+	if ((ld->ctl = connect_db_for_table(opt, opt->table, &schema)) == NULL)
 		return false;
 	signals_watch_conn(0, ld->ctl);
+	ld->qname = PQescapeIdentifier(ld->ctl, opt->table, strlen(opt->table));
+	if (ld->qname == NULL)
+	{
+		log_error("invalid table name: %s", chomp(PQerrorMessage(ld->ctl)));
+		free(schema);
+		return false;
+	}
+	/* No schema: the name means no table, and none is selected to make one in. */
+	have_schema = schema != NULL;
+	snprintf(ld->target, sizeof(ld->target), "%s.%s", have_schema ? schema : "", ld->qname);
+	free(schema);
 	if (!server_inspect(ld->ctl, &ld->server))
 		return false;
 	if (ld->server.in_recovery)
@@ -139,25 +153,20 @@ open_control(Load *ld)
 				  "hint: connect to the primary");
 		return false;
 	}
-	if (opt->check && !check_extension(ld->ctl))
+	if (opt->check && !check_extension(ld->ctl, &ld->extschema))
 		return false;
-	ld->qname = PQescapeIdentifier(ld->ctl, opt->table, strlen(opt->table));
-	if (ld->qname == NULL)
-	{
-		log_error("invalid table name: %s", chomp(PQerrorMessage(ld->ctl)));
-		return false;
-	}
-	res = query_rows(ld->ctl,
-					 "SELECT c.relkind, pg_catalog.pg_has_role(c.relowner, 'USAGE'), "
-					 "pg_catalog.quote_ident(n.nspname), c.relpersistence, "
-					 "pg_catalog.starts_with(coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), ''), "
-					 "'" MADE_BY "') "
+	res = !have_schema ? NULL : query_rows(ld->ctl,
+					 "SELECT c.relkind, pg_catalog.pg_has_role(c.relowner, 'USAGE'::pg_catalog.text), "
+					 "pg_catalog.quote_ident(n.nspname::pg_catalog.text), c.relpersistence, "
+					 "pg_catalog.starts_with(coalesce(pg_catalog.obj_description(c.oid, "
+					 "'pg_class'::pg_catalog.name), ''), '" MADE_BY "'::pg_catalog.text) "
 					 "FROM pg_catalog.pg_class c "
-					 "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-					 "WHERE c.oid = pg_catalog.to_regclass($1)", ld->qname);
-	if (res == NULL)
+					 "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+					 "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1::pg_catalog.text)",
+					 ld->target);
+	if (have_schema && res == NULL)
 		return false;
-	ld->exists = PQntuples(res) == 1;
+	ld->exists = res && PQntuples(res) == 1;
 	if (ld->exists)
 	{
 		char		relkind = PQgetvalue(res, 0, 0)[0];
@@ -211,20 +220,16 @@ open_control(Load *ld)
 			log_error("table %s does not exist\nhint: leave out --append to create it", ld->qname);
 			return false;
 		}
-		schema = query_value(ld->ctl, "SELECT pg_catalog.quote_ident(pg_catalog.current_schema())",
-							 NULL);
-		if (schema == NULL)
+		if (!have_schema)
 		{
 			log_error("no schema has been selected to create table %s in", ld->qname);
 			return false;
 		}
-		snprintf(ld->target, sizeof(ld->target), "%s.%s", schema, ld->qname);
-		free(schema);
 	}
 	if (opt->distribute)
 	{
 		char	   *val = query_value(ld->ctl, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension "
-						  "WHERE extname = 'citus')", NULL);
+									  "WHERE extname OPERATOR(pg_catalog.=) 'citus')", NULL);
 		if (val == NULL)
 			return false;
 		if (val[0] != 't')
@@ -350,7 +355,7 @@ begin_load(Load *ld)
 									"drops it if its load ended without doing so'", ld->staging)))
 			return false;
 		locked = query_value(ld->ctl, "SELECT pg_catalog.pg_advisory_lock("
-							 STAGING_KEY("$1::regclass::oid") ")", ld->staging);
+							 STAGING_KEY("$1::pg_catalog.regclass::pg_catalog.oid") ")", ld->staging);
 		if (locked == NULL || !load_step(ld, ld->ctl, "COMMIT"))
 		{
 			free(locked);
@@ -618,10 +623,11 @@ load(const Options *given, const Dbt3 *gen, Progress *pg)
 		return status;
 	measure_after(&ld);
 	load_print_summary(&ld);
-	if (opt->check && !run_check(ld.ctl, ld.qname))
+	if (opt->check && !run_check(ld.ctl, ld.qname, ld.target, ld.extschema))
 		return EXIT_FAILURE_LOAD;
 	signals_watch_conn(0, NULL);
 	PQfreemem(ld.qname);
+	free(ld.extschema);
 	PQfinish(ld.ctl);
 	free(ld.jobs);
 	return 0;

@@ -18,7 +18,8 @@
 #include "tables.h"
 
 /* Advisory lock key of a staging table: a constant high half, its OID low. */
-#define STAGING_KEY(oid)	"(1396850001::bigint << 32 | " oid "::bigint)"
+#define STAGING_KEY(oid)	"((1396850001::pg_catalog.int8 OPERATOR(pg_catalog.<<) 32) " \
+	"OPERATOR(pg_catalog.|) " oid "::pg_catalog.int8)"
 #define STAGING_COMMENT		"scanbench-load staging table"
 /*
  * The mark of a table scanbench made, as a comment: --drop replaces only a
@@ -50,6 +51,7 @@ typedef struct
 	Job		   *jobs;
 	Freezer		freezer;		/* freezing in steps, if freezer.conn */
 	char	   *qname;			/* the table's quoted name */
+	char	   *extschema;		/* --check: scanbench's schema, quoted */
 	char		target[300];	/* schema-qualified */
 	char		staging[300];	/* schema-qualified */
 	char		staging_name[64];

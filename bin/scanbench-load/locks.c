@@ -48,19 +48,25 @@
  * view, not as its rewrite rule.
  */
 static const char *dependents_sql =
-"WITH t AS (SELECT c.oid, c.reltype FROM pg_catalog.pg_class c WHERE c.oid = $1::regclass) "
-"SELECT DISTINCT CASE WHEN d.classid = 'pg_catalog.pg_rewrite'::regclass "
-"  THEN (SELECT pg_catalog.pg_describe_object('pg_catalog.pg_class'::regclass, r.ev_class, 0) "
-"        FROM pg_catalog.pg_rewrite r WHERE r.oid = d.objid) "
+"WITH t AS (SELECT c.oid, c.reltype FROM pg_catalog.pg_class c "
+"  WHERE c.oid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass) "
+"SELECT DISTINCT CASE WHEN d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_rewrite'::pg_catalog.regclass "
+"  THEN (SELECT pg_catalog.pg_describe_object('pg_catalog.pg_class'::pg_catalog.regclass, r.ev_class, 0) "
+"        FROM pg_catalog.pg_rewrite r WHERE r.oid OPERATOR(pg_catalog.=) d.objid) "
 "  ELSE pg_catalog.pg_describe_object(d.classid, d.objid, 0) END AS what "
 "FROM pg_catalog.pg_depend d, t "
-"WHERE d.deptype = 'n' "
-"AND ((d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = t.oid) "
-"  OR (d.refclassid = 'pg_catalog.pg_type'::regclass AND d.refobjid = t.reltype)) "
-"AND NOT (d.classid = 'pg_catalog.pg_class'::regclass AND d.objid = t.oid) "
+"WHERE d.deptype OPERATOR(pg_catalog.=) 'n' "
+"AND ((d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass "
+"      AND d.refobjid OPERATOR(pg_catalog.=) t.oid) "
+"  OR (d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass "
+"      AND d.refobjid OPERATOR(pg_catalog.=) t.reltype)) "
+"AND NOT (d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass "
+"         AND d.objid OPERATOR(pg_catalog.=) t.oid) "
 "AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend o "
-"  WHERE o.classid = d.classid AND o.objid = d.objid AND o.deptype IN ('a', 'i') "
-"  AND o.refclassid = 'pg_catalog.pg_class'::regclass AND o.refobjid = t.oid) "
+"  WHERE o.classid OPERATOR(pg_catalog.=) d.classid AND o.objid OPERATOR(pg_catalog.=) d.objid "
+"  AND o.deptype OPERATOR(pg_catalog.=) ANY ('{a,i}'::pg_catalog.\"char\"[]) "
+"  AND o.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass "
+"  AND o.refobjid OPERATOR(pg_catalog.=) t.oid) "
 "ORDER BY 1";
 
 /*
@@ -119,23 +125,32 @@ look_at_wait(PGconn *mon, int pid, char *what, size_t whatlen, char *who, size_t
 	bool		waiting;
 
 	snprintf(param, sizeof(param), "%d", pid);
+	/* Each session in the way: its application, state and times, if any. */
 	res = PQexecParams(mon,
-					   "SELECT l.mode || ' on ' || COALESCE((SELECT 'table ' || "
+					   "SELECT l.mode OPERATOR(pg_catalog.||) ' on ' OPERATOR(pg_catalog.||) "
+					   "coalesce((SELECT 'table ' OPERATOR(pg_catalog.||) "
 					   "  pg_catalog.format('%I.%I', n.nspname, c.relname) "
 					   "  FROM pg_catalog.pg_class c "
-					   "  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-					   "  WHERE c.oid = l.relation), l.locktype), "
-					   "(SELECT pg_catalog.string_agg('pid ' || b.pid || COALESCE(' (' || "
-					   "   NULLIF(pg_catalog.concat_ws(', ', NULLIF(a.application_name, ''), "
-					   "     a.state || COALESCE(' for ' || pg_catalog.round(extract(epoch FROM "
-					   "       pg_catalog.now() - a.state_change))::text || ' s', ''), "
-					   "     'transaction open ' || pg_catalog.round(extract(epoch FROM "
-					   "       pg_catalog.now() - a.xact_start))::text || ' s'), '') || ')', ''), "
+					   "  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+					   "  WHERE c.oid OPERATOR(pg_catalog.=) l.relation), l.locktype), "
+					   "(SELECT pg_catalog.string_agg('pid ' OPERATOR(pg_catalog.||) b.pid::pg_catalog.text "
+					   "   OPERATOR(pg_catalog.||) CASE WHEN w.what OPERATOR(pg_catalog.=) '' THEN '' "
+					   "     ELSE ' (' OPERATOR(pg_catalog.||) w.what OPERATOR(pg_catalog.||) ')' END, "
 					   "   ', ' ORDER BY b.pid) "
-					   " FROM pg_catalog.unnest(pg_catalog.pg_blocking_pids(l.pid)) b(pid) "
-					   " LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = b.pid), "
-					   "pg_catalog.pg_blocking_pids(l.pid)::text "
-					   "FROM pg_catalog.pg_locks l WHERE l.pid = $1::integer AND NOT l.granted "
+					   " FROM pg_catalog.unnest(pg_catalog.pg_blocking_pids(l.pid)) AS b(pid) "
+					   " LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid OPERATOR(pg_catalog.=) b.pid "
+					   " CROSS JOIN LATERAL (SELECT pg_catalog.concat_ws(', ', "
+					   "   CASE WHEN a.application_name OPERATOR(pg_catalog.=) '' THEN NULL "
+					   "     ELSE a.application_name END, "
+					   "   a.state OPERATOR(pg_catalog.||) coalesce(' for ' OPERATOR(pg_catalog.||) "
+					   "     pg_catalog.round(EXTRACT(epoch FROM pg_catalog.now() OPERATOR(pg_catalog.-) "
+					   "       a.state_change))::pg_catalog.text OPERATOR(pg_catalog.||) ' s', ''), "
+					   "   'transaction open ' OPERATOR(pg_catalog.||) "
+					   "     pg_catalog.round(EXTRACT(epoch FROM pg_catalog.now() OPERATOR(pg_catalog.-) "
+					   "       a.xact_start))::pg_catalog.text OPERATOR(pg_catalog.||) ' s') AS what) AS w), "
+					   "pg_catalog.pg_blocking_pids(l.pid)::pg_catalog.text "
+					   "FROM pg_catalog.pg_locks l "
+					   "WHERE l.pid OPERATOR(pg_catalog.=) $1::pg_catalog.int4 AND NOT l.granted "
 					   "LIMIT 1",
 					   1, NULL, params, NULL, NULL, 0);
 	waiting = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
@@ -164,12 +179,15 @@ lock_holders(PGconn *mon, const char *table, int waiter, char *what, size_t what
 	snprintf(pid, sizeof(pid), "%d", waiter);
 	res = PQexecParams(mon,
 					   "SELECT pg_catalog.format('%I.%I', n.nspname, c.relname), "
-					   "(SELECT pg_catalog.string_agg(DISTINCT 'pid ' || l.pid, ', ') "
-					   " FROM pg_catalog.pg_locks l WHERE l.relation = c.oid AND l.granted "
-					   " AND l.pid <> ALL (ARRAY[$2::integer, pg_catalog.pg_backend_pid()])) "
+					   "(SELECT pg_catalog.string_agg(DISTINCT 'pid ' OPERATOR(pg_catalog.||) "
+					   "   l.pid::pg_catalog.text, ', ') "
+					   " FROM pg_catalog.pg_locks l "
+					   " WHERE l.relation OPERATOR(pg_catalog.=) c.oid AND l.granted "
+					   " AND l.pid OPERATOR(pg_catalog.<>) ALL "
+					   "   (ARRAY[$2::pg_catalog.int4, pg_catalog.pg_backend_pid()])) "
 					   "FROM pg_catalog.pg_class c "
-					   "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-					   "WHERE c.oid = pg_catalog.to_regclass($1)",
+					   "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+					   "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1::pg_catalog.text)",
 					   2, NULL, params, NULL, NULL, 0);
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 	{

@@ -62,15 +62,16 @@ bool
 server_inspect(PGconn *conn, ServerInfo *si)
 {
 	PGresult   *res = query_rows(conn,
-								 "SELECT pg_catalog.current_setting('server_version_num')::integer, "
+								 "SELECT pg_catalog.current_setting('server_version_num')::pg_catalog.int4, "
 								 "pg_catalog.current_setting('wal_level'), "
 								 "pg_catalog.current_setting('fsync'), "
 								 "pg_catalog.current_setting('full_page_writes'), "
 								 "pg_catalog.current_setting('wal_log_hints'), "
 								 "pg_catalog.current_setting('data_checksums'), "
-								 "pg_catalog.pg_size_bytes(pg_catalog.current_setting('max_wal_size')) / 1048576, "
+								 "pg_catalog.pg_size_bytes(pg_catalog.current_setting('max_wal_size')) "
+								 "OPERATOR(pg_catalog./) 1048576, "
 								 "pg_catalog.pg_is_in_recovery(), "
-								 "(SELECT count(*) FROM pg_catalog.pg_stat_replication)", NULL);
+								 "(SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_replication)", NULL);
 
 	memset(si, 0, sizeof(*si));
 	if (res == NULL)
@@ -127,8 +128,8 @@ bool
 server_checkpoints(PGconn *conn, const ServerInfo *si, int64_t *timed, int64_t *requested)
 {
 	const char *sql = si->version_num >= 170000
-		? "SELECT num_timed, num_requested FROM pg_catalog.pg_stat_checkpointer"
-		: "SELECT checkpoints_timed, checkpoints_req FROM pg_catalog.pg_stat_bgwriter";
+		? "SELECT c.num_timed, c.num_requested FROM pg_catalog.pg_stat_checkpointer c"
+		: "SELECT b.checkpoints_timed, b.checkpoints_req FROM pg_catalog.pg_stat_bgwriter b";
 	PGresult   *res = query_rows(conn, sql, NULL);
 
 	if (res == NULL)

@@ -28,10 +28,11 @@ load_drop_stale_staging(Load *ld)
 	PGresult   *res = query_rows(ld->ctl,
 								 "SELECT c.oid, pg_catalog.format('%I.%I', n.nspname, c.relname) "
 								 "FROM pg_catalog.pg_class c "
-								 "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-								 "WHERE c.relkind = 'r' AND c.relname LIKE 'scanbench\\_load\\_%' "
-								 "AND pg_catalog.obj_description(c.oid, 'pg_class') LIKE '"
-								 STAGING_COMMENT "%'", NULL);
+								 "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+								 "WHERE c.relkind OPERATOR(pg_catalog.=) 'r' "
+								 "AND c.relname OPERATOR(pg_catalog.~~) 'scanbench\\_load\\_%' "
+								 "AND pg_catalog.obj_description(c.oid, 'pg_class'::pg_catalog.name) "
+								 "OPERATOR(pg_catalog.~~) '" STAGING_COMMENT "%'", NULL);
 
 	if (res == NULL)
 		return;

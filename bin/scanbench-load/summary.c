@@ -35,18 +35,20 @@ load_table_pages(Load *ld, int64_t *shards)
 	if (val && val[0] == 't')
 	{
 		free(val);
-		val = query_value(ld->ctl, "SELECT count(*) FROM pg_catalog.pg_dist_shard "
-						  "WHERE logicalrelid = $1::regclass", ld->target);
+		val = query_value(ld->ctl, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_shard s "
+						  "WHERE s.logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+						  ld->target);
 		if (val)
 			*shards = strtoll(val, NULL, 10);
 		citus = *shards > 0;
 	}
 	free(val);
 	val = query_value(ld->ctl, citus ?
-					  "SELECT pg_catalog.citus_relation_size($1::regclass) / "
-					  "pg_catalog.current_setting('block_size')::integer" :
-					  "SELECT pg_catalog.pg_relation_size($1::regclass) / "
-					  "pg_catalog.current_setting('block_size')::integer", ld->target);
+					  "SELECT pg_catalog.citus_relation_size($1::pg_catalog.regclass) "
+					  "OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::pg_catalog.int8" :
+					  "SELECT pg_catalog.pg_relation_size($1::pg_catalog.regclass) "
+					  "OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::pg_catalog.int8",
+					  ld->target);
 	if (val)
 		pages = strtoll(val, NULL, 10);
 	free(val);
@@ -67,7 +69,8 @@ toast_bytes(Load *ld, int64_t shards)
 		return 0;
 	val = query_value(ld->ctl, "SELECT pg_catalog.pg_relation_size(c.reltoastrelid) "
 					  "FROM pg_catalog.pg_class c "
-					  "WHERE c.oid = $1::regclass AND c.reltoastrelid <> 0", ld->target);
+					  "WHERE c.oid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass "
+					  "AND c.reltoastrelid OPERATOR(pg_catalog.<>) 0", ld->target);
 	if (val)
 		bytes = strtoll(val, NULL, 10);
 	free(val);
