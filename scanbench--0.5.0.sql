@@ -1250,13 +1250,20 @@ COMMENT ON FUNCTION scanbench_internal.scan_history_owned() IS
 'whether the current role acts as the owner of scan_history (its months are made, dropped and compressed by the owner alone)';
 
 -- The partitions with their bounds (NULL for the default partition) and
--- access method.  The bounds are read back from the partition's
--- expression, which prints them in this session's time zone.
+-- access method, read from the catalog, never from the partitions' names.
+-- PostgreSQL gives a partition's bound to SQL only as text (pg_get_expr),
+-- printed under the session's DateStyle and TimeZone: under DateStyle =
+-- Postgres in Dublin's summer it prints 'IST', which reads back as
+-- Israel's time, an hour off.  So both are pinned here: ISO in UTC prints
+-- every digit of the time and a numeric offset, and reads back as the
+-- same time.
 CREATE FUNCTION scanbench_internal.scan_history_months(OUT part regclass,
 	OUT from_at timestamptz, OUT to_at timestamptz, OUT access_method name)
 RETURNS SETOF record
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
+SET DateStyle = 'ISO, YMD'
+SET TimeZone = 'UTC'
 AS $$
 SELECT c.oid::regclass,
 	   CASE WHEN b.m[1] = 'MINVALUE' THEN '-infinity' ELSE b.m[1] END::timestamptz,
@@ -1361,6 +1368,11 @@ LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_kernel() IS
 'release of the running kernel (uname -r)';
+
+-- The recording's: a role that records is granted it with
+-- scan_history_record (efficiency_check and record => true ask for both
+-- before measuring), and no one else runs it.
+REVOKE ALL ON FUNCTION scanbench_internal.scan_history_kernel() FROM PUBLIC;
 
 CREATE FUNCTION scanbench_internal.scan_history_outside_block() RETURNS void
 AS 'MODULE_PATHNAME', 'scan_history_outside_block'
@@ -1572,6 +1584,16 @@ BEGIN
 		RAISE EXCEPTION 'cannot record a run measured at %', measured
 			USING ERRCODE = 'datetime_field_overflow',
 				  HINT = 'measured_at must be a finite time.';
+	END IF;
+	-- A month of the history is a table named by its year and month
+	-- (scan_history_2026_07): a month of 44 BC would take the name of
+	-- AD 44's, and the month after the last a timestamp holds (294276)
+	-- has no bound.
+	IF measured < make_timestamptz(1, 1, 1, 0, 0, 0, 'UTC')
+	   OR measured >= make_timestamptz(10000, 1, 1, 0, 0, 0, 'UTC') THEN
+		RAISE EXCEPTION 'cannot record a run measured at %: the history keeps the years 1 to 9999', measured
+			USING ERRCODE = 'datetime_field_overflow',
+				  HINT = 'measured_at must be a time from the year 1 to the year 9999 (UTC).';
 	END IF;
 	-- Each figure present must be finite and within its range.
 	SELECT f.name, (j ->> f.name)::float8::text AS val, f.lo, f.hi INTO bad
@@ -2072,6 +2094,7 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+	history regclass := '@extschema@.scan_history'::regclass;
 	cutoff timestamptz;
 	upto timestamptz;
 	p record;
@@ -2097,9 +2120,11 @@ BEGIN
 	FROM scanbench_internal.scan_history_months() m
 	WHERE m.access_method <> 'heap' AND m.from_at < cutoff;
 	upto := coalesce(upto, cutoff);
-	-- Planned with the bound itself, so that the compressed months are
-	-- left out of the plan, not only skipped when it runs.
-	EXECUTE format('DELETE FROM %I.scan_history WHERE measured_at < %L', '@extschema@', upto);
+	-- Planned with the bound itself (a parameter of a statement planned
+	-- once is read as its value), so that the compressed months are left
+	-- out of the plan, not only skipped when it runs; a value, never text
+	-- read back under the session's DateStyle and TimeZone.
+	EXECUTE format('DELETE FROM %s WHERE measured_at < $1', history) USING upto;
 	GET DIAGNOSTICS n = ROW_COUNT;
 	RETURN gone + n;
 END
@@ -2117,6 +2142,13 @@ REVOKE ALL ON FUNCTION scan_history_prune(interval) FROM PUBLIC;
 -- them into it.  While they move, the default partition is out of the
 -- table (DETACH takes the history's lock: recording waits until the move
 -- commits); when none wait, making a month holds it for a moment.
+-- A month's bounds are written as seconds since 1970 (to_timestamp), so
+-- that no DateStyle or TimeZone of the session reads them otherwise.  A
+-- relation of a month's name made by another role that may create in the
+-- history's schema is no month of the history: it is not taken over (its
+-- owner would keep her rights on it, and her triggers would run as the
+-- history's owner), and it stops only its own month, with a WARNING
+-- naming it, never the other months.
 --
 CREATE FUNCTION scan_history_partition(since timestamptz DEFAULT NULL,
 									   months_ahead integer DEFAULT 1)
@@ -2125,11 +2157,16 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+	history regclass := '@extschema@.scan_history'::regclass;
+	home oid;
+	home_name name;
 	months timestamp[];
+	made timestamp[] := '{}';
 	m timestamp;
-	part text;
-	made integer := 0;
+	part name;
+	taken record;
 	waiting boolean;
+	no_month bigint;
 BEGIN
 	IF months_ahead IS NULL OR months_ahead < 0 OR months_ahead > 120 THEN
 		RAISE EXCEPTION 'months_ahead must be from 0 to 120, not %', coalesce(months_ahead::text, 'NULL')
@@ -2146,6 +2183,12 @@ BEGIN
 				  HINT = 'Call it as the role that created the extension, nightly, with scan_history_prune.';
 	END IF;
 
+	-- The schema the months are made in: the history's, by its name in
+	-- the catalog, quoted once where it is written into a command.
+	SELECT c.relnamespace, n.nspname INTO STRICT home, home_name
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.oid = history;
+
 	-- One caller at a time.
 	LOCK TABLE @extschema@.scan_history_default IN SHARE UPDATE EXCLUSIVE MODE;
 	IF scanbench_internal.scan_history_distributed() THEN
@@ -2155,12 +2198,24 @@ BEGIN
 	END IF;
 
 	-- The months of the runs waiting, and from since (or now) to
-	-- months_ahead past this one, that no partition covers.
+	-- months_ahead past this one, that no partition covers.  A run outside
+	-- the years 1 to 9999 (UTC) has no month: scan_history_record refuses
+	-- one, and one written otherwise (an infinite time 0.4.0 kept, a row
+	-- copied in by hand) stays in the default partition.
+	SELECT count(*) INTO no_month
+	FROM @extschema@.scan_history_default d
+	WHERE NOT (d.measured_at >= make_timestamptz(1, 1, 1, 0, 0, 0, 'UTC')
+			   AND d.measured_at < make_timestamptz(10000, 1, 1, 0, 0, 0, 'UTC'));
+	IF no_month > 0 THEN
+		RAISE WARNING '% runs of scan_history have no month: they were measured outside the years 1 to 9999', no_month
+			USING DETAIL = 'They stay in scan_history_default.',
+				  HINT = 'See them with SELECT id, measured_at FROM scan_history_default WHERE measured_at < ''0001-01-01 00:00:00+00'' OR measured_at >= ''10000-01-01 00:00:00+00''; and correct or delete them.';
+	END IF;
 	SELECT array_agg(w.mo ORDER BY w.mo) INTO months
 	FROM (SELECT DISTINCT date_trunc('month', d.measured_at AT TIME ZONE 'UTC') AS mo
 		  FROM @extschema@.scan_history_default d
-		  -- an infinite time (0.4.0 kept one an older version took) has no month
-		  WHERE isfinite(d.measured_at)
+		  WHERE d.measured_at >= make_timestamptz(1, 1, 1, 0, 0, 0, 'UTC')
+			AND d.measured_at < make_timestamptz(10000, 1, 1, 0, 0, 0, 'UTC')
 		  UNION
 		  SELECT g.mo
 		  FROM generate_series(date_trunc('month', coalesce(since, now()) AT TIME ZONE 'UTC'),
@@ -2181,31 +2236,52 @@ BEGIN
 	END IF;
 	FOREACH m IN ARRAY months LOOP
 		part := 'scan_history_' || to_char(m, 'YYYY_MM');
-		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.scan_history FOR VALUES FROM (%L) TO (%L)',
-					   '@extschema@', part, '@extschema@',
-					   m AT TIME ZONE 'UTC', (m + interval '1 month') AT TIME ZONE 'UTC');
-		PERFORM scanbench_internal.scan_history_keys(format('%I.%I', '@extschema@', part)::regclass);
-		made := made + 1;
+		SELECT c.oid::regclass AS rel, c.relowner::regrole AS owner INTO taken
+		FROM pg_class c
+		WHERE c.relnamespace = home AND c.relname = part;
+		IF FOUND THEN
+			RAISE WARNING 'month % of scan_history was not made: % exists and is not one of its months', to_char(m, 'YYYY-MM'), taken.rel
+				USING DETAIL = format('%s is owned by %s. The runs of that month wait in scan_history_default until it is made; the other months are made.',
+									  taken.rel, taken.owner),
+					  HINT = 'Drop or rename it, then call scan_history_partition() again; and let no role but the owner of scan_history create in its schema.';
+			CONTINUE;
+		END IF;
+		BEGIN
+			EXECUTE format('CREATE TABLE %I.%I PARTITION OF %s FOR VALUES FROM (pg_catalog.to_timestamp(%s)) TO (pg_catalog.to_timestamp(%s))',
+						   home_name, part, history,
+						   extract(epoch FROM m)::bigint,
+						   extract(epoch FROM m + interval '1 month')::bigint);
+			PERFORM scanbench_internal.scan_history_keys(
+				(SELECT c.oid FROM pg_class c WHERE c.relnamespace = home AND c.relname = part)::regclass);
+		EXCEPTION WHEN duplicate_table OR duplicate_object THEN
+			-- A name its keys take (scan_history_2026_07_pkey, ...), or one
+			-- made since the look above.
+			RAISE WARNING 'month % of scan_history was not made: %', to_char(m, 'YYYY-MM'), SQLERRM
+				USING DETAIL = 'The runs of that month wait in scan_history_default until it is made; the other months are made.',
+					  HINT = 'Drop or rename what has that name, then call scan_history_partition() again; and let no role but the owner of scan_history create in its schema.';
+			CONTINUE;
+		END;
+		made := made || m;
 	END LOOP;
 	IF waiting THEN
 		INSERT INTO @extschema@.scan_history
 		SELECT * FROM @extschema@.scan_history_default d
-		WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months);
+		WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (made);
 		IF EXISTS (SELECT 1 FROM @extschema@.scan_history_default d
-				   WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') <> ALL (months)) THEN
+				   WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') <> ALL (made)) THEN
 			DELETE FROM @extschema@.scan_history_default d
-			WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (months);
+			WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (made);
 		ELSE
 			TRUNCATE @extschema@.scan_history_default;
 		END IF;
 		ALTER TABLE @extschema@.scan_history ATTACH PARTITION @extschema@.scan_history_default DEFAULT;
 	END IF;
-	RETURN made;
+	RETURN cardinality(made);
 END
 $$;
 
 COMMENT ON FUNCTION scan_history_partition(timestamptz, integer) IS
-'make the monthly partitions of scan_history (months in UTC) that are missing: those of the runs waiting in its default partition, moved into them, and every month from since (default: this one) to months_ahead months past this one; returns the number made; the owner of scan_history only';
+'make the monthly partitions of scan_history (months in UTC) that are missing: those of the runs waiting in its default partition, moved into them, and every month from since (default: this one) to months_ahead months past this one; a month whose name another relation has is not made (WARNING); returns the number made; the owner of scan_history only';
 
 REVOKE ALL ON FUNCTION scan_history_partition(timestamptz, integer) FROM PUBLIC;
 
@@ -2284,6 +2360,7 @@ DECLARE
 	runs bigint;
 	failed text;
 	p record;
+	home_name name;
 BEGIN
 	IF shard_count IS NULL OR shard_count < 1 OR shard_count > 64000 THEN
 		RAISE EXCEPTION 'shard_count must be from 1 to 64000, not %', coalesce(shard_count::text, 'NULL')
@@ -2312,13 +2389,16 @@ BEGIN
 
 	-- The key on every node first: the workers' tables become the shells
 	-- of the distributed one and keep their own key otherwise.  A worker's
-	-- history has its default partition only.
+	-- history has its default partition only, in a schema of the same name.
+	SELECT n.nspname INTO STRICT home_name
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.oid = '@extschema@.scan_history'::regclass;
 	SELECT string_agg(format('%s:%s: %s', r.nodename, r.nodeport, r.result), '; ') INTO failed
 	FROM run_command_on_workers(format(
 		'ALTER TABLE %1$I.scan_history_default DROP CONSTRAINT scan_history_default_pkey, '
 		'ADD CONSTRAINT scan_history_default_pkey PRIMARY KEY (server, id); '
 		'CREATE INDEX scan_history_default_id_idx ON %1$I.scan_history_default (id)',
-		'@extschema@')) AS r
+		home_name)) AS r
 	WHERE NOT r.success;
 	IF failed IS NOT NULL THEN
 		RAISE EXCEPTION 'scan_history could not be keyed by server on every node'

@@ -74,6 +74,7 @@ sb_history_check_record(Oid nsp, const char *what)
 	Oid			history;
 	Oid			seq;
 	Oid			record_fn;
+	Oid			kernel_fn;
 	AclResult	aclresult;
 
 	if (RecoveryInProgress())
@@ -95,6 +96,14 @@ sb_history_check_record(Oid nsp, const char *what)
 	record_fn = LookupFuncName(list_make2(makeString(schema),
 										  makeString("scan_history_record")),
 							   -1, NULL, true);
+	/* in the extension's schema before 0.3 */
+	kernel_fn = LookupFuncName(list_make2(makeString("scanbench_internal"),
+										  makeString("scan_history_kernel")),
+							   -1, NULL, true);
+	if (!OidIsValid(kernel_fn))
+		kernel_fn = LookupFuncName(list_make2(makeString(schema),
+											  makeString("scan_history_kernel")),
+								   -1, NULL, true);
 	if (!OidIsValid(history) || !OidIsValid(seq) || !OidIsValid(record_fn))
 		elog(ERROR, "the run history of scanbench in schema \"%s\" is incomplete", schema);
 
@@ -107,6 +116,13 @@ sb_history_check_record(Oid nsp, const char *what)
 	aclresult = pg_class_aclcheck(seq, GetUserId(), ACL_USAGE);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_SEQUENCE, "scan_history_id_seq");
+	/* scan_history_record writes the kernel's release with the run */
+	if (OidIsValid(kernel_fn))
+	{
+		aclresult = sb_function_aclcheck(kernel_fn, GetUserId(), ACL_EXECUTE);
+		if (aclresult != ACLCHECK_OK)
+			aclcheck_error(aclresult, OBJECT_FUNCTION, "scan_history_kernel");
+	}
 }
 
 /*

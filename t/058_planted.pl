@@ -16,7 +16,11 @@
 #    extension's schema, where an unqualified call would find them;
 #  - types under the names of the built-in types (a domain whose CHECK
 #    runs planted code), which a PL/pgSQL variable declared unqualified
-#    resolves through the caller's path.
+#    resolves through the caller's path;
+#  - with the extension in a schema whose name needs quotes ("Sb Own"),
+#    a schema named as that name quoted ("Sb Own" with the quotes, made
+#    with CREATE on the database), holding a history of her own whose
+#    triggers count themselves: a name quoted twice would address it.
 # Casts cannot be planted: CREATE CAST needs the ownership of its source
 # or target type, and the test checks that the role is refused one between
 # built-in types.  Every planted body counts itself in a sequence (which a
@@ -28,7 +32,8 @@
 # the extension's schema before pg_catalog, and those granted to
 # pg_monitor are called by a member of it.  No planted code may run.
 #
-# With the extension in public and with it in a schema of its own.
+# With the extension in public and with it in a schema of its own whose
+# name needs quotes.
 #
 # Against the bodies of 0.3 (this test run on the tree before they were
 # qualified) it fails 126 of 377 tests: CREATE EXTENSION itself binds to
@@ -278,7 +283,7 @@ sub plant_sql
 }
 
 # [ database, extension schema ]
-for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
+for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 {
 	my ($db, $s) = @$case;
 	$node->safe_psql('postgres', "CREATE DATABASE $db");
@@ -301,6 +306,25 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 			"SET client_min_messages = error; SET ROLE other;\n$plant",
 			on_error_stop => 1);
 		is($ret, 0, "$db: other plants in $w") or diag($err);
+	}
+	if ($s ne 'public')
+	{
+		# The schema whose name is the extension's schema's quoted.
+		(my $twice = $s) =~ s/"/""/g;
+		$twice = qq{"$twice"};
+		my ($ret, $out, $err) = $node->psql($db, qq{GRANT CREATE ON DATABASE $db TO other;
+			SET ROLE other;
+			CREATE SCHEMA $twice;
+			CREATE FUNCTION $twice.planted_trigger() RETURNS trigger } . body("$twice trigger") . qq{;
+			CREATE TABLE $twice.scan_history (id pg_catalog.int8, measured_at pg_catalog.timestamptz)
+				PARTITION BY RANGE (measured_at);
+			CREATE TABLE $twice.scan_history_default PARTITION OF $twice.scan_history DEFAULT;
+			CREATE TRIGGER planted BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON $twice.scan_history
+				FOR EACH STATEMENT EXECUTE FUNCTION $twice.planted_trigger();
+			CREATE TRIGGER planted BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON $twice.scan_history_default
+				FOR EACH STATEMENT EXECUTE FUNCTION $twice.planted_trigger();},
+			on_error_stop => 1);
+		is($ret, 0, "$db: other makes the schema $twice") or diag($err);
 	}
 	my ($cret, $cout, $cerr) = $node->psql($db, q{SET ROLE other;
 		CREATE FUNCTION public.planted_cast(pg_catalog.interval) RETURNS pg_catalog.int4
@@ -459,7 +483,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		ORDER BY 1});
 	# regprocedure names a schema only where it is not on the path: the
 	# extension's own schema is left out on both sides.
-	my $norm = sub { my ($k) = @_; $k =~ s/\b(?:E|public|$s)\.//g; return $k; };
+	my $norm = sub { my ($k) = @_; $k =~ s/(?:\b(?:E|public)|\Q$s\E)\.//g; return $k; };
 	my %called = map { $norm->($_) => 1 } keys %calls;
 	my @members = split /\n/, $members;
 	ok(scalar(@members) >= 25, "$db: " . scalar(@members) . " functions and procedures listed");
