@@ -456,7 +456,7 @@ key_at_most(Relation heap, Relation index, const char *bound)
 	int32		typmod = att->atttypmod;
 	Oid			base = getBaseTypeAndTypmod(att->atttypid, &typmod);
 	bool		polymorphic = IsPolymorphicType(opcintype);
-	bits16		flags = FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY;
+	uint16		flags = FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY;
 	Oid			opno;
 	HeapTuple	tup;
 	Form_pg_operator op;
