@@ -746,7 +746,7 @@ COMMENT ON COLUMN access_paths_result.random_pages_s IS 'random 8 kB reads a sec
 COMMENT ON COLUMN access_paths_result.path_pct IS 'pages_s as a percent of random_pages_s: the share of the storage''s random-read rate at that depth the path got, its CPU included';
 COMMENT ON COLUMN access_paths_result.pct_low IS 'lower end of the 95 % interval of path_pct over the rounds';
 COMMENT ON COLUMN access_paths_result.pct_high IS 'upper end of the 95 % interval of path_pct over the rounds';
-COMMENT ON COLUMN access_paths_result.rounds IS 'cold runs of the path, each followed by the random reads, until the interval is within +-5 % or the path''s share of max_seconds is spent; 1 for the sequential scan and warm rows';
+COMMENT ON COLUMN access_paths_result.rounds IS 'cold runs of the path, each followed by the random reads, until the interval is within +-5 % or the path''s share of max_seconds is spent; 1 for the sequential scan and warm rows; 0 where that share ran out before a run ended, its figures NULL';
 COMMENT ON COLUMN access_paths_result.cached_pct_before IS 'percent of the table and index still resident after an eviction (the most over the rounds)';
 COMMENT ON COLUMN access_paths_result.verdict IS '{ok}, or over_budget (fewer than 5 rounds), unstable (the interval wider than +-15 %), cached (more than 5 % resident after eviction), io_limited (the server''s read throttle set the rate)';
 

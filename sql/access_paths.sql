@@ -16,7 +16,15 @@ CREATE INDEX sb_ap_fresh_id ON sb_ap_fresh (id);
 CREATE TEMP TABLE sb_ap_temp AS SELECT * FROM sb_ap;
 CREATE INDEX sb_ap_temp_k ON sb_ap_temp (k);
 CREATE INDEX sb_part_id ON sb_part (id);
-VACUUM (FREEZE, ANALYZE) sb_ap;
+CREATE TABLE sb_ap_arr (k integer[]);
+CREATE INDEX sb_ap_arr_k ON sb_ap_arr (k);
+CREATE TYPE sb_ap_pair AS (a integer, b integer);
+CREATE TABLE sb_ap_comp (k sb_ap_pair);
+CREATE INDEX sb_ap_comp_k ON sb_ap_comp (k);
+CREATE TABLE sb_ap_char (k char(3)) WITH (autovacuum_enabled = false);
+INSERT INTO sb_ap_char SELECT lpad((g % 500)::text, 3, '0') FROM generate_series(1, 2000) g;
+CREATE INDEX sb_ap_char_k ON sb_ap_char (k);
+VACUUM (FREEZE, ANALYZE) sb_ap, sb_ap_char;
 
 -- Not a table, not an index of it, not an index every path can answer.
 SELECT * FROM access_paths('sb_part', 'sb_part_id');
@@ -30,6 +38,10 @@ SELECT * FROM access_paths('sb_ap', 'sb_ap_desc_text');
 SELECT * FROM access_paths('sb_ap_temp', 'sb_ap_temp_k');
 SELECT * FROM access_paths('sb_ap_fresh', 'sb_ap_fresh_id');
 SELECT * FROM access_paths('sb_part_1', 'sb_part_id');
+-- Keys whose bound would be read with their elements' or columns' input
+-- functions (and domain checks): code the caller would run.
+SELECT * FROM access_paths('sb_ap_arr', 'sb_ap_arr_k');
+SELECT * FROM access_paths('sb_ap_comp', 'sb_ap_comp_k');
 
 -- A share of no rows or more than all, a budget of none.
 SELECT * FROM access_paths('sb_ap', 'sb_ap_k', selectivity => 0);
@@ -50,6 +62,8 @@ SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
 	($$SELECT access_paths('sb_ap', 'sb_ap_hash')$$),
 	($$SELECT access_paths('sb_ap_temp', 'sb_ap_temp_k')$$),
 	($$SELECT access_paths('sb_ap_fresh', 'sb_ap_fresh_id')$$),
+	($$SELECT access_paths('sb_ap_arr', 'sb_ap_arr_k')$$),
+	($$SELECT access_paths('sb_ap_comp', 'sb_ap_comp_k')$$),
 	($$SELECT access_paths('sb_ap', 'sb_ap_k', selectivity => 2)$$),
 	($$SELECT access_paths('sb_ap', 'sb_ap_k', paths => '{index,heap}')$$)) v(stmt);
 
@@ -71,5 +85,9 @@ SELECT path, cache, selectivity, rows,
 FROM access_paths('sb_ap', 'sb_ap_k', selectivity => 0.01, max_seconds => 10)
 ORDER BY path, cache;
 
-DROP TABLE sb_ap, sb_ap_fresh, sb_ap_temp;
+-- A char(n) key: the bound keeps its length, every path counts the rows.
+SELECT DISTINCT rows FROM access_paths('sb_ap_char', 'sb_ap_char_k', selectivity => 0.5, max_seconds => 5);
+
+DROP TABLE sb_ap, sb_ap_fresh, sb_ap_temp, sb_ap_arr, sb_ap_comp, sb_ap_char;
+DROP TYPE sb_ap_pair;
 DROP INDEX sb_part_id;

@@ -13,6 +13,8 @@ CREATE INDEX sb_ic_hash ON sb_ic USING hash (k);
 CREATE TABLE sb_ic_fresh (id integer);
 CREATE INDEX sb_ic_fresh_id ON sb_ic_fresh (id);
 CREATE INDEX sb_part_id ON sb_part (id);
+CREATE TABLE sb_ic_arr (k integer[]);
+CREATE INDEX sb_ic_arr_k ON sb_ic_arr (k);
 VACUUM (FREEZE, ANALYZE) sb_ic;
 
 -- Not a table, not an index of it, not an index a key range is read by,
@@ -27,6 +29,7 @@ SELECT * FROM index_crossover('sb_ic_fresh', 'sb_ic_fresh_id');
 SELECT * FROM index_crossover('sb_ic', 'sb_ic_k', random_page_cost => 0);
 SELECT * FROM index_crossover('sb_ic', 'sb_ic_k', random_page_cost => 'Infinity');
 SELECT * FROM index_crossover('sb_ic', 'sb_ic_k', max_seconds => 0);
+SELECT * FROM index_crossover('sb_ic_arr', 'sb_ic_arr_k');
 
 SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
 	($$SELECT index_crossover('sb_part', 'sb_part_id')$$),
@@ -35,6 +38,7 @@ SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
 	($$SELECT index_crossover('sb_ic', 'sb_ic_expr')$$),
 	($$SELECT index_crossover('sb_ic', 'sb_ic_hash')$$),
 	($$SELECT index_crossover('sb_ic_fresh', 'sb_ic_fresh_id')$$),
+	($$SELECT index_crossover('sb_ic_arr', 'sb_ic_arr_k')$$),
 	($$SELECT index_crossover('sb_ic', 'sb_ic_k', random_page_cost => -1)$$)) v(stmt);
 
 -- A measurement: the crossover within its interval, the planner's
@@ -65,5 +69,5 @@ SELECT correlation > 0.99 AS in_order, 'correlated' = ANY (verdict) AS marked,
 FROM index_crossover('sb_ic', 'sb_ic_id', max_seconds => 2);
 RESET client_min_messages;
 
-DROP TABLE sb_ic, sb_ic_fresh;
+DROP TABLE sb_ic, sb_ic_fresh, sb_ic_arr;
 DROP INDEX sb_part_id;

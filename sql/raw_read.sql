@@ -60,6 +60,9 @@ SELECT * FROM raw_read('sb_t', block_size => 67109376);
 SELECT * FROM raw_read('sb_t', block_size => -512);
 SELECT * FROM raw_read('sb_t', depth => 0);
 SELECT * FROM raw_read('sb_t', depth => 257);
+-- Each read in flight has its buffer: depth × block_size at most 256 MB.
+SELECT * FROM raw_read('sb_t', block_size => 67108864, depth => 5);
+SELECT * FROM raw_read('sb_t', block_size => 1048576, depth => 257);
 SELECT * FROM raw_read('sb_t', cache => 'hot');
 SELECT * FROM raw_read_segments('sb_t', 'COLD', 8192);
 SELECT * FROM raw_read('sb_view');
@@ -71,9 +74,11 @@ SELECT * FROM raw_read('no_such_table');
 -- A NULL argument is refused by name (sql/null_args.sql has every function).
 SELECT raw_read('sb_t', block_size => NULL);
 
--- Error codes: 22023 bad argument, 42809 wrong kind of relation.
+-- Error codes: 22023 bad argument, 42809 wrong kind of relation, 54000
+-- more memory at depth than allowed.
 SELECT stmt, sb_sqlstate(stmt) FROM (VALUES
 	('SELECT raw_read(''sb_t'', block_size => 100)'),
+	('SELECT raw_read(''sb_t'', block_size => 67108864, depth => 8)'),
 	('SELECT raw_read(''sb_t'', cache => ''hot'')'),
 	('SELECT raw_read(''sb_view'')'),
 	('SELECT raw_read(0)')) v(stmt);

@@ -36,6 +36,8 @@ SELECT * FROM random_read('sb_st', reads => 20000000);
 SELECT * FROM random_read('sb_st', block_size => 100);
 SELECT * FROM random_read('sb_st', depth => 0);
 SELECT * FROM random_read('sb_st', depth => 257);
+SELECT * FROM random_read('sb_st', block_size => 67108864, depth => 8);
+SELECT * FROM random_read('sb_st', block_size => 2097152, depth => 256);
 SELECT * FROM random_read('sb_st', cache => 'lukewarm');
 SELECT * FROM random_read('sb_st_view');
 

@@ -34,6 +34,13 @@
  * evicted again), as the random reads are, so that neither side is timed
  * through a burst.
  *
+ * A call's max_seconds is kept by stopping its steps at a deadline: each
+ * step (a cold run and what prepares it, a round, a warm run) runs in a
+ * subtransaction with a timer set to the step's deadline, which raises a
+ * cancel there as statement_timeout would, and the step is then undone
+ * and left out; the call goes on to report what it finished.  So a run
+ * of many seconds is cut where the time runs out rather than let finish.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -45,8 +52,11 @@
 #include "access/relation.h"
 #include "access/xact.h"
 #include "catalog/pg_am.h"
+#include "access/stratnum.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_operator.h"
 #include "catalog/pg_tablespace.h"
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "executor/instrument.h"
 #include "executor/spi.h"
@@ -60,9 +70,14 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "utils/resowner.h"
 #include "utils/snapmgr.h"
 #include "utils/spccache.h"
 #include "utils/syscache.h"
+#include "utils/timeout.h"
+#include "utils/timestamp.h"
 
 #include "accesspath.h"
 #include "cache.h"
@@ -107,32 +122,133 @@ sb_path_name(SbPath path)
 	return path_names[path];
 }
 
-/* ---- The bound: the key a share of the rows have at most ---- */
+/* ---- Steps stopped at a deadline ---- */
+
+static TimeoutId deadline_timer = MAX_TIMEOUTS;	/* not registered yet */
+static volatile sig_atomic_t deadline_passed = false;
+
+/* What a cancel request does (postgres.c's StatementCancelHandler). */
+static void
+deadline_handler(void)
+{
+	deadline_passed = true;
+	if (!proc_exit_inprogress)
+	{
+		InterruptPending = true;
+		QueryCancelPending = true;
+	}
+	SetLatch(MyLatch);
+}
+
+/* The time seconds from now. */
+TimestampTz
+sb_path_deadline(double seconds)
+{
+	return GetCurrentTimestamp() + (TimestampTz) (Max(seconds, 0.0) * USECS_PER_SEC);
+}
+
+/* Seconds from now to stop_at, negative once it has passed. */
+double
+sb_path_seconds_left(TimestampTz stop_at)
+{
+	return (double) (stop_at - GetCurrentTimestamp()) / USECS_PER_SEC;
+}
 
 /*
- * The first key of the index (a plain column: the entry point refuses
- * expression indexes) at offset selectivity * reltuples in key order,
- * as the text of a literal, read through SPI with pg_catalog alone on
- * the path so that the ordering is the type's own.  The table's row
- * count is its reltuples, as the planner has it.
+ * Run step(arg) in a subtransaction, stopped at stop_at: true where it
+ * ran to its end, false where the time ran out first (or had already),
+ * everything it did undone as an error undoes it.  Any other error goes
+ * on as it came.  The stop is a cancel raised by a timer, so it comes at
+ * the next CHECK_FOR_INTERRUPTS of whatever the step is doing: a scan's
+ * next tuple, a read's, an eviction's next buffer.  A cancel from the
+ * client or statement_timeout that comes at the same moment is not taken
+ * for the deadline's.
  */
-char *
-sb_path_bound(Relation heap, Relation index, double selectivity,
-			  double *reltuples)
+bool
+sb_path_until(TimestampTz stop_at, SbPathStep step, void *arg)
 {
 	MemoryContext caller = CurrentMemoryContext;
-	AttrNumber	attno = index->rd_index->indkey.values[0];
+	ResourceOwner owner = CurrentResourceOwner;
+	bool		statement_timer = get_timeout_active(STATEMENT_TIMEOUT);
+	volatile bool done = true;
+
+	CHECK_FOR_INTERRUPTS();
+	if (GetCurrentTimestamp() >= stop_at)
+		return false;
+	if (deadline_timer == MAX_TIMEOUTS)
+		deadline_timer = RegisterTimeout(USER_TIMEOUT, deadline_handler);
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(caller);
+	deadline_passed = false;
+	enable_timeout_at(deadline_timer, stop_at);
+	PG_TRY();
+	{
+		step(arg);
+		disable_timeout(deadline_timer, false);
+
+		/*
+		 * The timer may have fired after the step's last check for
+		 * interrupts: the cancel it left pending is the deadline's.
+		 */
+		if (deadline_passed)
+			QueryCancelPending = false;
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		bool		ours;
+
+		disable_timeout(deadline_timer, false);
+		MemoryContextSwitchTo(caller);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+		/* statement_timeout fired too if its timer is no longer set */
+		ours = deadline_passed && edata->sqlerrcode == ERRCODE_QUERY_CANCELED &&
+			!(statement_timer && !get_timeout_active(STATEMENT_TIMEOUT));
+		if (!ours)
+			ReThrowError(edata);
+		FreeErrorData(edata);
+		done = false;
+	}
+	PG_END_TRY();
+	deadline_passed = false;
+	return done;
+}
+
+/* ---- The bound: the key a share of the rows have at most ---- */
+
+/* What reading a bound needs and gives, a step stopped at a deadline. */
+typedef struct BoundRead
+{
+	Relation	heap;
+	Relation	index;
+	double		selectivity;
+	MemoryContext caller;
+	char	   *bound;
+} BoundRead;
+
+static void
+read_bound(void *arg)
+{
+	BoundRead  *br = (BoundRead *) arg;
+	Relation	heap = br->heap;
+	AttrNumber	attno = br->index->rd_index->indkey.values[0];
 	const char *col = quote_identifier(get_attname(RelationGetRelid(heap), attno, false));
 	char	   *rel = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(heap)),
 												 RelationGetRelationName(heap));
 	double		ntuples = heap->rd_rel->reltuples;
 	int64		offset;
-	char	   *bound = NULL;
 	int			nestlevel;
-	int			ret;
+	int			ret = SPI_OK_SELECT;
 
-	*reltuples = ntuples;
-	offset = (int64) floor(selectivity * Max(ntuples, 1.0));
+	offset = (int64) floor(br->selectivity * Max(ntuples, 1.0));
 	if (offset > 0)
 		offset--;
 
@@ -142,32 +258,63 @@ sb_path_bound(Relation heap, Relation index, double selectivity,
 							 true, 0, false);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	ret = SPI_execute(psprintf("SELECT %s FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s OFFSET " INT64_FORMAT " LIMIT 1",
-							   col, rel, col, col, offset), true, 1);
-	if (ret == SPI_OK_SELECT && SPI_processed == 0)
+	/* every row: the largest key, not the whole index read to its end */
+	if (br->selectivity < 1.0)
+		ret = SPI_execute(psprintf("SELECT %s FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s OFFSET " INT64_FORMAT " LIMIT 1",
+								   col, rel, col, col, offset), true, 1);
+	if (br->selectivity >= 1.0 || (ret == SPI_OK_SELECT && SPI_processed == 0))
 		/* fewer rows than the statistics say: the largest key */
 		ret = SPI_execute(psprintf("SELECT %s FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s DESC LIMIT 1",
 								   col, rel, col, col), true, 1);
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "reading the bound of \"%s\" failed: %s",
-			 RelationGetRelationName(index), SPI_result_code_string(ret));
+			 RelationGetRelationName(br->index), SPI_result_code_string(ret));
 	if (SPI_processed == 1)
 	{
 		char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 
 		if (v != NULL)
-			bound = MemoryContextStrdup(caller, v);
+			br->bound = MemoryContextStrdup(br->caller, v);
 	}
 	SPI_finish();
 	AtEOXact_GUC(true, nestlevel);
+}
 
-	if (bound == NULL)
+/*
+ * The first key of the index (a plain column: the entry point refuses
+ * expression indexes) at offset selectivity * reltuples in key order,
+ * as the text of a literal, read through SPI with pg_catalog alone on
+ * the path so that the ordering is the type's own; by stop_at, or the
+ * call fails saying its max_seconds ran out.  The table's row count is
+ * its reltuples, as the planner has it.
+ */
+char *
+sb_path_bound(Relation heap, Relation index, double selectivity,
+			  TimestampTz stop_at, double *reltuples)
+{
+	BoundRead	br;
+
+	*reltuples = heap->rd_rel->reltuples;
+	memset(&br, 0, sizeof(br));
+	br.heap = heap;
+	br.index = index;
+	br.selectivity = selectivity;
+	br.caller = CurrentMemoryContext;
+	if (!sb_path_until(stop_at, read_bound, &br))
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("max_seconds ran out reading the key of \"%s\" at %g of the rows of \"%s\"",
+						RelationGetRelationName(index), selectivity,
+						RelationGetRelationName(heap)),
+				 errhint("Give the call more time (max_seconds): it reads that key in the index's order before it measures anything.")));
+
+	if (br.bound == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"%s\" has no rows with a key in \"%s\"",
 						RelationGetRelationName(heap),
 						RelationGetRelationName(index))));
-	return bound;
+	return br.bound;
 }
 
 /*
@@ -287,6 +434,61 @@ plan_takes(Plan *plan, SbPath path, Oid indexid)
 }
 
 /*
+ * "key <= bound" as scanbench writes it: the key compared by its index's
+ * operator class with a literal of the key's base type, never a domain's
+ * (a cast to a domain runs its CHECK constraints, the table owner's code,
+ * for every row), with the column's type modifier, so that a char(n) or
+ * bit(n) bound keeps its length.  Where the class's input type is another
+ * (a varchar key under text_ops), both sides are cast to it, which
+ * relabels them and runs nothing; the operator is then named with its
+ * exact types and its schema, so no other can be chosen.  relcheck.c
+ * refused keys whose type or comparisons run code a superuser does not
+ * own.
+ */
+static char *
+key_at_most(Relation heap, Relation index, const char *bound)
+{
+	AttrNumber	attno = index->rd_index->indkey.values[0];
+	Form_pg_attribute att = TupleDescAttr(RelationGetDescr(heap), attno - 1);
+	const char *col = quote_identifier(NameStr(att->attname));
+	Oid			opfamily = index->rd_opfamily[0];
+	Oid			opcintype = index->rd_opcintype[0];
+	int32		typmod = att->atttypmod;
+	Oid			base = getBaseTypeAndTypmod(att->atttypid, &typmod);
+	bool		polymorphic = IsPolymorphicType(opcintype);
+	uint16		flags = FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY;
+	Oid			opno;
+	HeapTuple	tup;
+	Form_pg_operator op;
+	char	   *opname;
+	StringInfoData buf;
+
+	opno = get_opfamily_member(opfamily, opcintype, opcintype,
+							   BTLessEqualStrategyNumber);
+	if (!OidIsValid(opno))
+		elog(ERROR, "operator family %u has no <= for type %u", opfamily, opcintype);
+	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator %u", opno);
+	op = (Form_pg_operator) GETSTRUCT(tup);
+	opname = psprintf("%s.%s", quote_identifier(get_namespace_name(op->oprnamespace)),
+					  NameStr(op->oprname));
+	ReleaseSysCache(tup);
+
+	initStringInfo(&buf);
+	/* a polymorphic class (enums, ranges) has pg_catalog's operators */
+	if (polymorphic || att->atttypid == opcintype)
+		appendStringInfoString(&buf, col);
+	else
+		appendStringInfo(&buf, "%s::%s", col, format_type_extended(opcintype, -1, flags));
+	appendStringInfo(&buf, " OPERATOR(%s) %s::%s", opname, quote_literal_cstr(bound),
+					 format_type_extended(base, typmod, flags));
+	if (!polymorphic && base != opcintype)
+		appendStringInfo(&buf, "::%s", format_type_extended(opcintype, -1, flags));
+	return buf.data;
+}
+
+/*
  * The statement: count(*) of the rows with a key at most the bound, or
  * (rows) the keys themselves, in the index's order where the path is the
  * index's.  Everything in it is schema-qualified: parse analysis runs with
@@ -297,15 +499,13 @@ static char *
 path_sql(Relation heap, Relation index, const char *bound, bool rows)
 {
 	AttrNumber	attno = index->rd_index->indkey.values[0];
-	Oid			keytype = get_atttype(RelationGetRelid(heap), attno);
 	const char *col = quote_identifier(get_attname(RelationGetRelid(heap), attno, false));
 
-	return psprintf("SELECT %s FROM ONLY %s WHERE %s OPERATOR(pg_catalog.<=) %s::%s",
+	return psprintf("SELECT %s FROM ONLY %s WHERE %s",
 					rows ? col : "pg_catalog.count(*)",
 					quote_qualified_identifier(get_namespace_name(RelationGetNamespace(heap)),
 											   RelationGetRelationName(heap)),
-					col, quote_literal_cstr(bound),
-					format_type_be_qualified(keytype));
+					key_at_most(heap, index, bound));
 }
 
 /*
@@ -737,7 +937,12 @@ sb_path_cached_pct(SbTarget *heap, SbTarget *index)
 	return sb_pct(h.any_blocks + i.any_blocks, h.blocks + i.blocks);
 }
 
-/* The table's files, opened for random reads of whole blocks. */
+/*
+ * The table's files, for random reads of whole blocks: each run of reads
+ * opens them as it reaches them, a bounded number at once, and closes
+ * them at its end (randio.c), so that a table of more segments than a
+ * backend may hold open is read all the same.
+ */
 SbRandomFile *
 sb_path_open_random(SbTarget *heap)
 {
@@ -748,10 +953,10 @@ sb_path_open_random(SbTarget *heap)
 	{
 		SbSegment  *seg = heap->segments[i];
 
-		files[i].fd = sb_open_segment(seg, false, false);
+		files[i].fd = -1;
 		files[i].path = seg->path;
-		/* no read-ahead for this descriptor, as fio does for random jobs */
-		(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);
+		/* no read-ahead for the descriptor, as fio does for random jobs */
+		files[i].advise_random = true;
 		files[i].chunks = seg->bytes / BLCKSZ;
 		files[i].base = (uint64) seg->first_block * BLCKSZ;
 	}
@@ -761,10 +966,6 @@ sb_path_open_random(SbTarget *heap)
 void
 sb_path_close_random(SbTarget *heap, SbRandomFile *files)
 {
-	int			i;
-
-	for (i = 0; i < heap->nsegments; i++)
-		CloseTransientFile(files[i].fd);
 	pfree(files);
 }
 
@@ -783,24 +984,61 @@ sb_path_drain(SbTarget *heap, SbRandomFile *files, uint64 reads, int depth)
 	sb_evict_page_cache(heap);
 }
 
-/* One cold run: both relations evicted, what stayed resident measured. */
-void
-sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index, SbPathRun *r,
-			 double *cached)
+/* A cold or a warm run, a step stopped at a deadline. */
+typedef struct OneRun
 {
-	sb_path_evict(heap, index);
-	*cached = sb_path_cached_pct(heap, index);
-	sb_path_run(p, r);
+	SbPathPlan *p;
+	SbTarget   *heap;
+	SbTarget   *index;
+	double		cached;
+	SbPathRun  *r;
+} OneRun;
+
+static void
+cold_run(void *arg)
+{
+	OneRun	   *one = (OneRun *) arg;
+
+	sb_path_evict(one->heap, one->index);
+	one->cached = sb_path_cached_pct(one->heap, one->index);
+	sb_path_run(one->p, one->r);
 }
 
-/* One warm run, after one that brought the path's pages in. */
-void
-sb_path_warm(SbPathPlan *p, SbPathRun *r)
+static void
+warm_run(void *arg)
 {
+	OneRun	   *one = (OneRun *) arg;
 	SbPathRun	first;
 
-	sb_path_run(p, &first);
-	sb_path_run(p, r);
+	sb_path_run(one->p, &first);
+	sb_path_run(one->p, one->r);
+}
+
+/*
+ * One cold run: both relations evicted, what stayed resident measured;
+ * false where stop_at came first.
+ */
+bool
+sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index,
+			 TimestampTz stop_at, SbPathRun *r, double *cached)
+{
+	OneRun		one = {p, heap, index, NAN, r};
+	bool		done = sb_path_until(stop_at, cold_run, &one);
+
+	*cached = one.cached;
+	return done;
+}
+
+/*
+ * One warm run, after one that brought the path's pages in; false where
+ * stop_at came first.
+ */
+bool
+sb_path_warm(SbPathPlan *p, TimestampTz stop_at, SbPathRun *r)
+{
+	OneRun		one = {p, NULL, NULL, NAN, r};
+
+	return sb_path_until(stop_at, warm_run, &one);
 }
 
 static void
@@ -822,68 +1060,96 @@ add_run(SbPathRun *sum, const SbPathRun *r)
 	}
 }
 
+/* One round of sb_path_rounds, a step stopped at the path's deadline. */
+typedef struct PathRound
+{
+	SbPathPlan *p;
+	SbTarget   *heap;
+	SbTarget   *index;
+	SbRandomFile *files;
+	uint64		allowance;
+	double		cached;			/* after the eviction */
+	SbPathRun	run;
+	SbRandomResult reads;
+} PathRound;
+
+static void
+path_round(void *arg)
+{
+	PathRound  *pr = (PathRound *) arg;
+
+	sb_path_evict(pr->heap, pr->index);
+	sb_path_drain(pr->heap, pr->files, pr->allowance, pr->p->depth);
+	pr->cached = sb_path_cached_pct(pr->heap, pr->index);
+	sb_path_run(pr->p, &pr->run);
+	memset(&pr->reads, 0, sizeof(pr->reads));
+	/* nothing read: there is no page rate to hold against the reads */
+	if (pr->run.pages_read <= 0)
+		return;
+	CHECK_FOR_INTERRUPTS();
+	sb_evict_page_cache(pr->heap);
+	sb_random_read_drained(pr->files, pr->heap->nsegments, BLCKSZ,
+						   pr->allowance, (uint64) pr->run.pages_read,
+						   pr->p->depth, &pr->reads);
+}
+
 /*
  * Cold rounds of the path and of random reads of the table, as many as
  * the path read, at its depth, until the interval is within the target
- * or the time is spent.  Each side starts cold; the random reads' pages
- * are evicted by the next round's path run.
+ * or the time to stop_at is spent, less runs_after runs of the path as
+ * long as a cold one (the warm runs that follow it).  Each side starts
+ * cold; the random reads' pages are evicted by the next round's path run.
+ * A round is begun only where one as long as the mean one fits, and one
+ * the deadline cuts is left out.
  */
 void
 sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
-			   double max_seconds, SbPathRounds *out)
+			   TimestampTz stop_at, int runs_after, SbPathRounds *out)
 {
-	SbRandomFile *files = sb_path_open_random(heap);
-	uint64		allowance = sb_cgroup_allowance_reads(heap->segments[0]->path,
-												 BLCKSZ, SB_THROTTLE_ALLOWANCE_S);
+	PathRound	pr;
 	double	   *path_s = palloc(sizeof(double) * SB_PATH_MAX_ROUNDS);
 	double	   *random_s = palloc(sizeof(double) * SB_PATH_MAX_ROUNDS);
 	instr_time	t0;
-	instr_time	now;
 
 	memset(out, 0, sizeof(SbPathRounds));
 	out->pct = out->pct_lo = out->pct_hi = NAN;
+	memset(&pr, 0, sizeof(pr));
+	pr.p = p;
+	pr.heap = heap;
+	pr.index = index;
+	pr.files = sb_path_open_random(heap);
+	pr.allowance = sb_cgroup_allowance_reads(heap->segments[0]->path,
+											 BLCKSZ, SB_THROTTLE_ALLOWANCE_S);
 	INSTR_TIME_SET_CURRENT(t0);
 	while (out->rounds < SB_PATH_MAX_ROUNDS)
 	{
-		SbPathRun	r;
-		SbRandomResult rr;
-		double		elapsed;
-
-		CHECK_FOR_INTERRUPTS();
-		sb_path_evict(heap, index);
-		sb_path_drain(heap, files, allowance, p->depth);
-		out->cached_pct_before = Max(out->cached_pct_before,
-									 sb_path_cached_pct(heap, index));
-		sb_path_run(p, &r);
-		/* nothing read: there is no page rate to hold against the reads */
-		if (r.pages_read <= 0)
+		if (!sb_path_until(stop_at, path_round, &pr))
 		{
-			if (out->rounds == 0)
-				add_run(&out->sum, &r);
+			out->budget_hit = true;
 			break;
 		}
-		add_run(&out->sum, &r);
-
-		CHECK_FOR_INTERRUPTS();
-		sb_evict_page_cache(heap);
-		sb_random_read_drained(files, heap->nsegments, BLCKSZ, allowance,
-							   (uint64) r.pages_read, p->depth, &rr);
-		path_s[out->rounds] = r.seconds;
-		random_s[out->rounds] = rr.timing.seconds;
-		out->random_s += rr.timing.seconds;
-		out->random_reads += rr.ops;
+		out->cached_pct_before = Max(out->cached_pct_before, pr.cached);
+		if (pr.run.pages_read <= 0)
+		{
+			if (out->rounds == 0)
+				add_run(&out->sum, &pr.run);
+			break;
+		}
+		add_run(&out->sum, &pr.run);
+		path_s[out->rounds] = pr.run.seconds;
+		random_s[out->rounds] = pr.reads.timing.seconds;
+		out->random_s += pr.reads.timing.seconds;
+		out->random_reads += pr.reads.ops;
 		out->rounds++;
 
-		INSTR_TIME_SET_CURRENT(now);
-		INSTR_TIME_SUBTRACT(now, t0);
-		elapsed = INSTR_TIME_GET_DOUBLE(now);
 		if (out->rounds >= SB_PATH_MIN_ROUNDS &&
 			sb_ratio_ci(random_s, path_s, out->rounds, 0.95, &out->pct,
 						&out->pct_lo, &out->pct_hi) &&
 			sb_halfwidth_pct(out->pct, out->pct_lo, out->pct_hi) <= SB_PATH_TARGET_PCT)
 			break;
-		/* another round as long as the mean one must fit */
-		if (elapsed * (out->rounds + 1) / out->rounds > max_seconds)
+		/* another round as long as the mean one, and the runs after, must fit */
+		if (sb_seconds_since(t0) / out->rounds +
+			runs_after * out->sum.seconds / out->rounds > sb_path_seconds_left(stop_at))
 		{
 			out->budget_hit = true;
 			break;
@@ -900,7 +1166,7 @@ sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 		if (out->sum.io_ok)
 			out->sum.distance_mean /= out->rounds;
 	}
-	sb_path_close_random(heap, files);
+	sb_path_close_random(heap, pr.files);
 	pfree(path_s);
 	pfree(random_s);
 }

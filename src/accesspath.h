@@ -11,6 +11,7 @@
 #ifndef SCANBENCH_ACCESSPATH_H
 #define SCANBENCH_ACCESSPATH_H
 
+#include "datatype/timestamp.h"
 #include "nodes/plannodes.h"
 #include "utils/relcache.h"
 
@@ -64,12 +65,18 @@ typedef struct SbPathRounds
 
 typedef struct SbPathPlan SbPathPlan;
 
+/* A step of a measurement, run until a deadline (sb_path_until). */
+typedef void (*SbPathStep) (void *arg);
+
+extern TimestampTz sb_path_deadline(double seconds);
+extern double sb_path_seconds_left(TimestampTz stop_at);
+extern bool sb_path_until(TimestampTz stop_at, SbPathStep step, void *arg);
 extern const char *sb_path_name(SbPath path);
 extern int	sb_path_settings_begin(void);
 extern PlannedStmt *sb_plan_catalog_sql(const char *sql, const char *what);
 extern SbTarget *sb_path_open_table(Oid relid, const char *analyzed_detail);
 extern char *sb_path_bound(Relation heap, Relation index, double selectivity,
-						   double *reltuples);
+						   TimestampTz stop_at, double *reltuples);
 extern SbPathPlan *sb_path_plan(Relation heap, Relation index, SbPath path,
 								const char *bound);
 extern SbPathPlan *sb_path_plan_rows(Relation heap, Relation index,
@@ -80,9 +87,9 @@ extern int	sb_path_depth(SbPathPlan *p);
 extern void sb_path_run(SbPathPlan *p, SbPathRun *r);
 extern void sb_path_run_until(SbPathPlan *p, double limit_s, SbPathRun *r,
 							  int64 *rows_at_limit);
-extern void sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index,
-						 SbPathRun *r, double *cached_pct);
-extern void sb_path_warm(SbPathPlan *p, SbPathRun *r);
+extern bool sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index,
+						 TimestampTz stop_at, SbPathRun *r, double *cached_pct);
+extern bool sb_path_warm(SbPathPlan *p, TimestampTz stop_at, SbPathRun *r);
 extern void sb_path_evict(SbTarget *heap, SbTarget *index);
 extern double sb_path_cached_pct(SbTarget *heap, SbTarget *index);
 extern SbRandomFile *sb_path_open_random(SbTarget *heap);
@@ -90,6 +97,7 @@ extern void sb_path_close_random(SbTarget *heap, SbRandomFile *files);
 extern void sb_path_drain(SbTarget *heap, SbRandomFile *files, uint64 reads,
 						  int depth);
 extern void sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
-						   double max_seconds, SbPathRounds *out);
+						   TimestampTz stop_at, int runs_after,
+						   SbPathRounds *out);
 
 #endif							/* SCANBENCH_ACCESSPATH_H */

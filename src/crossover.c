@@ -47,6 +47,7 @@
 #include "utils/syscache.h"
 
 #include "accesspath.h"
+#include "clock.h"
 #include "cgroup.h"
 #include "crossover.h"
 #include "stats.h"
@@ -60,6 +61,7 @@ struct SbCrossPlanner
 {
 	Relation	heap;
 	Relation	index;
+	TimestampTz stop_at;		/* for reading bounds */
 	double		reltuples;
 	int			nbounds;
 	double		sel[MAX_BOUNDS];
@@ -68,23 +70,59 @@ struct SbCrossPlanner
 
 /* ---- Measured ---- */
 
+/* One round, a step stopped at the rounds' deadline. */
+typedef struct CrossRound
+{
+	SbPathPlan *seq;
+	SbPathPlan *idx;
+	SbTarget   *heap;
+	SbTarget   *index;
+	SbRandomFile *files;
+	uint64		allowance;
+	double		cached;			/* the most after an eviction */
+	double		seq_s;
+	int64		at_limit;
+} CrossRound;
+
+static void
+cross_round(void *arg)
+{
+	CrossRound *cr = (CrossRound *) arg;
+	SbPathRun	r;
+
+	sb_path_evict(cr->heap, cr->index);
+	sb_path_drain(cr->heap, cr->files, cr->allowance, 1);
+	cr->cached = sb_path_cached_pct(cr->heap, cr->index);
+	sb_path_run(cr->seq, &r);
+	cr->seq_s = r.seconds;
+
+	CHECK_FOR_INTERRUPTS();
+	sb_path_evict(cr->heap, cr->index);
+	sb_path_drain(cr->heap, cr->files, cr->allowance, 1);
+	cr->cached = Max(cr->cached, sb_path_cached_pct(cr->heap, cr->index));
+	sb_path_run_until(cr->idx, cr->seq_s, &r, &cr->at_limit);
+}
+
+/*
+ * Rounds until the interval is within the target, or stop_at: a round is
+ * begun only where one as long as the mean one fits, and one the
+ * deadline cuts is left out.
+ */
 void
 sb_cross_rounds(Relation heap, Relation index, SbTarget *heap_target,
 				SbTarget *index_target, double seq_selectivity,
-				double max_seconds, SbCrossRounds *out)
+				TimestampTz stop_at, SbCrossRounds *out)
 {
 	double		reltuples;
-	char	   *seq_bound = sb_path_bound(heap, index, seq_selectivity, &reltuples);
-	char	   *last_bound = sb_path_bound(heap, index, 1.0, &reltuples);
+	char	   *seq_bound = sb_path_bound(heap, index, seq_selectivity, stop_at, &reltuples);
+	char	   *last_bound = sb_path_bound(heap, index, 1.0, stop_at, &reltuples);
 	SbPathPlan *seq = sb_path_plan_rows(heap, index, SB_PATH_SEQ, seq_bound);
 	SbPathPlan *idx = sb_path_plan_rows(heap, index, SB_PATH_INDEX, last_bound);
-	SbRandomFile *files;
-	uint64		allowance;
+	CrossRound	cr;
 	double		rows[SB_CROSS_MAX_ROUNDS];
 	double		ones[SB_CROSS_MAX_ROUNDS];
 	double		seq_sum = 0;
 	instr_time	t0;
-	instr_time	now;
 
 	memset(out, 0, sizeof(SbCrossRounds));
 	out->seq_s = out->rows = out->rows_lo = out->rows_hi = NAN;
@@ -96,57 +134,47 @@ sb_cross_rounds(Relation heap, Relation index, SbTarget *heap_target,
 						seq == NULL ? "a sequential scan" :
 						psprintf("an index scan of \"%s\"", RelationGetRelationName(index)))));
 
-	files = sb_path_open_random(heap_target);
-	allowance = sb_cgroup_allowance_reads(heap_target->segments[0]->path,
-										  BLCKSZ, SB_THROTTLE_ALLOWANCE_S);
+	memset(&cr, 0, sizeof(cr));
+	cr.seq = seq;
+	cr.idx = idx;
+	cr.heap = heap_target;
+	cr.index = index_target;
+	cr.files = sb_path_open_random(heap_target);
+	cr.allowance = sb_cgroup_allowance_reads(heap_target->segments[0]->path,
+											 BLCKSZ, SB_THROTTLE_ALLOWANCE_S);
 	INSTR_TIME_SET_CURRENT(t0);
 	while (out->rounds < SB_CROSS_MAX_ROUNDS)
 	{
-		SbPathRun	r;
-		double		seq_s;
-		int64		at_limit;
-		double		elapsed;
-
-		CHECK_FOR_INTERRUPTS();
-		sb_path_evict(heap_target, index_target);
-		sb_path_drain(heap_target, files, allowance, 1);
-		out->cached_pct_before = Max(out->cached_pct_before,
-									 sb_path_cached_pct(heap_target, index_target));
-		sb_path_run(seq, &r);
-		seq_s = r.seconds;
-
-		CHECK_FOR_INTERRUPTS();
-		sb_path_evict(heap_target, index_target);
-		sb_path_drain(heap_target, files, allowance, 1);
-		out->cached_pct_before = Max(out->cached_pct_before,
-									 sb_path_cached_pct(heap_target, index_target));
-		sb_path_run_until(idx, seq_s, &r, &at_limit);
-		if (at_limit < 0)
+		if (!sb_path_until(stop_at, cross_round, &cr))
+		{
+			out->budget_hit = true;
+			break;
+		}
+		out->cached_pct_before = Max(out->cached_pct_before, cr.cached);
+		if (cr.at_limit < 0)
 		{
 			/* every key came sooner than the sequential scan ended */
 			out->index_never_lost = true;
 			break;
 		}
-		seq_sum += seq_s;
-		rows[out->rounds] = (double) at_limit;
+		seq_sum += cr.seq_s;
+		rows[out->rounds] = (double) cr.at_limit;
 		ones[out->rounds] = 1.0;
 		out->rounds++;
 
-		INSTR_TIME_SET_CURRENT(now);
-		INSTR_TIME_SUBTRACT(now, t0);
-		elapsed = INSTR_TIME_GET_DOUBLE(now);
 		if (out->rounds >= SB_CROSS_MIN_ROUNDS &&
 			sb_ratio_ci(rows, ones, out->rounds, 0.95, &out->rows,
 						&out->rows_lo, &out->rows_hi) &&
 			sb_halfwidth_pct(out->rows, out->rows_lo, out->rows_hi) <= SB_CROSS_TARGET_PCT)
 			break;
-		if (elapsed * (out->rounds + 1) / out->rounds > max_seconds)
+		/* another round as long as the mean one must fit */
+		if (sb_seconds_since(t0) / out->rounds > sb_path_seconds_left(stop_at))
 		{
 			out->budget_hit = true;
 			break;
 		}
 	}
-	sb_path_close_random(heap_target, files);
+	sb_path_close_random(heap_target, cr.files);
 	if (out->rounds > 0)
 	{
 		out->seq_s = seq_sum / out->rounds;
@@ -166,15 +194,26 @@ sb_cross_rounds(Relation heap, Relation index, SbTarget *heap_target,
 
 /* ---- The planner's ---- */
 
+/*
+ * The planner's view of the table and index, its bounds read by stop_at
+ * (sb_cross_planner_until moves it).
+ */
 SbCrossPlanner *
-sb_cross_planner(Relation heap, Relation index)
+sb_cross_planner(Relation heap, Relation index, TimestampTz stop_at)
 {
 	SbCrossPlanner *pl = palloc0(sizeof(SbCrossPlanner));
 
 	pl->heap = heap;
 	pl->index = index;
+	pl->stop_at = stop_at;
 	pl->reltuples = Max(heap->rd_rel->reltuples, 1.0);
 	return pl;
+}
+
+void
+sb_cross_planner_until(SbCrossPlanner *pl, TimestampTz stop_at)
+{
+	pl->stop_at = stop_at;
 }
 
 /* The key at a selectivity, read once for the call. */
@@ -188,7 +227,8 @@ bound_at(SbCrossPlanner *pl, double selectivity)
 	for (i = 0; i < pl->nbounds; i++)
 		if (pl->sel[i] == selectivity)
 			return pl->bound[i];
-	bound = sb_path_bound(pl->heap, pl->index, selectivity, &reltuples);
+	bound = sb_path_bound(pl->heap, pl->index, selectivity, pl->stop_at,
+						  &reltuples);
 	if (pl->nbounds < MAX_BOUNDS)
 	{
 		pl->sel[pl->nbounds] = selectivity;

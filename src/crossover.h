@@ -10,6 +10,7 @@
 #ifndef SCANBENCH_CROSSOVER_H
 #define SCANBENCH_CROSSOVER_H
 
+#include "datatype/timestamp.h"
 #include "utils/relcache.h"
 
 #include "relfiles.h"
@@ -39,8 +40,10 @@ typedef struct SbCrossPlanner SbCrossPlanner;
 
 extern void sb_cross_rounds(Relation heap, Relation index, SbTarget *heap_target,
 							SbTarget *index_target, double seq_selectivity,
-							double max_seconds, SbCrossRounds *out);
-extern SbCrossPlanner *sb_cross_planner(Relation heap, Relation index);
+							TimestampTz stop_at, SbCrossRounds *out);
+extern SbCrossPlanner *sb_cross_planner(Relation heap, Relation index,
+										TimestampTz stop_at);
+extern void sb_cross_planner_until(SbCrossPlanner *pl, TimestampTz stop_at);
 extern double sb_cross_planned(SbCrossPlanner *pl, double random_page_cost);
 extern const char *sb_cross_cheaper(SbCrossPlanner *pl, double selectivity,
 									double random_page_cost);

@@ -207,8 +207,10 @@ sb_raw_read_stretch(SbSegment *stretch, char *buf, int block_size,
  * --iodepth=depth reads a device: what the storage delivers to a reader
  * that keeps it busy, where one read at a time gets what its latency
  * allows.  The caches are as the caller left them; the time is the
- * reads' alone.  With direct and refuse_ok, a filesystem that refuses
- * O_DIRECT makes it return false.
+ * reads' alone.  The files are opened as the reads reach them, a bounded
+ * number at once (randio.c), so that a table of thousands of partitions
+ * is read as one of a few.  With direct and refuse_ok, a filesystem that
+ * refuses O_DIRECT makes it return false.
  */
 bool
 sb_read_in_flight(SbSegment **segs, int nsegs, int block_size, int depth,
@@ -216,29 +218,26 @@ sb_read_in_flight(SbSegment **segs, int nsegs, int block_size, int depth,
 {
 	SbRandomFile *files = palloc0(sizeof(SbRandomFile) * Max(nsegs, 1));
 	SbRandomResult r;
-	int			opened;
+	bool		done;
 	int			i;
 
 	memset(result, 0, sizeof(SbReadResult));
-	for (opened = 0; opened < nsegs; opened++)
+	for (i = 0; i < nsegs; i++)
 	{
-		SbSegment  *seg = segs[opened];
+		SbSegment  *seg = segs[i];
 
-		files[opened].fd = sb_open_segment(seg, direct, refuse_ok);
-		if (files[opened].fd < 0)
-			break;
-		files[opened].path = seg->path;
-		files[opened].start = seg->offset;
-		files[opened].bytes = seg->bytes;
-		files[opened].chunks = (seg->bytes + block_size - 1) / block_size;
-		files[opened].base = (uint64) seg->first_block * BLCKSZ;
+		files[i].fd = -1;
+		files[i].path = seg->path;
+		files[i].direct = direct;
+		files[i].start = seg->offset;
+		files[i].bytes = seg->bytes;
+		files[i].chunks = (seg->bytes + block_size - 1) / block_size;
+		files[i].base = (uint64) seg->first_block * BLCKSZ;
 	}
-	if (opened == nsegs)
-		sb_sequential_read_depth(files, nsegs, block_size, depth, &r);
-	for (i = 0; i < opened; i++)
-		CloseTransientFile(files[i].fd);
+	done = sb_sequential_read_depth(files, nsegs, block_size, depth,
+									refuse_ok, &r);
 	pfree(files);
-	if (opened < nsegs)
+	if (!done)
 		return false;
 
 	result->bytes = r.bytes;

@@ -117,6 +117,12 @@ row_start(SbRow *row, Oid relid, Oid indexid, SbPath path, bool cold,
 	sb_row_null(row, "pct_low");
 	sb_row_null(row, "pct_high");
 	sb_row_null(row, "cached_pct_before");
+	sb_row_null(row, "rows");
+	sb_row_null(row, "heap_pages_read");
+	sb_row_null(row, "index_pages_read");
+	sb_row_null(row, "pages_hit");
+	sb_row_null(row, "run_s");
+	sb_row_null(row, "pages_s");
 }
 
 /* A run's figures, the means of n runs where it holds their sums. */
@@ -133,6 +139,14 @@ row_run(SbRow *row, const SbPathRun *r, int n)
 	sb_row_float(row, "pages_s", r->pages_read > 0 ? sb_rate(r->pages_read, r->seconds) : NAN, 1);
 	if (r->io_ok)
 		sb_row_float(row, "depth_kept", r->distance_mean, 1);
+}
+
+/* A row whose runs the time ran out in: no figures, over_budget. */
+static void
+row_stopped(SbRow *row, SbVerdict *v)
+{
+	sb_row_datum(row, "rounds", Int32GetDatum(0));
+	sb_judge_access_path(0, NAN, NAN, NAN, NAN, NAN, HUGE_VAL, v);
 }
 
 Datum
@@ -153,11 +167,11 @@ access_paths(PG_FUNCTION_ARGS)
 	char	   *bound;
 	double		reltuples;
 	double		limit_rate;
+	TimestampTz deadline;
 	int			nestlevel;
-	int			nrandom = 0;
+	int			nleft = 0;
+	int			stopped = 0;
 	int			i;
-	instr_time	t0;
-	instr_time	now;
 
 	sb_args_refuse_nulls(fcinfo);
 	sb_args_init(&args, fcinfo);
@@ -177,20 +191,21 @@ access_paths(PG_FUNCTION_ARGS)
 	heap = heap_target->leaves[0].rel;
 	index_target = sb_target_open(indexid, SB_TARGET_INDEX);
 	index = index_target->leaves[0].rel;
+	/* the budget runs from here, the locks held: every step stops by it */
+	deadline = sb_path_deadline(max_seconds);
 
 	/* one backend's reads, no JIT, every scan from the first block */
 	nestlevel = sb_path_settings_begin();
 
-	bound = sb_path_bound(heap, index, selectivity, &reltuples);
+	bound = sb_path_bound(heap, index, selectivity, deadline, &reltuples);
 	for (i = 0; i < SB_NPATHS; i++)
 	{
 		plans[i] = want[i] ? sb_path_plan(heap, index, (SbPath) i, bound) : NULL;
-		if (plans[i] != NULL && i != SB_PATH_SEQ)
-			nrandom++;
+		if (plans[i] != NULL)
+			nleft++;
 	}
 	limit_rate = sb_cgroup_path_read_rate(heap_target->segments[0]->path, BLCKSZ);
 
-	INSTR_TIME_SET_CURRENT(t0);
 	for (i = 0; i < SB_NPATHS; i++)
 	{
 		SbPathPlan *p = plans[i];
@@ -199,48 +214,62 @@ access_paths(PG_FUNCTION_ARGS)
 		SbVerdict	v;
 		SbRow		row;
 		double		cached;
-		double		left;
+		TimestampTz share_end;
 
 		if (p == NULL)
 			continue;
 		row.tupdesc = rsinfo->setDesc;
+		/* each path, cold and warm, has its share of the time left */
+		share_end = sb_path_deadline(Max(sb_path_seconds_left(deadline), 0.0) / nleft);
+		nleft--;
 
 		/* cold */
 		row_start(&row, relid, indexid, (SbPath) i, true, selectivity,
 				  sb_path_depth(p));
 		if (i == SB_PATH_SEQ)
 		{
-			sb_path_cold(p, heap_target, index_target, &run, &cached);
-			row_run(&row, &run, 1);
-			sb_row_float(&row, "cached_pct_before", cached, 1);
-			sb_row_datum(&row, "rounds", Int32GetDatum(1));
-			sb_judge_access_path(-1, NAN, NAN, NAN, cached,
-								 sb_rate(run.pages_read, run.seconds),
-								 limit_rate, &v);
+			if (sb_path_cold(p, heap_target, index_target, share_end, &run, &cached))
+			{
+				row_run(&row, &run, 1);
+				sb_row_float(&row, "cached_pct_before", cached, 1);
+				sb_row_datum(&row, "rounds", Int32GetDatum(1));
+				sb_judge_access_path(-1, NAN, NAN, NAN, cached,
+									 sb_rate(run.pages_read, run.seconds),
+									 limit_rate, &v);
+			}
+			else
+			{
+				row_stopped(&row, &v);
+				stopped++;
+			}
 		}
 		else
 		{
-			INSTR_TIME_SET_CURRENT(now);
-			INSTR_TIME_SUBTRACT(now, t0);
-			left = Max(max_seconds - INSTR_TIME_GET_DOUBLE(now), 0.0);
-			sb_path_rounds(p, heap_target, index_target, left / nrandom,
-						   &rounds);
-			nrandom--;
-			row_run(&row, &rounds.sum, rounds.rounds);
-			sb_row_float(&row, "cached_pct_before", rounds.cached_pct_before, 1);
-			sb_row_datum(&row, "rounds", Int32GetDatum(rounds.rounds));
-			if (rounds.random_reads > 0)
+			/* the two warm runs after the rounds are left time */
+			sb_path_rounds(p, heap_target, index_target, share_end, 2, &rounds);
+			if (rounds.rounds == 0 && rounds.budget_hit)
 			{
-				sb_row_float(&row, "random_pages_s",
-							 sb_rate(rounds.random_reads, rounds.random_s), 1);
-				sb_row_float(&row, "path_pct", rounds.pct, 1);
-				sb_row_float(&row, "pct_low", rounds.pct_lo, 1);
-				sb_row_float(&row, "pct_high", rounds.pct_hi, 1);
+				row_stopped(&row, &v);
+				stopped++;
 			}
-			sb_judge_access_path(rounds.rounds, rounds.pct, rounds.pct_lo,
-								 rounds.pct_hi, rounds.cached_pct_before,
-								 sb_rate(rounds.sum.pages_read, rounds.sum.seconds),
-								 limit_rate, &v);
+			else
+			{
+				row_run(&row, &rounds.sum, rounds.rounds);
+				sb_row_float(&row, "cached_pct_before", rounds.cached_pct_before, 1);
+				sb_row_datum(&row, "rounds", Int32GetDatum(rounds.rounds));
+				if (rounds.random_reads > 0)
+				{
+					sb_row_float(&row, "random_pages_s",
+								 sb_rate(rounds.random_reads, rounds.random_s), 1);
+					sb_row_float(&row, "path_pct", rounds.pct, 1);
+					sb_row_float(&row, "pct_low", rounds.pct_lo, 1);
+					sb_row_float(&row, "pct_high", rounds.pct_hi, 1);
+				}
+				sb_judge_access_path(rounds.rounds, rounds.pct, rounds.pct_lo,
+									 rounds.pct_hi, rounds.cached_pct_before,
+									 sb_rate(rounds.sum.pages_read, rounds.sum.seconds),
+									 limit_rate, &v);
+			}
 		}
 		sb_row_verdict(&row, "verdict", &v);
 		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
@@ -248,13 +277,27 @@ access_paths(PG_FUNCTION_ARGS)
 		/* warm: the path's pages in shared_buffers, its CPU alone */
 		row_start(&row, relid, indexid, (SbPath) i, false, selectivity,
 				  sb_path_depth(p));
-		sb_path_warm(p, &run);
-		row_run(&row, &run, 1);
-		sb_row_datum(&row, "rounds", Int32GetDatum(1));
-		v.n = 0;
+		if (sb_path_warm(p, share_end, &run))
+		{
+			row_run(&row, &run, 1);
+			sb_row_datum(&row, "rounds", Int32GetDatum(1));
+			v.n = 0;
+		}
+		else
+		{
+			row_stopped(&row, &v);
+			stopped++;
+		}
 		sb_row_verdict(&row, "verdict", &v);
 		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}
+
+	if (stopped > 0)
+		ereport(NOTICE,
+				(errmsg("\"%s\": max_seconds (%g s) ran out before %d of the runs asked for ended",
+						get_rel_name(relid), max_seconds, stopped),
+				 errdetail("Each path had its share of the time, cold and warm; a run that outlasted it was stopped and its row has no figures."),
+				 errhint("Give it more time (max_seconds), ask for fewer paths, or a smaller selectivity.")));
 
 	AtEOXact_GUC(true, nestlevel);
 	sb_target_close(index_target);

@@ -33,6 +33,7 @@
 
 #include "argcheck.h"
 #include "cache.h"
+#include "clock.h"
 #include "accesspath.h"
 #include "crossover.h"
 #include "fnargs.h"
@@ -107,6 +108,8 @@ index_crossover(PG_FUNCTION_ARGS)
 	instr_time	t0;
 	instr_time	now;
 	double		elapsed;
+	double		planner_s;
+	TimestampTz deadline;
 
 	sb_args_refuse_nulls_but(fcinfo, "random_page_cost");
 	sb_args_init(&args, fcinfo);
@@ -125,7 +128,9 @@ index_crossover(PG_FUNCTION_ARGS)
 	heap = heap_target->leaves[0].rel;
 	index_target = sb_target_open(indexid, SB_TARGET_INDEX);
 	index = index_target->leaves[0].rel;
+	/* the budget runs from here, the locks held: every step stops by it */
 	INSTR_TIME_SET_CURRENT(t0);
+	deadline = sb_path_deadline(max_seconds);
 
 	/* one backend's reads, no JIT, every scan from the first block */
 	nestlevel = sb_path_settings_begin();
@@ -140,15 +145,21 @@ index_crossover(PG_FUNCTION_ARGS)
 	sb_residency(heap_target, &res);
 	cached_pct = sb_pct(res.any_blocks, res.blocks);
 
-	pl = sb_cross_planner(heap, index);
+	pl = sb_cross_planner(heap, index, deadline);
 	planned = sb_cross_planned(pl, NAN);
 	seq_sel = isnan(planned) ? SEQ_BOUND_MAX :
 		Min(Max(planned, 1.0 / reltuples), SEQ_BOUND_MAX);
+	planner_s = sb_seconds_since(t0);
 
-	INSTR_TIME_SET_CURRENT(now);
-	INSTR_TIME_SUBTRACT(now, t0);
+	/*
+	 * The rounds stop early enough for what follows them, which costs the
+	 * planner's paths again about twice over; its bounds are read by the
+	 * deadline and a tenth of the budget more, so that a measurement made
+	 * is not lost to a key read a moment late.
+	 */
 	sb_cross_rounds(heap, index, heap_target, index_target, seq_sel,
-					Max(max_seconds - INSTR_TIME_GET_DOUBLE(now), 0.0), &cr);
+					deadline - (TimestampTz) (2 * planner_s * USECS_PER_SEC), &cr);
+	sb_cross_planner_until(pl, deadline + (TimestampTz) (0.1 * max_seconds * USECS_PER_SEC));
 
 	if (cr.rounds > 0 && !cr.index_never_lost)
 	{
@@ -227,6 +238,14 @@ index_crossover(PG_FUNCTION_ARGS)
 				(errmsg("\"%s\": an index scan of every key of \"%s\" ran no longer than a sequential scan",
 						get_rel_name(relid), get_rel_name(indexid)),
 				 errdetail("There is no selectivity at which the sequential scan is faster, cold.")));
+	else if (cr.rounds == 0)
+		ereport(NOTICE,
+				(errmsg("\"%s\": max_seconds (%g s) ran out before a round of a sequential and an index scan ended",
+						get_rel_name(relid), max_seconds),
+				 errdetail("The round that outlasted it was stopped; a judgement needs %d rounds.",
+						   SB_CROSS_MIN_ROUNDS),
+				 errhint("Give it more time: max_seconds => %.0f at least.",
+						 ceil(2 * max_seconds * SB_CROSS_MIN_ROUNDS))));
 	else if (cr.rounds < SB_CROSS_MIN_ROUNDS)
 		ereport(NOTICE,
 				(errmsg("\"%s\": %d rounds of a sequential and an index scan in %.1f s, too few to judge",

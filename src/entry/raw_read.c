@@ -10,9 +10,12 @@
  *	    bytes at block-aligned offsets inside the relation, at queue depth
  *	    1 or, as fio --iodepth does, with depth reads in flight (randio.c).
  *
- * random_read's files are opened read-only with OpenTransientFile, so an
- * error or a cancel closes them; the relation is locked as raw_read locks
- * it (relfiles.c), and only the bytes it had at the start are read.
+ * random_read's files, and raw_read's at depth, are opened read-only as
+ * the reads reach them, a bounded number at once, and closed before an
+ * error or a cancel goes on (randio.c); the relation is locked as raw_read
+ * locks it (relfiles.c), and only the bytes it had at the start are read.
+ * Reads at depth take a buffer of block_size each: depth times block_size
+ * is held to SB_MAX_DEPTH_BYTES.
  *
  *-------------------------------------------------------------------------
  */
@@ -53,14 +56,16 @@ arg_cache(SbArgs *args)
 	return sb_parse_cache(cstring_to_text(sb_arg_cstring(args, "cache", "cold")), true);
 }
 
+/* depth, and the memory its reads' buffers take (block_size checked) */
 static void
-check_depth(int32 depth)
+check_depth(int32 depth, int32 block_size)
 {
 	if (depth < 1 || depth > SB_MAX_DEPTH)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid depth: %d", depth),
 				 errhint("depth, the reads kept in flight, must be between 1 and %d.", SB_MAX_DEPTH)));
+	sb_check_depth_memory(depth, block_size);
 }
 
 /*
@@ -83,7 +88,7 @@ read_args(FunctionCallInfo fcinfo, const char *fn, SbCacheMode *cache,
 	sb_check_block_size(*block_size);
 	/* up to 0.3, and raw_read_segments: one read at a time */
 	*depth = sb_arg_int32(&args, "depth", 1);
-	check_depth(*depth);
+	check_depth(*depth, *block_size);
 	sb_citus_refuse(relid, fn);
 	return relid;
 }
@@ -281,8 +286,8 @@ random_read(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid reads: %d", reads),
 				 errhint("reads must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
-	check_depth(depth);
 	sb_check_block_size(block_size);
+	check_depth(depth, block_size);
 	tupdesc = sb_result_tupdesc(fcinfo);
 	sb_row_init(&row, tupdesc, read_renamed, lengthof(read_renamed));
 
@@ -310,16 +315,17 @@ random_read(PG_FUNCTION_ARGS)
 
 	cached = prepare_cache(target, cache, block_size);
 
+	/* opened by the reads, as they reach them (randio.c) */
 	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
 	for (i = 0; i < target->nsegments; i++)
 	{
 		SbSegment  *seg = target->segments[i];
 
-		files[i].fd = sb_open_segment(seg, direct, false);
+		files[i].fd = -1;
 		files[i].path = seg->path;
-		/* No read-ahead for this descriptor, as fio does for random jobs. */
-		if (!direct)
-			(void) posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_RANDOM);
+		files[i].direct = direct;
+		/* No read-ahead for the descriptor, as fio does for random jobs. */
+		files[i].advise_random = !direct;
 		files[i].chunks = seg->bytes / block_size;
 		/* Offsets within the member relation, across its segments. */
 		files[i].base = (uint64) seg->first_block * BLCKSZ;
@@ -334,9 +340,7 @@ random_read(PG_FUNCTION_ARGS)
 									   SB_ALLOWANCE_S);
 	sb_random_read_drained(files, target->nsegments, block_size, warmup,
 						   reads, depth, &r);
-
-	for (i = 0; i < target->nsegments; i++)
-		CloseTransientFile(files[i].fd);
+	pfree(files);
 
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 	sb_row_datum(&row, "reads", Int64GetDatum(r.ops));
