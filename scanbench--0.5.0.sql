@@ -615,6 +615,30 @@ COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, fl
 REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) FROM PUBLIC;
 
 --
+-- scan_pairs shows the pairs behind the session's last scan_efficiency or
+-- scan_advice call, in the order they were measured: the samples a median
+-- hides, to see whether the first pairs differ from the last.
+--
+CREATE FUNCTION scan_pairs(OUT function text, OUT relation regclass,
+						   OUT pair integer, OUT first_side text,
+						   OUT side_a text, OUT side_b text,
+						   OUT leaf regclass, OUT first_block bigint,
+						   OUT blocks bigint, OUT a_s float8, OUT b_s float8,
+						   OUT a_mb_s float8, OUT b_mb_s float8,
+						   OUT ratio float8, OUT a_cached_pct float8,
+						   OUT b_cached_pct float8, OUT a_workers integer,
+						   OUT b_workers integer, OUT extra_passes text[],
+						   OUT at_s float8, OUT pair_s float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scan_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED ROWS 100;
+
+COMMENT ON FUNCTION scan_pairs() IS
+'the pairs of the session''s last scan_efficiency or scan_advice call on this server, in the order measured: the pair''s number within its comparison of side_a with side_b (the raw read with the scan, or the scan under the current setting with the scan under the proposed one), which side ran first, where it read (leaf, first_block, blocks: a stretch, or the whole relation), each side''s seconds, MB/s (10^6 bytes), percent of its blocks in either cache just before its timed pass and parallel workers launched (NULL for a raw read), ratio = b_mb_s / a_mb_s (scan_pct / 100, or scan_advice''s gain), the passes the pair ran besides its two timed ones, and when it began (at_s, seconds into the call) and how long it took (pair_s)';
+
+REVOKE ALL ON FUNCTION scan_pairs() FROM PUBLIC;
+
+--
 -- ==== Page costs: the planner's seq_page_cost and random_page_cost ====
 --
 -- page_costs times, cold, the pages of a table read in order (as a

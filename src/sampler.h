@@ -16,6 +16,7 @@
 
 #include "argcheck.h"
 #include "cgroup.h"
+#include "pairs.h"
 #include "relfiles.h"
 #include "scan.h"
 #include "stats.h"
@@ -126,9 +127,8 @@ typedef struct SbEfficiency
 	/* call state: the sampler's own (start is set by the caller) */
 	instr_time	start;
 	MemoryContext passcxt;		/* reset after every pair or run */
-	char	   *buf;			/* block_size, for buffered reads */
+	SbPairs		pairs;			/* a raw read (a) against the scan (b) */
 	char	   *dbuf;			/* SB_DIRECT_BLOCK, for O_DIRECT reads */
-	SbScrub    *scrub;			/* where no cache-line flush is known */
 	bool		direct_ok;		/* the filesystem takes O_DIRECT */
 	SbScanPlan *whole_plan;
 	SbCgroupLimits limits;		/* of the server, for the relation's device */

@@ -68,6 +68,7 @@
 #include "fnargs.h"
 #include "history_record.h"
 #include "mountinfo.h"
+#include "pairs.h"
 #include "relfiles.h"
 #include "request.h"
 #include "restore.h"
@@ -189,6 +190,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	double		lock_wait_s;
 
 	decode_request(fcinfo, &req);
+	/* From here, scan_pairs() shows this call's pairs (none on Citus). */
+	sb_trace_begin("scan_efficiency", req.relid);
 
 	/* A Citus table is measured on its nodes (citus_cluster.c). */
 	if (sb_citus_table(req.relid))
