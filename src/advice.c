@@ -399,7 +399,8 @@ measure_trial(SbAdviceCtx *c, SbTrial *t, double deadline)
 				med = NAN;
 	int			n;
 
-	sb_pairs_init(&pairs, c->args->target, cache, BLCKSZ, c->args->start);
+	sb_pairs_init(&pairs, c->args->target, cache, BLCKSZ, c->args->start,
+				  Min(SB_MAP_MAX_S, SB_MAP_SHARE * c->args->max_seconds));
 	pairs.query = c->args->query;
 	pairs.side[0].kind = pairs.side[1].kind = SB_SIDE_SCAN;
 	pairs.side[0].workers = c->cur_workers;

@@ -65,9 +65,15 @@ static char *trace_fn = NULL;
 static Oid	trace_relid = InvalidOid;
 static List *trace_labels = NIL;
 
+/*
+ * The pairs of a call over target.  Before the first, this backend maps
+ * the pages of shared_buffers that hold blocks, for at most map_s seconds
+ * (cache.c says why: a stretch's scan would otherwise pay the mapping of
+ * its ring's buffers, a whole scan's once).
+ */
 void
 sb_pairs_init(SbPairs *p, SbTarget *target, SbCacheMode cache,
-			  int block_size, instr_time start)
+			  int block_size, instr_time start, double map_s)
 {
 	memset(p, 0, sizeof(SbPairs));
 	p->target = target;
@@ -77,6 +83,8 @@ sb_pairs_init(SbPairs *p, SbTarget *target, SbCacheMode cache,
 	p->query = "count(1)";
 	p->start = start;
 	p->cxt = CurrentMemoryContext;
+	if (map_s > 0)
+		sb_map_shared_buffers(map_s);
 }
 
 /* What was made for the pairs and is worth giving back at once. */
@@ -315,6 +323,7 @@ trace_add(SbPairs *p, int index, SbSpot *spot, SbPairResult *out,
 		t->mb_s[s] = out->side[s].mb_s;
 		t->cached_pct[s] = out->side[s].cached_pct;
 		t->workers[s] = out->side[s].workers;
+		t->faults[s] = out->side[s].timing.faults;
 	}
 	t->at_s = at_s;
 	t->pair_s = sb_pairs_elapsed_s(p) - at_s;

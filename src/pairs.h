@@ -106,6 +106,7 @@ typedef struct SbPairTrace
 	double		mb_s[2];
 	double		cached_pct[2];
 	int			workers[2];		/* -1: a raw read */
+	int64		faults[2];		/* page faults in the timed passes */
 	double		at_s;			/* since the call began */
 	double		pair_s;			/* the two sides, preparation included */
 	int			nextra;
@@ -122,7 +123,7 @@ typedef struct SbPairResult
 } SbPairResult;
 
 extern void sb_pairs_init(SbPairs *p, SbTarget *target, SbCacheMode cache,
-						  int block_size, instr_time start);
+						  int block_size, instr_time start, double map_s);
 extern bool sb_pair_run(SbPairs *p, int index, SbSpot *spot,
 						SbPairResult *out);
 extern void sb_pairs_end(SbPairs *p);

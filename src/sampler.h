@@ -82,6 +82,13 @@
 #define SB_SUSTAIN_S		1.0
 #define SB_SUSTAIN_PERIODS	10
 
+/*
+ * Mapping shared_buffers into the backend before the pairs (cache.c) takes
+ * at most this share of max_seconds, and this long.
+ */
+#define SB_MAP_SHARE		0.05
+#define SB_MAP_MAX_S		2.0
+
 /* The interval may stop the call only once it rests on this many pairs. */
 #define SB_MIN_PAIRS		10
 
@@ -174,6 +181,7 @@ typedef struct SbEfficiency
 } SbEfficiency;
 
 extern void sb_sample(SbEfficiency *e);
+extern void sb_sample_drift(SbEfficiency *e, double *first, double *second);
 extern double sb_efficiency_elapsed_s(SbEfficiency *e);
 
 #endif							/* SCANBENCH_SAMPLER_H */

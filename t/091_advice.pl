@@ -57,14 +57,15 @@ $node->safe_psql('postgres', q{
 my $lab = lab_new($node);
 
 # The rows of a scan_advice call, as hashes; the pairs behind them
-# (scan_pairs, in the same session) in $last_pairs.
+# (scan_pairs, in the same session) in $last_pairs.  jsonb: its text is
+# one line, json_agg's a line a row.
 my $last_pairs;
 sub advice
 {
 	my ($args) = @_;
 	my ($json, $pairs) = split /\n/, $node->safe_psql('postgres',
-		"SELECT coalesce(json_agg(a), '[]') FROM scan_advice($args) a;
-		 SELECT coalesce(json_agg(p), '[]') FROM scan_pairs() p;");
+		"SELECT coalesce(jsonb_agg(a), '[]') FROM scan_advice($args) a;
+		 SELECT coalesce(jsonb_agg(p), '[]') FROM scan_pairs() p;");
 	my $rows = decode_json($json);
 	$last_pairs = decode_json($pairs);
 	note(join("\n", map {

@@ -82,6 +82,8 @@ scan_pairs(PG_FUNCTION_ARGS)
 		sb_row_float(&row, "b_cached_pct", t->cached_pct[1], 1);
 		workers_column(&row, "a_workers", t->workers[0]);
 		workers_column(&row, "b_workers", t->workers[1]);
+		sb_row_datum(&row, "a_faults", Int64GetDatum(t->faults[0]));
+		sb_row_datum(&row, "b_faults", Int64GetDatum(t->faults[1]));
 		sb_row_datum(&row, "extra_passes", extra_passes(t));
 		sb_row_float(&row, "at_s", t->at_s, 4);
 		sb_row_float(&row, "pair_s", t->pair_s, 4);
