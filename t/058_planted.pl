@@ -408,6 +408,7 @@ for my $case ([ 'pub', 'public' ], [ 'own', 'sb' ])
 		  [ q{SELECT E.scan_efficiency_node('scan', 'warm', 8192, '{7}', '{public.t}')} ],
 		'E.scan_advice(regclass,text,double precision,text)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.scan_advice('public.t', 'warm', 5)} ],
+		'E.scan_pairs()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_pairs()} ],
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (
