@@ -24,10 +24,11 @@
  * proposed value (B), the order alternating from pair to pair so that a
  * drifting machine moves both alike, each pair giving the ratio of the
  * two rates; the gain is the median ratio, with the order-statistics
- * interval of the median (stats.c) once there are enough pairs.  Each
- * scan sets its value at a GUC nest level of its own, undone after it
- * and by transaction abort, so the session's settings are the same on
- * every exit.  The time left after the breakdown is split evenly between
+ * interval of the median (stats.c) once there are enough pairs.  The
+ * pairs are scan_efficiency's (pairs.c), each scan scan_rate's with the
+ * call's cache.  Each scan sets its value at a GUC nest level of its own,
+ * undone after it and by transaction abort, so the session's settings
+ * are the same on every exit.  The time left after the breakdown is split evenly between
  * the candidates still to measure; one that gets no pair in its share is
  * predicted instead, and says so.
  *
