@@ -594,7 +594,7 @@ sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch, SbResidency *res)
  * buffers in the order the free list hands them out; every call does it
  * again, quickly where it is done (0.05 us a page).
  */
-#define SB_MAP_CHUNK	((Size) 64 * 1024 * 1024)	/* bytes between checks */
+#define SB_MAP_CHUNK	((Size) 1024 * 1024)	/* bytes between time checks */
 
 /* The mapping of this process that holds addr, from /proc/self/maps. */
 static bool
