@@ -22,13 +22,14 @@ OBJS = scanbench.o \
 	src/accesspath.o src/advice.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
 	src/chart.o src/citus.o src/citus_cluster.o src/clock.o src/crossover.o src/devices.o \
 	src/efficiency_row.o src/fnargs.o src/history_record.o src/iodepth.o src/mountinfo.o \
-	src/pagecost.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o src/restore.o \
-	src/rows.o src/sampler.o src/scan.o src/scratch.o src/scratchdir.o \
+	src/pagecost.o src/pairs.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o \
+	src/restore.o src/rows.o src/sampler.o src/scan.o src/scratch.o src/scratchdir.o \
 	src/seqread.o src/settings.o src/stats.o src/tablespace.o src/toastscan.o src/verdict.o \
 	src/entry/access_paths.o src/entry/advice.o src/entry/citus.o \
 	src/entry/index_crossover.o src/entry/page_costs.o \
 	src/entry/raw_read.o src/entry/scan_efficiency.o src/entry/scan_history.o \
-	src/entry/scan_rate.o src/entry/storage.o src/entry/toast_efficiency.o
+	src/entry/scan_pairs.o src/entry/scan_rate.o src/entry/storage.o \
+	src/entry/toast_efficiency.o
 PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 
 # Install scripts: the current version's script, scanbench--$(EXTVERSION).sql,
@@ -43,7 +44,7 @@ DATA = scanbench--0.1.sql $(sort $(wildcard scanbench--*--*.sql)) \
 # of sql/ is listed (tools/check-layout.sh checks that none is left out).
 REGRESS = scanbench_setup access_paths advice breakdown citus comments history \
 	history_checks history_months index_crossover messages null_args page_costs page_costs_history \
-	privileges raw_read safety scan_efficiency scan_rate storage toast_efficiency workload
+	privileges raw_read safety scan_efficiency scan_pairs scan_rate storage toast_efficiency workload
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
 TAP_TESTS = 1
 

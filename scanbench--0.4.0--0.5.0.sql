@@ -2533,6 +2533,35 @@ COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET
 COMMENT ON FUNCTION scan_advice(regclass, text, float8, text) IS
 'candidate changes that could make the scan faster here, best first: session settings measured in interleaved pairs against the current ones, server and host settings predicted from the scan''s breakdown, each with its gain, cost and command, within max_seconds; cold, on a table of at least 10 MB, also the tablespace''s random_page_cost and effective_io_concurrency measured as page_costs measures them (the last quarter of max_seconds), when the ones in force are off';
 
+--
+-- scan_pairs shows the pairs behind the session's last scan_efficiency or
+-- scan_advice call, in the order they were measured: the samples a median
+-- hides, to see whether the first pairs differ from the last.
+--
+CREATE FUNCTION scan_pairs(OUT function text, OUT relation regclass,
+						   OUT pair integer, OUT first_side text,
+						   OUT side_a text, OUT side_b text,
+						   OUT leaf regclass, OUT first_block bigint,
+						   OUT blocks bigint, OUT a_s float8, OUT b_s float8,
+						   OUT a_mb_s float8, OUT b_mb_s float8,
+						   OUT ratio float8, OUT a_cached_pct float8,
+						   OUT b_cached_pct float8, OUT a_workers integer,
+						   OUT b_workers integer, OUT a_faults bigint,
+						   OUT b_faults bigint, OUT extra_passes text[],
+						   OUT at_s float8, OUT pair_s float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scan_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED ROWS 100;
+
+COMMENT ON FUNCTION scan_pairs() IS
+'the pairs of the session''s last scan_efficiency or scan_advice call on this server, in the order measured: the pair''s number within its comparison of side_a with side_b (the raw read with the scan, or the scan under the current setting with the scan under the proposed one), which side ran first, where it read (leaf, first_block, blocks: a stretch, or the whole relation), each side''s seconds, MB/s (10^6 bytes), percent of its blocks in either cache just before its timed pass, parallel workers launched (NULL for a raw read) and page faults the backend took in it, ratio = b_mb_s / a_mb_s (scan_pct / 100, or scan_advice''s gain), the passes the pair ran besides its two timed ones, and when it began (at_s, seconds into the call) and how long it took (pair_s)';
+
+REVOKE ALL ON FUNCTION scan_pairs() FROM PUBLIC;
+
+-- scan_efficiency's interval holds a figure that moved during the call.
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct (order statistics), widened to the median of the first or the last half of the pairs where the two halves'' intervals do not overlap (the figure moved during the call), %; NULL with fewer than 6 pairs';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_hi IS 'upper end of the 95 % confidence interval of scan_pct (order statistics), widened as scan_pct_lo is, %; NULL with fewer than 6 pairs';
+
 -- The comments and grants of what the history's move made again.
 COMMENT ON FUNCTION scanbench_internal.scan_history_window(bigint, integer) IS
 'the runs a run is compared with: the earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it, with a usable figure';

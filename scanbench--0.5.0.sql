@@ -562,8 +562,8 @@ COMMENT ON COLUMN scan_efficiency_result.measured_at IS 'when the measurement en
 COMMENT ON COLUMN scan_efficiency_result.method IS 'pairs (sampled stretches of 8 MB, longer where needed: 16 of the file''s read-ahead windows where they are large and the read is cold and unthrottled; enough to drain a rate limiter''s allowance under the server''s limits) or whole (whole-relation passes)';
 COMMENT ON COLUMN scan_efficiency_result.pairs IS 'number of pair ratios the figures rest on (runs, with method whole)';
 COMMENT ON COLUMN scan_efficiency_result.coverage_pct IS '% of the relation''s blocks read on each side';
-COMMENT ON COLUMN scan_efficiency_result.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct (order statistics), %; NULL with fewer than 6 pairs';
-COMMENT ON COLUMN scan_efficiency_result.scan_pct_hi IS 'upper end of the 95 % confidence interval of scan_pct (order statistics), %; NULL with fewer than 6 pairs';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_lo IS 'lower end of the 95 % confidence interval of scan_pct (order statistics), widened to the median of the first or the last half of the pairs where the two halves'' intervals do not overlap (the figure moved during the call), %; NULL with fewer than 6 pairs';
+COMMENT ON COLUMN scan_efficiency_result.scan_pct_hi IS 'upper end of the 95 % confidence interval of scan_pct (order statistics), widened as scan_pct_lo is, %; NULL with fewer than 6 pairs';
 COMMENT ON COLUMN scan_efficiency_result.scan_pct_p10 IS '10th percentile of the pair ratios, %';
 COMMENT ON COLUMN scan_efficiency_result.scan_pct_p90 IS '90th percentile of the pair ratios, %';
 COMMENT ON COLUMN scan_efficiency_result.elapsed_s IS 'wall-clock seconds the whole call took, evictions and checks included';
@@ -613,6 +613,31 @@ COMMENT ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, fl
 'count(1) scan rate as a percentage of the raw read rate of the same blocks. method pairs (default): 8 MB stretches in random order, each read and scanned back to back, until the 95 % interval of the median is within +-target_pct % of it, max_seconds (s) are spent once the relation''s lock is held, or a fraction sample of the relation is covered. method whole: runs alternated whole-relation passes (runs applies to whole only). cache: cold, warm or asis; with_write => true adds a sequential write in the relation''s tablespace (write_mb_s); record => true adds the run to scan_history (refused at once on a standby or without the grants); restore => true puts back afterwards the blocks shared_buffers and the page cache held when the call began';
 
 REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8, float8, float8, text, boolean, boolean, boolean) FROM PUBLIC;
+
+--
+-- scan_pairs shows the pairs behind the session's last scan_efficiency or
+-- scan_advice call, in the order they were measured: the samples a median
+-- hides, to see whether the first pairs differ from the last.
+--
+CREATE FUNCTION scan_pairs(OUT function text, OUT relation regclass,
+						   OUT pair integer, OUT first_side text,
+						   OUT side_a text, OUT side_b text,
+						   OUT leaf regclass, OUT first_block bigint,
+						   OUT blocks bigint, OUT a_s float8, OUT b_s float8,
+						   OUT a_mb_s float8, OUT b_mb_s float8,
+						   OUT ratio float8, OUT a_cached_pct float8,
+						   OUT b_cached_pct float8, OUT a_workers integer,
+						   OUT b_workers integer, OUT a_faults bigint,
+						   OUT b_faults bigint, OUT extra_passes text[],
+						   OUT at_s float8, OUT pair_s float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'scan_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED ROWS 100;
+
+COMMENT ON FUNCTION scan_pairs() IS
+'the pairs of the session''s last scan_efficiency or scan_advice call on this server, in the order measured: the pair''s number within its comparison of side_a with side_b (the raw read with the scan, or the scan under the current setting with the scan under the proposed one), which side ran first, where it read (leaf, first_block, blocks: a stretch, or the whole relation), each side''s seconds, MB/s (10^6 bytes), percent of its blocks in either cache just before its timed pass, parallel workers launched (NULL for a raw read) and page faults the backend took in it, ratio = b_mb_s / a_mb_s (scan_pct / 100, or scan_advice''s gain), the passes the pair ran besides its two timed ones, and when it began (at_s, seconds into the call) and how long it took (pair_s)';
+
+REVOKE ALL ON FUNCTION scan_pairs() FROM PUBLIC;
 
 --
 -- ==== Page costs: the planner's seq_page_cost and random_page_cost ====

@@ -24,10 +24,11 @@
  * proposed value (B), the order alternating from pair to pair so that a
  * drifting machine moves both alike, each pair giving the ratio of the
  * two rates; the gain is the median ratio, with the order-statistics
- * interval of the median (stats.c) once there are enough pairs.  Each
- * scan sets its value at a GUC nest level of its own, undone after it
- * and by transaction abort, so the session's settings are the same on
- * every exit.  The time left after the breakdown is split evenly between
+ * interval of the median (stats.c) once there are enough pairs.  The
+ * pairs are scan_efficiency's (pairs.c), each scan scan_rate's with the
+ * call's cache.  Each scan sets its value at a GUC nest level of its own,
+ * undone after it and by transaction abort, so the session's settings
+ * are the same on every exit.  The time left after the breakdown is split evenly between
  * the candidates still to measure; one that gets no pair in its share is
  * predicted instead, and says so.
  *
@@ -73,6 +74,7 @@
 #include "compat.h"
 #include "devices.h"
 #include "pagecost.h"
+#include "pairs.h"
 #include "seqread.h"
 #include "sampler.h"
 #include "scan.h"
@@ -374,28 +376,15 @@ settle_scan_rate(SbAdviceCtx *c)
 
 /* ---- measuring a trial ---- */
 
-/* One timed scan under A (current) or B (the trial's value); seconds. */
-static double
-timed_scan(SbAdviceCtx *c, SbTrial *t, bool b, SbCacheMode mode)
-{
-	int			nestlevel = NewGUCNestLevel();
-	SbScanResult r;
-
-	if (b && t->guc)
-		(void) set_config_option(t->guc, t->guc_value,
-								 superuser() ? PGC_SUSET : PGC_USERSET,
-								 PGC_S_SESSION, GUC_ACTION_SAVE, true, ERROR, false);
-	sb_scan(c->args->target, c->args->query,
-			(b && t->guc == NULL) ? t->b_workers : c->cur_workers, mode, &r);
-	AtEOXact_GUC(true, nestlevel);
-	return r.timing.seconds;
-}
-
 /*
- * Pairs of A and B until the interval is narrow enough, the pairs are
- * many enough, or the next pair would overrun the deadline (its length
- * guessed from the median of the pairs so far, from the breakdown's scan
- * before the first).
+ * Pairs of A (the current settings) and B (the trial's value) until the
+ * interval is narrow enough, the pairs are many enough, or the next pair
+ * would overrun the deadline (its length guessed from the median of the
+ * pairs so far, from the breakdown's scan before the first).  Each pair is
+ * taken by the pair routine scan_efficiency's pairs use (pairs.c): both
+ * sides prepared for the call's cache and timed as scan_rate() times its
+ * scan, planned with their own workers and under their own setting, the
+ * order alternating.
  */
 static void
 measure_trial(SbAdviceCtx *c, SbTrial *t, double deadline)
@@ -404,21 +393,34 @@ measure_trial(SbAdviceCtx *c, SbTrial *t, double deadline)
 	SbSamples	pair_s;
 	SbAdvice   *a = t->a;
 	SbCacheMode cache = c->args->cache;
+	SbPairs		pairs;
+	SbSpot		whole = {NULL};
 	double		lo,
 				hi,
 				med = NAN;
 	int			n;
 
+	sb_pairs_init(&pairs, c->args->target, cache, BLCKSZ, c->args->start,
+				  Min(SB_MAP_MAX_S, SB_MAP_SHARE * c->args->max_seconds));
+	pairs.query = c->args->query;
+	pairs.side[0].kind = pairs.side[1].kind = SB_SIDE_SCAN;
+	pairs.side[0].workers = c->cur_workers;
+	pairs.side[1].workers = t->guc ? c->cur_workers : t->b_workers;
+	pairs.side[1].guc = t->guc;
+	pairs.side[1].guc_value = t->guc_value;
+	pairs.side[0].label = psprintf("%s = %s", a->setting, a->current);
+	pairs.side[1].label = psprintf("%s = %s", a->setting, a->value);
+
 	sb_samples_init(&ratios);
 	sb_samples_init(&pair_s);
 	for (n = 0; n < SB_ADVICE_MAX_PAIRS; n++)
 	{
+		/* four passes a pair warm (each side untimed first), else two */
 		double		next = pair_s.n > 0 ? sb_samples_median(&pair_s) :
-			2.5 * (c->wall + (cache == SB_CACHE_WARM ? c->t_cpu : 0));
-		double		secs[2] = {0, 0};
+			1.25 * 2 * (cache == SB_CACHE_WARM ? 2 : 1) * c->wall;
 		double		t0;
 		MemoryContext old;
-		int			side;
+		SbPairResult pr;
 
 		CHECK_FOR_INTERRUPTS();
 		if (elapsed_s(c) + next > deadline)
@@ -430,27 +432,16 @@ measure_trial(SbAdviceCtx *c, SbTrial *t, double deadline)
 
 		t0 = elapsed_s(c);
 		old = MemoryContextSwitchTo(c->passcxt);
-		for (side = 0; side < 2; side++)
-		{
-			bool		b = ((side + n) % 2 == 1);
-			SbCacheMode mode = cache;
-
-			/* Warm: the first scan of the trial warms; the rest find it so. */
-			if (cache == SB_CACHE_WARM && (n > 0 || side > 0))
-				mode = SB_CACHE_ASIS;
-			secs[b ? 1 : 0] = timed_scan(c, t, b, mode);
-		}
+		(void) sb_pair_run(&pairs, n, &whole, &pr);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(c->passcxt);
 		sb_samples_push(&pair_s, elapsed_s(c) - t0);
-		if (secs[0] > 0)
-			sb_samples_push(&c->scan_s, secs[0]);
-		if (secs[0] > 0 && secs[1] > 0)
+		if (pr.side[0].seconds > 0)
+			sb_samples_push(&c->scan_s, pr.side[0].seconds);
+		if (!isnan(pr.ratio))
 		{
-			double		r = secs[0] / secs[1];	/* rate B / rate A */
-
-			sb_samples_push(&ratios, r);
-			sb_sorted_insert(ratios.v, ratios.n - 1, r);
+			sb_samples_push(&ratios, pr.ratio);
+			sb_sorted_insert(ratios.v, ratios.n - 1, pr.ratio);
 		}
 	}
 

@@ -47,6 +47,7 @@ extern uint64 sb_segment_os_blocks(SbSegment *seg);
 extern void sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch);
 extern void sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch,
 								 SbResidency *res);
+extern void sb_map_shared_buffers(double max_s);
 extern SbScrub *sb_scrub_alloc(void);
 extern void sb_scrub_cpu_caches(SbScrub *scrub);
 extern void sb_flush_stretch(SbLeaf *leaf, SbSegment *stretch, SbScrub *scrub);

@@ -26,6 +26,9 @@
  * how many of them it ran out of quota: the group's own account of
  * whether the quota was used up, which counts the CPU of the processes
  * that read for the backend (18's I/O workers) as well as its own.
+ * And the page faults the backend took (getrusage's minor and major
+ * ones): a pass that maps memory it has not touched before pays for each
+ * page on the way (cache.c, sb_map_shared_buffers).
  *
  *-------------------------------------------------------------------------
  */
@@ -123,6 +126,8 @@ sb_clock_stop(SbClock *clock, SbTiming *timing)
 		timing->throttled_s = Min(Max(timing->throttled_s, 0), timing->seconds);
 	timing->periods = Max(periods_end - clock->periods_start, 0);
 	timing->spent_periods = Min(Max(spent_end - clock->spent_start, 0), timing->periods);
+	timing->faults = (ru.ru_minflt + ru.ru_majflt) -
+		(clock->ru_start.ru_minflt + clock->ru_start.ru_majflt);
 }
 
 /* Wall-clock seconds from start to now. */

@@ -35,6 +35,7 @@ typedef struct SbTiming
 	int64		periods;		/* the quota's periods in which the group
 								 * ran; 0 if unknown */
 	int64		spent_periods;	/* of them, those it ran out of quota in */
+	int64		faults;			/* page faults this backend took */
 } SbTiming;
 
 extern void sb_clock_start(SbClock *clock);

@@ -173,9 +173,10 @@ static double
 ceiling_of(SbEfficiency *e, SbLeaf *leaf, SbScanPlan *plan, SbSegment *seg)
 {
 	SbScanResult sr;
+	SbSpot		spot = {leaf, *seg};
 
 	(void) scan_stretch(plan, seg, &sr);
-	sb_flush_stretch(leaf, seg, e->scrub);
+	sb_pairs_flush_stretch(&e->pairs, &spot);
 	return scan_stretch(plan, seg, &sr);
 }
 
@@ -226,41 +227,14 @@ device_of(SbEfficiency *e, SbSegment **segs, int nsegs, off_t bytes)
 }
 
 /*
- * A timed raw read, with the requests it sent counted where the server's
- * group has a read_iops limit: the throttle's counters, read around it,
- * say how many requests a second the reads made, set beside the limit by
- * the verdict.
- */
-static void
-count_reads_begin(SbEfficiency *e, int64 *ios, int64 *bytes)
-{
-	*ios = *bytes = -1;
-	if (e->limits.read_iops > 0 &&
-		!sb_cgroup_io_reads(e->limits.device, ios, bytes))
-		*ios = *bytes = -1;
-}
-
-static void
-count_reads_end(SbEfficiency *e, int64 ios0, int64 bytes0, double seconds)
-{
-	int64		ios,
-				bytes;
-
-	if (ios0 < 0 || !sb_cgroup_io_reads(e->limits.device, &ios, &bytes))
-		return;
-	e->read_ios += ios - ios0;
-	e->read_io_bytes += bytes - bytes0;
-	e->read_io_s += seconds;
-}
-
-/*
- * One pair on one stretch.  With 'cold', the stretch is evicted from both
- * caches before each side and its residency checked; with 'warm', each
- * side runs once untimed first; with 'asis', nothing is done to the
- * relation's caches.  With 'warm', the stretch is flushed from the CPU
- * caches before each timed side, so that it does not find the 8 MB the
- * pass before it just read still there (cold reads bring fresh data from
- * the device; 'asis' touches nothing).
+ * One pair on one stretch: a raw read (side a) against the scan (side b),
+ * prepared alike for the call's cache and timed by the pair routine
+ * (pairs.c), which alternates their order.  With 'cold', the stretch is
+ * evicted from both caches before each side and its residency checked;
+ * with 'warm', each side runs once untimed first and the stretch is then
+ * flushed from the CPU caches, so that it does not find the 8 MB the pass
+ * before it just read still there (cold reads bring fresh data from the
+ * device; 'asis' touches nothing).
  *
  * A pair that the budget runs out in is abandoned, unrecorded, before its
  * next step: the call overruns max_seconds by one step at most.  Returns
@@ -270,23 +244,20 @@ static bool
 measure_pair(SbEfficiency *e, SbStretchRef *ref)
 {
 	SbLeaf	   *leaf = &e->target->leaves[ref->leaf];
-	SbSegment	seg = stretch_segment(e, ref);
-	SbScanPlan *plan = plan_leaf(e, ref);
-	SbReadResult rr;
-	SbScanResult sr;
-	SbResidency res;
+	SbSpot		spot;
+	SbPairResult pr;
+	SbReadResult *rr = &pr.side[0].read;
+	SbScanResult *sr = &pr.side[1].scan;
 	double		direct = NAN;
 	double		device = NAN;
-	double		read_rate = NAN;
-	double		scan_rate = NAN;
+	double		read_rate;
+	double		scan_rate;
 	double		ceiling;
-	int64		ios,
-				io_bytes;
-	int			side;
+	bool		ceiling_measured = false;
 
-	memset(&rr, 0, sizeof(rr));
-	memset(&sr, 0, sizeof(sr));
-	memset(&res, 0, sizeof(res));
+	spot.leaf = leaf;
+	spot.seg = stretch_segment(e, ref);
+	e->pairs.side[1].plan = plan_leaf(e, ref);
 
 	/*
 	 * First, so that the two sides find the blocks equally placed in any
@@ -295,43 +266,16 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 	 */
 	if (e->cache == SB_CACHE_COLD)
 	{
-		SbSegment  *segs[1] = {&seg};
+		SbSegment  *segs[1] = {&spot.seg};
 
-		direct = direct_of(e, &seg);
-		device = device_of(e, segs, 1, seg.bytes);
+		direct = direct_of(e, &spot.seg);
+		device = device_of(e, segs, 1, spot.seg.bytes);
 	}
 
-	for (side = 0; side < 2; side++)
-	{
-		bool		raw_side = ((side + e->ratio.n) % 2 == 0);
-
-		if (sb_efficiency_elapsed_s(e) > e->max_seconds)
-			return false;
-		if (e->cache == SB_CACHE_COLD)
-			sb_evict_stretch(leaf, &seg);
-
-		if (raw_side)
-		{
-			if (e->cache == SB_CACHE_WARM)
-			{
-				(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
-				sb_flush_stretch(leaf, &seg, e->scrub);
-			}
-			count_reads_begin(e, &ios, &io_bytes);
-			(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
-			count_reads_end(e, ios, io_bytes, rr.timing.seconds);
-			read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
-		}
-		else
-		{
-			if (e->cache == SB_CACHE_WARM)
-				(void) scan_stretch(plan, &seg, &sr);
-			sb_stretch_residency(leaf, &seg, &res);
-			if (e->cache == SB_CACHE_WARM)
-				sb_flush_stretch(leaf, &seg, e->scrub);
-			scan_rate = scan_stretch(plan, &seg, &sr);
-		}
-	}
+	if (!sb_pair_run(&e->pairs, e->ratio.n, &spot, &pr))
+		return false;
+	read_rate = pr.side[0].mb_s;
+	scan_rate = pr.side[1].mb_s;
 
 	/* A warm scan is its own ceiling; else some pairs measure it. */
 	if (e->cache == SB_CACHE_WARM)
@@ -340,18 +284,27 @@ measure_pair(SbEfficiency *e, SbStretchRef *ref)
 		return false;
 	else if (e->ratio.n < SB_CEILING_ALL ||
 			 (e->ratio.n - SB_CEILING_ALL) % SB_CEILING_EVERY == 0)
-		ceiling = ceiling_of(e, leaf, plan, &seg);
+	{
+		ceiling = ceiling_of(e, leaf, e->pairs.side[1].plan, &spot.seg);
+		ceiling_measured = true;
+	}
 	else
 		ceiling = NAN;			/* left out of the ceiling's samples */
 
-	e->read_s += rr.timing.seconds;
-	account(e, &rr.timing, false);
-	account(e, &sr.timing, true);
-	e->read_cached_max = Max(e->read_cached_max, rr.cached_pct_before);
-	e->scan_s += sr.timing.seconds;
-	e->scan_cached_max = Max(e->scan_cached_max,
-							 sb_pct(res.any_blocks, res.blocks));
-	e->pair_rows = sr.rows;
+	if (!isnan(direct))
+		sb_pair_note(pr.trace, "O_DIRECT read");
+	if (!isnan(device))
+		sb_pair_note(pr.trace, "device read");
+	if (ceiling_measured)
+		sb_pair_note(pr.trace, "warm ceiling");
+
+	e->read_s += rr->timing.seconds;
+	account(e, &rr->timing, false);
+	account(e, &sr->timing, true);
+	e->read_cached_max = Max(e->read_cached_max, rr->cached_pct_before);
+	e->scan_s += sr->timing.seconds;
+	e->scan_cached_max = Max(e->scan_cached_max, pr.side[1].cached_pct);
+	e->pair_rows = sr->rows;
 	sb_samples_push(&e->read_mb_s, read_rate);
 	sb_samples_push(&e->scan_mb_s, scan_rate);
 	sb_samples_push(&e->direct_mb_s, direct);
@@ -432,8 +385,8 @@ sustained_blocks(SbEfficiency *e)
 					io_bytes;
 
 		sb_evict_stretch(&e->target->leaves[0], &seg);
-		count_reads_begin(e, &ios0, &bytes0);
-		(void) sb_raw_read_stretch(&seg, e->buf, e->block_size, false, &rr);
+		sb_count_reads_begin(&e->pairs.count, &ios0, &bytes0);
+		(void) sb_raw_read_stretch(&seg, e->pairs.buf, e->block_size, false, &rr);
 		if (ios0 >= 0 && sb_cgroup_io_reads(l->device, &ios, &io_bytes) &&
 			ios > ios0)
 			bytes = Max(bytes, SB_SUSTAIN_S * l->read_iops *
@@ -587,16 +540,17 @@ measure_whole(SbEfficiency *e)
 	e->whole_plan = sb_scan_plan(e->target, NULL, "count(1)", NULL, 0);
 	if (e->cache == SB_CACHE_COLD)
 		e->device_depth = device_depth_of(e->target->bytes);
+	e->pairs.side[1].plan = e->whole_plan;
 	for (i = 0; i < e->runs; i++)
 	{
 		MemoryContext old;
+		SbSpot		whole = {NULL};
+		SbPairResult pr;
 		SbReadResult rr;
 		SbScanResult sr;
 		double		read_rate,
 					scan_rate,
 					device = NAN;
-		int64		ios,
-					io_bytes;
 
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(e->passcxt);
@@ -604,25 +558,16 @@ measure_whole(SbEfficiency *e)
 		if (e->cache == SB_CACHE_COLD)
 			device = device_of(e, e->target->segments, e->target->nsegments,
 							   e->target->bytes);
-		if (i % 2 == 0)
-		{
-			count_reads_begin(e, &ios, &io_bytes);
-			sb_raw_read(e->target, e->block_size, e->cache, &rr, NULL);
-			count_reads_end(e, ios, io_bytes, rr.timing.seconds);
-			sb_scan_prepared(e->whole_plan, e->cache, &sr);
-		}
-		else
-		{
-			sb_scan_prepared(e->whole_plan, e->cache, &sr);
-			count_reads_begin(e, &ios, &io_bytes);
-			sb_raw_read(e->target, e->block_size, e->cache, &rr, NULL);
-			count_reads_end(e, ios, io_bytes, rr.timing.seconds);
-		}
+		(void) sb_pair_run(&e->pairs, i, &whole, &pr);
+		if (!isnan(device))
+			sb_pair_note(pr.trace, "device read");
+		rr = pr.side[0].read;
+		sr = pr.side[1].scan;
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(e->passcxt);
 
-		read_rate = rate_mb_s(rr.bytes, rr.timing.seconds);
-		scan_rate = rate_mb_s(e->target->bytes, sr.timing.seconds);
+		read_rate = pr.side[0].mb_s;
+		scan_rate = pr.side[1].mb_s;
 		sb_samples_push(&e->device_mb_s, device);
 		sb_samples_push(&e->device_pct, 100.0 * scan_rate / device);
 		account(e, &rr.timing, false);
@@ -685,6 +630,50 @@ measure_whole(SbEfficiency *e)
 }
 
 /*
+ * Whether the figure moved during the call: the medians of the first half
+ * of the pairs (or runs), in the order they were taken, and of the last
+ * half, where each half has SB_MIN_PAIRS or more and their intervals do
+ * not overlap (two 95 % intervals of one quantity miss each other about
+ * once in two hundred calls); else NaN for both.  An interval of the
+ * median over all the pairs holds the noise of a pair, not what moves
+ * the figure during a call: on a server just started, the first 250 pairs
+ * of one call ran at scan_pct 29 to 31 while shared_buffers was being used
+ * for the first time, and the next 280 at 37 to 39, inside an interval of
+ * 35.6 to 36.7 over all 533.  The caller widens the interval to hold
+ * both halves, and the verdict says so.
+ */
+void
+sb_sample_drift(SbEfficiency *e, double *first, double *second)
+{
+	int			half = e->ratio.n / 2;
+	double		med[2],
+				lo[2],
+				hi[2];
+	int			k;
+
+	*first = *second = NAN;
+	if (half < SB_MIN_PAIRS)
+		return;
+	for (k = 0; k < 2; k++)
+	{
+		double	   *v = palloc(sizeof(double) * half);
+
+		memcpy(v, e->ratio.v + (k == 0 ? 0 : e->ratio.n - half),
+			   sizeof(double) * half);
+		sb_sort(v, half);
+		med[k] = sb_quantile(v, half, 0.5);
+		if (!sb_median_ci(v, half, SB_CONFIDENCE, &lo[k], &hi[k]))
+			return;
+		pfree(v);
+	}
+	if (hi[0] < lo[1] || hi[1] < lo[0])
+	{
+		*first = med[0];
+		*second = med[1];
+	}
+}
+
+/*
  * Take the samples of e's target, as e's arguments ask: set up what the
  * passes need, run them under the scan settings every measured scan runs
  * under, and give back what was set up.
@@ -709,11 +698,18 @@ sb_sample(SbEfficiency *e)
 	sb_samples_init(&e->pair_s);
 	sb_samples_init(&e->run_read_s);
 	sb_samples_init(&e->run_scan_s);
-	e->buf = sb_aligned_buffer(e->block_size);
+	sb_pairs_init(&e->pairs, e->target, e->cache, e->block_size, e->start,
+				  Min(SB_MAP_MAX_S, SB_MAP_SHARE * e->max_seconds));
+	e->pairs.side[0].kind = SB_SIDE_READ;
+	e->pairs.side[0].label = "raw read";
+	e->pairs.side[1].kind = SB_SIDE_SCAN;
+	e->pairs.side[1].label = "scan";
+	/* a pair the budget runs out in is dropped; whole runs all run */
+	if (e->method == SB_METHOD_PAIRS)
+		e->pairs.deadline_s = e->max_seconds;
+	if (e->limits.read_iops > 0)
+		e->pairs.count.device = e->limits.device;
 	e->dbuf = sb_aligned_buffer(SB_DIRECT_BLOCK);
-#ifndef SB_HAVE_FLUSH_LINE
-	e->scrub = sb_scrub_alloc();
-#endif
 	e->direct_ok = true;
 	e->throttled_known = true;
 
@@ -735,7 +731,8 @@ sb_sample(SbEfficiency *e)
 
 	MemoryContextDelete(e->passcxt);
 	e->passcxt = NULL;
-	if (e->scrub)
-		pfree(e->scrub->buf);	/* tens of MB: give them back now */
-	e->scrub = NULL;
+	e->read_ios = e->pairs.count.ios;
+	e->read_io_bytes = e->pairs.count.bytes;
+	e->read_io_s = e->pairs.count.seconds;
+	sb_pairs_end(&e->pairs);
 }

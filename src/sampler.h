@@ -16,6 +16,7 @@
 
 #include "argcheck.h"
 #include "cgroup.h"
+#include "pairs.h"
 #include "relfiles.h"
 #include "scan.h"
 #include "stats.h"
@@ -81,6 +82,13 @@
 #define SB_SUSTAIN_S		1.0
 #define SB_SUSTAIN_PERIODS	10
 
+/*
+ * Mapping shared_buffers into the backend before the pairs (cache.c) takes
+ * at most this share of max_seconds, and this long.
+ */
+#define SB_MAP_SHARE		0.05
+#define SB_MAP_MAX_S		2.0
+
 /* The interval may stop the call only once it rests on this many pairs. */
 #define SB_MIN_PAIRS		10
 
@@ -126,9 +134,8 @@ typedef struct SbEfficiency
 	/* call state: the sampler's own (start is set by the caller) */
 	instr_time	start;
 	MemoryContext passcxt;		/* reset after every pair or run */
-	char	   *buf;			/* block_size, for buffered reads */
+	SbPairs		pairs;			/* a raw read (a) against the scan (b) */
 	char	   *dbuf;			/* SB_DIRECT_BLOCK, for O_DIRECT reads */
-	SbScrub    *scrub;			/* where no cache-line flush is known */
 	bool		direct_ok;		/* the filesystem takes O_DIRECT */
 	SbScanPlan *whole_plan;
 	SbCgroupLimits limits;		/* of the server, for the relation's device */
@@ -174,6 +181,7 @@ typedef struct SbEfficiency
 } SbEfficiency;
 
 extern void sb_sample(SbEfficiency *e);
+extern void sb_sample_drift(SbEfficiency *e, double *first, double *second);
 extern double sb_efficiency_elapsed_s(SbEfficiency *e);
 
 #endif							/* SCANBENCH_SAMPLER_H */

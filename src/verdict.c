@@ -97,6 +97,7 @@ sb_judge_input_init(SbJudgeInput *in)
 	in->read_iops = in->read_request_kb = NAN;
 	in->timed_s = in->cpu_wait_s = in->throttled_s = in->cpu_busy_s = NAN;
 	in->scan_timed_s = in->scan_busy_s = NAN;
+	in->drift_first = in->drift_second = NAN;
 }
 
 /*
@@ -248,6 +249,15 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	double		used;
 
 	memset(v, 0, sizeof(SbVerdict));
+
+	/* The interval was widened to hold both halves (sampler.c): say why. */
+	if (say && !isnan(in->drift_first))
+		ereport(NOTICE,
+				(errmsg("scan_pct%s moved during the call: the first half of its %d %s gave %.1f, the second %.1f",
+						of_what(in), in->n, in->unit, in->drift_first, in->drift_second),
+				 errdetail("The two halves' %.0f %% intervals do not overlap, which chance alone seldom gives; the interval is widened to %.1f to %.1f to hold both.",
+						   100 * SB_VERDICT_CONFIDENCE, in->lo, in->hi),
+				 errhint("scan_pairs() shows each pair in the order it was measured.")));
 
 	if (isnan(halfwidth) || halfwidth > target)
 	{

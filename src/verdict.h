@@ -52,6 +52,8 @@ typedef struct SbJudgeInput
 	double		scan_busy_s;	/* CPU they used */
 	int64		scan_periods;	/* the quota's periods in them */
 	int64		scan_spent_periods; /* of those, ones the quota ran out in */
+	double		drift_first;	/* the first half's median and the second's */
+	double		drift_second;	/* where they differ (sampler.c); else NaN */
 	const SbCgroupLimits *limits;
 } SbJudgeInput;
 

@@ -458,6 +458,8 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		  [ q{SELECT * FROM scanbench_internal.workload_judge(8192, 90, 50, 100, 8, 60, 2000)} ],
 		'scanbench_internal.workload_interval(bigint,bigint)' =>
 		  [ q{SELECT scanbench_internal.workload_interval((SELECT pg_catalog.min(w.snapshot) FROM E.workload_snapshots w), NULL)} ],
+
+		'E.scan_pairs()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_pairs()} ],
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (

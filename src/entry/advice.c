@@ -25,6 +25,7 @@
 #include "argcheck.h"
 #include "citus.h"
 #include "fnargs.h"
+#include "pairs.h"
 #include "relfiles.h"
 #include "rows.h"
 
@@ -56,6 +57,8 @@ scan_advice(PG_FUNCTION_ARGS)
 	sb_check_query(query);
 	sb_citus_refuse(relid, "scan_advice");
 	sb_init_srf(fcinfo);
+	/* From here, scan_pairs() shows this call's pairs. */
+	sb_trace_begin("scan_advice", relid);
 
 	args.target = sb_target_open(relid, SB_TARGET_SCAN);
 	args.cache = cache;

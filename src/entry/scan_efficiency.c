@@ -68,6 +68,7 @@
 #include "fnargs.h"
 #include "history_record.h"
 #include "mountinfo.h"
+#include "pairs.h"
 #include "relfiles.h"
 #include "request.h"
 #include "restore.h"
@@ -83,7 +84,8 @@ PG_FUNCTION_INFO_V1(scan_efficiency);
 /* ---- The verdict (verdict.c) ---- */
 
 static void
-judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
+judge(SbEfficiency *e, double median, double lo, double hi,
+	  double drift_first, double drift_second, SbVerdict *v)
 {
 	SbJudgeInput in;
 
@@ -119,6 +121,8 @@ judge(SbEfficiency *e, double median, double lo, double hi, SbVerdict *v)
 	in.scan_busy_s = e->scan_busy_s;
 	in.scan_periods = e->scan_periods;
 	in.scan_spent_periods = e->scan_spent_periods;
+	in.drift_first = drift_first;
+	in.drift_second = drift_second;
 	in.limits = &e->limits;
 	sb_judge(&in, v);
 }
@@ -171,7 +175,9 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	double		median,
 				lo,
-				hi;
+				hi,
+				drift_first,
+				drift_second;
 	char	   *fstype;
 	char	   *device;
 	bool		with_write;
@@ -189,6 +195,8 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	double		lock_wait_s;
 
 	decode_request(fcinfo, &req);
+	/* From here, scan_pairs() shows this call's pairs (none on Citus). */
+	sb_trace_begin("scan_efficiency", req.relid);
 
 	/* A Citus table is measured on its nodes (citus_cluster.c). */
 	if (sb_citus_table(req.relid))
@@ -275,6 +283,13 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	median = sb_quantile(e.ratio_sorted.v, e.ratio_sorted.n, 0.5);
 	(void) sb_median_ci(e.ratio_sorted.v, e.ratio_sorted.n, SB_CONFIDENCE,
 						&lo, &hi);
+	/* Where the figure moved during the call, the interval holds both. */
+	sb_sample_drift(&e, &drift_first, &drift_second);
+	if (!isnan(drift_first))
+	{
+		lo = Min(lo, Min(drift_first, drift_second));
+		hi = Max(hi, Max(drift_first, drift_second));
+	}
 	sb_mount_of(sb_target_first_path(e.target), &fstype, &device);
 
 	sb_efficiency_row_init(&r);
@@ -317,7 +332,7 @@ scan_efficiency(PG_FUNCTION_ARGS)
 	if (e.device_mb_s.n > 0)
 		r.device_depth = e.device_depth;
 	if (e.ratio.n > 0)
-		judge(&e, median, lo, hi, &v);
+		judge(&e, median, lo, hi, drift_first, drift_second, &v);
 	else
 	{
 		/* Nothing measured, nothing to judge: say why, never as a figure. */
