@@ -101,8 +101,7 @@ main(int argc, char **argv)
 		return cannot_run(NULL, history, "could not connect to the server: ", error);
 	if (!server_find_table(conn, opt.table, &table, &error) ||
 		!server_pin(conn, &opt, &error) ||
-		!server_describe(conn, &server, &error) ||
-		!server_table_size(conn, &server, &table, &error))
+		!server_describe(conn, &server, &error))
 		return cannot_run(conn, history, "", error);
 	if (opt.prewarm && server.prewarm == NULL)
 		return cannot_run(conn, history, "",
@@ -117,8 +116,14 @@ main(int argc, char **argv)
 								  m, sb));
 	}
 
+	table.bytes = table.blocks = NAN;
 	probe_run(conn, &server, &table, &opt, &run);
 	PQfinish(conn);
+	if (run.npasses > 0)
+	{
+		table.bytes = run.passes[0].table_bytes;
+		table.blocks = floor(table.bytes / server.block_size);
+	}
 	if (interrupted)
 	{
 		PQfinish(history);

@@ -148,7 +148,10 @@ step(PGconn *conn, Run *run, int pass, const char *sql, PGresult **result)
 
 	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
 	{
-		fail(conn, run, xprintf("pass %d: %s", pass, one_line(PQerrorMessage(conn))));
+		char	   *error = server_error(conn, r);
+
+		fail(conn, run, xprintf("pass %d: %s", pass, error));
+		free(error);
 		PQclear(r);
 		if (PQstatus(conn) == CONNECTION_OK)
 			PQclear(PQexec(conn, "ROLLBACK"));
@@ -214,6 +217,20 @@ one_pass(PGconn *conn, const ServerInfo *s, const TableInfo *t, Run *run, Pass *
 		free(error);
 		return false;
 	}
+	PQclear(r);
+
+	/*
+	 * The size as the pass saw it, under the lock the scan took: read
+	 * before the pass, it could wait for a lock outside any pass's
+	 * timeout and differ from what was scanned.
+	 */
+	sql = xprintf("SELECT pg_catalog.pg_relation_size(%s::pg_catalog.oid::pg_catalog.regclass, 'main')",
+				  t->oid);
+	ok = step(conn, run, p->number, sql, &r);
+	free(sql);
+	if (!ok)
+		return false;
+	p->table_bytes = strtod(PQgetvalue(r, 0, 0), NULL);
 	PQclear(r);
 	if (!step(conn, run, p->number, "COMMIT", NULL))
 		return false;

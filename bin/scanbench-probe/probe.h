@@ -20,6 +20,7 @@ typedef struct Pass
 	char	   *measured_at;	/* the server's clock as it began */
 	double		wall_s;			/* the client's clock around the EXPLAIN */
 	ExplainFigures explain;
+	double		table_bytes;	/* the main fork's size, under the pass's lock */
 	/* pg_stat_io over the pass; NAN where not known */
 	double		io_reads;		/* read requests (18), or blocks (16, 17) */
 	double		io_read_bytes;	/* 18 */

@@ -85,8 +85,11 @@ print_json(const Outcome *o)
 	json_str(s->version);
 	printf(", \"server_major\": %d,\n  \"relation\": ", s->major);
 	json_str(o->table->qualified);
-	printf(", \"bytes\": %.0f, \"blocks\": %.0f, \"block_size\": %d,\n", o->table->bytes,
-		   o->table->blocks, s->block_size);
+	printf(", \"bytes\": ");
+	json_num(o->table->bytes, 0);
+	printf(", \"blocks\": ");
+	json_num(o->table->blocks, 0);
+	printf(", \"block_size\": %d,\n", s->block_size);
 	printf("  \"shared_buffers_bytes\": %.0f, \"track_io_timing\": %s, \"pg_stat_io\": ",
 		   s->shared_buffers_bytes, run->io_timing ? "true" : "false");
 	json_str(run->stat_io_scope);
@@ -133,9 +136,9 @@ print_json(const Outcome *o)
 		json_key("scan_mb_s", &first);
 		json_num(j->scan_mb_s, 1);
 		json_key("scan_s", &first);
-		json_num(p->explain.execution_ms / 1000.0, 3);
+		json_num(p->explain.execution_ms / 1000.0, 6);
 		json_key("elapsed_s", &first);
-		json_num(p->wall_s, 3);
+		json_num(p->wall_s, 6);
 		json_key("scanned_bytes", &first);
 		json_num(j->scanned_bytes, 0);
 		json_key("rows", &first);
@@ -149,7 +152,7 @@ print_json(const Outcome *o)
 		json_key("shared_hit_pct", &first);
 		json_num(j->hit_pct, 1);
 		json_key("read_wait_s", &first);
-		json_num(j->read_wait_s, 3);
+		json_num(j->read_wait_s, 6);
 		json_key("read_wait_mb_s", &first);
 		json_num(j->read_wait_mb_s, 1);
 		json_key("wait_us_block", &first);
@@ -222,9 +225,14 @@ print_text(const Options *opt, const Outcome *o)
 
 	printf(PROBE_NAME " " PROBE_VERSION ": %s on %s, PostgreSQL %s\n",
 		   t->qualified, o->server_name, s->version);
-	a = size_text(t->bytes);
-	line("table", "%s: %.0f blocks of %d bytes", a, t->blocks, s->block_size);
-	free(a);
+	if (isnan(t->bytes))
+		line("table", "not measured: no pass ended");
+	else
+	{
+		a = size_text(t->bytes);
+		line("table", "%s: %.0f blocks of %d bytes", a, t->blocks, s->block_size);
+		free(a);
+	}
 	if (o->profile)
 	{
 		char	   *desc = profile_describe(o->profile);
@@ -250,7 +258,7 @@ print_text(const Options *opt, const Outcome *o)
 	free(a);
 	line("track_io_timing", "%s", run->io_timing_how);
 	line("pg_stat_io", "%s", run->stat_io_scope ? run->stat_io_scope : "none before PostgreSQL 16");
-	if (s->buffercache)
+	if (s->buffercache && !isnan(t->blocks))
 	{
 		if (isnan(run->buffered_after))
 			line("pg_buffercache", "%.0f of the table's %.0f blocks in shared buffers before pass 1",
@@ -259,7 +267,7 @@ print_text(const Options *opt, const Outcome *o)
 			line("pg_buffercache", "%.0f of the table's %.0f blocks in shared buffers before pass 1, %.0f after pass %d",
 				 run->buffered_before, t->blocks, run->buffered_after, run->npasses);
 	}
-	else
+	else if (s->buffercache_why)
 		line("pg_buffercache", "%s", s->buffercache_why);
 	if (run->prewarmed)
 		line("pg_prewarm", "read the table into shared buffers before pass 1 (--prewarm)");

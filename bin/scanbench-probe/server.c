@@ -76,6 +76,19 @@ server_connect(const char *conninfo, const Options *opt, const char *password,
 	return conn;
 }
 
+/*
+ * What went wrong, on one line: the server's message alone (its position
+ * in the query is no use to a reader of the report or the history), or
+ * libpq's when the server said nothing (a connection lost).  malloc'd.
+ */
+char *
+server_error(PGconn *conn, const PGresult *r)
+{
+	const char *primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+
+	return xstrdup(primary ? one_line(primary) : one_line(PQerrorMessage(conn)));
+}
+
 /* A query whose result has rows or none; NULL (said why) on an error. */
 PGresult *
 server_exec(PGconn *conn, const char *sql, int nparams, const char *const *params, char **error)
@@ -85,7 +98,7 @@ server_exec(PGconn *conn, const char *sql, int nparams, const char *const *param
 
 	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
 	{
-		*error = xstrdup(one_line(PQerrorMessage(conn)));
+		*error = server_error(conn, r);
 		PQclear(r);
 		return NULL;
 	}
@@ -275,23 +288,6 @@ server_describe(PGconn *conn, ServerInfo *s, char **error)
 		s->prewarm_why = xprintf("role \"%s\" may not run it", s->user);
 	else
 		s->prewarm = xstrdup(PQgetvalue(r, 0, 8));
-	PQclear(r);
-	return true;
-}
-
-/* The size of the table's main fork, which the scan reads. */
-bool
-server_table_size(PGconn *conn, const ServerInfo *s, TableInfo *t, char **error)
-{
-	const char *params[1] = {t->oid};
-	PGresult   *r = server_exec(conn,
-								"SELECT pg_catalog.pg_relation_size($1::pg_catalog.oid::pg_catalog.regclass, 'main')",
-								1, params, error);
-
-	if (r == NULL)
-		return false;
-	t->bytes = strtod(PQgetvalue(r, 0, 0), NULL);
-	t->blocks = floor(t->bytes / s->block_size);
 	PQclear(r);
 	return true;
 }

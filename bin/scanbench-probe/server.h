@@ -46,17 +46,17 @@ typedef struct TableInfo
 	char	   *schema;
 	char	   *name;
 	char	   *qualified;		/* quoted, schema-qualified */
-	double		bytes;			/* main fork */
-	double		blocks;
+	double		bytes;			/* main fork, as the first pass found it */
+	double		blocks;			/* (NAN before) */
 } TableInfo;
 
 extern PGconn *server_connect(const char *conninfo, const Options *opt, const char *password,
 							  bool use_options, char **error);
 extern PGresult *server_exec(PGconn *conn, const char *sql, int nparams,
 							 const char *const *params, char **error);
+extern char *server_error(PGconn *conn, const PGresult *r);
 extern bool server_pin(PGconn *conn, const Options *opt, char **error);
 extern bool server_find_table(PGconn *conn, const char *name, TableInfo *t, char **error);
 extern bool server_describe(PGconn *conn, ServerInfo *s, char **error);
-extern bool server_table_size(PGconn *conn, const ServerInfo *s, TableInfo *t, char **error);
 
 #endif							/* SCANBENCH_PROBE_SERVER_H */
