@@ -229,9 +229,7 @@ print_text(const Options *opt, const Outcome *o)
 		line("table", "not measured: no pass ended");
 	else
 	{
-		a = size_text(t->bytes);
-		line("table", "%s: %.0f blocks of %d bytes", a, t->blocks, s->block_size);
-		free(a);
+		line("table", "%.1f MB: %.0f blocks of %d bytes", t->bytes / 1e6, t->blocks, s->block_size);
 	}
 	if (o->profile)
 	{
