@@ -4,8 +4,9 @@
 # of the page cache from outside, as other work would on a managed
 # server, and the memory stated (--memory) is too small to have held it:
 #   - pass 1 cold, its scan rate and its read rate per second of read
-#     wait within 10 % of the throttle, 100 % +- 10 % of gp3's baseline,
-#     io_limited;
+#     wait within 10 % of the throttle (under io_method worker the wait is
+#     the part of the pass the I/O workers did not overlap: at least 90 %
+#     of the throttle), 100 % +- 10 % of gp3's baseline, io_limited;
 #   - pass 2, which finds the table in the page cache the throttle does
 #     not slow, warm: never called cold;
 #   - the same server's scan_efficiency gives a scan_mb_s within 10 % of
@@ -115,8 +116,20 @@ sub cell
 	cmp_ok((sort { $b <=> $a } @rates)[0], '<=', 1.10 * $cap, "$label: no pass 1 above the throttle (@rates)");
 	cmp_ok(abs($p1->{scan_mb_s} - $cap) / $cap, '<=', 0.10,
 		"$label: the scan rate $p1->{scan_mb_s} MB/s within 10 % of the throttle's $cap");
-	cmp_ok(abs($p1->{read_wait_mb_s} - $cap) / $cap, '<=', 0.10,
-		"$label: the read rate per second of wait $p1->{read_wait_mb_s} MB/s within 10 % of it");
+	# A backend that reads itself waits for (almost) the whole pass; one
+	# whose reads I/O workers do (io_method worker) waits for less of it,
+	# so its rate per second of wait is above the throttle (147 MB/s on
+	# 18 here): a bound from below only.
+	if ($label =~ /worker/)
+	{
+		cmp_ok($p1->{read_wait_mb_s}, '>=', 0.90 * $cap,
+			"$label: the read rate per second of wait $p1->{read_wait_mb_s} MB/s at least 90 % of it");
+	}
+	else
+	{
+		cmp_ok(abs($p1->{read_wait_mb_s} - $cap) / $cap, '<=', 0.10,
+			"$label: the read rate per second of wait $p1->{read_wait_mb_s} MB/s within 10 % of it");
+	}
 	cmp_ok(abs($p1->{volume_pct} - 100), '<=', 10, "$label: $p1->{volume_pct} % of gp3's 125 MiB/s");
 	is($p1->{verdict}, '{io_limited}', "$label: verdict io_limited");
 
@@ -136,7 +149,11 @@ if ($major >= 18)
 		$node->restart;
 		is($node->safe_psql('postgres', 'SHOW io_method'), $method, "io_method = $method");
 		my $j = cell("io_method $method");
-		is($j->{passes}[0]{request_from}, 'pg_stat_io, this pass', "io_method $method: the request size from pg_stat_io");
+		my $p1 = $j->{passes}[0];
+		cmp_ok(abs($p1->{io_read_bytes} - 8192 * $p1->{read_blocks}), '<=', 0.1 * 8192 * $p1->{read_blocks},
+			"io_method $method: this session's pg_stat_io bytes are EXPLAIN's blocks read");
+		note(sprintf('io_method %s: %.0f reads of %.1f kB on average', $method, $p1->{io_reads},
+			$p1->{io_read_bytes} / $p1->{io_reads} / 1024));
 	}
 }
 else
