@@ -1,5 +1,5 @@
-# scanbench: PGXS build of the extension and of its clients, scanbench-load
-# and scanbench-fleet.
+# scanbench: PGXS build of the extension and of its clients, scanbench-load,
+# scanbench-fleet and scanbench-probe.
 #
 #   make && make install      build and install them all
 #   make uninstall            remove them all
@@ -72,10 +72,14 @@ FLEET_DIR = bin/scanbench-fleet
 FLEET_MAKE = $(MAKE) -C $(FLEET_DIR) PG_CONFIG='$(PG_CONFIG)' \
 	$(if $(DESTDIR),DESTDIR='$(abspath $(DESTDIR))')
 
-all: all-loader all-fleet
-install: install-loader install-fleet
-uninstall: uninstall-loader uninstall-fleet
-clean: clean-loader clean-fleet
+PROBE_DIR = bin/scanbench-probe
+PROBE_MAKE = $(MAKE) -C $(PROBE_DIR) PG_CONFIG='$(PG_CONFIG)' \
+	$(if $(DESTDIR),DESTDIR='$(abspath $(DESTDIR))')
+
+all: all-loader all-fleet all-probe
+install: install-loader install-fleet install-probe
+uninstall: uninstall-loader uninstall-fleet uninstall-probe
+clean: clean-loader clean-fleet clean-probe
 
 all-loader:
 	$(LOADER_MAKE) all
@@ -95,6 +99,15 @@ uninstall-fleet:
 clean-fleet:
 	$(FLEET_MAKE) clean
 
+all-probe:
+	$(PROBE_MAKE) all
+install-probe:
+	$(PROBE_MAKE) install
+uninstall-probe:
+	$(PROBE_MAKE) uninstall
+clean-probe:
+	$(PROBE_MAKE) clean
+
 # The distribution: what a commit holds (HEAD, or DIST_REF), as PGXN
 # wants it (a zip with one top directory, scanbench-VERSION/, META.json at
 # its top) and as packagers take it (the same files in a tarball).  git
@@ -112,3 +125,4 @@ dist:
 .PHONY: dist
 .PHONY: all-loader install-loader uninstall-loader clean-loader
 .PHONY: all-fleet install-fleet uninstall-fleet clean-fleet
+.PHONY: all-probe install-probe uninstall-probe clean-probe

@@ -1340,7 +1340,7 @@ COMMENT ON COLUMN scan_history.read_s IS 'raw read time, seconds';
 COMMENT ON COLUMN scan_history.scan_s IS 'scan time, seconds';
 COMMENT ON COLUMN scan_history.read_cached_pct IS 'share of the relation cached before the raw reads, %';
 COMMENT ON COLUMN scan_history.scan_cached_pct IS 'share of the relation cached before the scans, %';
-COMMENT ON COLUMN scan_history.method IS 'how the relation was measured (pairs of stretches or whole passes)';
+COMMENT ON COLUMN scan_history.method IS 'how the relation was measured: pairs of stretches or whole passes (scan_efficiency), or client (scanbench-probe: one timed scan from a client, without the extension; scan_pct NULL, device the storage profile, read_bps_limit and read_iops_limit the volume''s stated baseline)';
 COMMENT ON COLUMN scan_history.pairs IS 'read/scan pairs measured';
 COMMENT ON COLUMN scan_history.coverage_pct IS 'share of the relation read, %';
 COMMENT ON COLUMN scan_history.elapsed_s IS 'time the measurement took, seconds';

@@ -42,13 +42,15 @@ my ($bindir, $pkglibdir, $sharedir) = map { pg_config($_) } qw(--bindir --pkglib
 
 # What the tree says should be installed: the library, the control file,
 # every install and upgrade script (this version's among them), the
-# loader, the fleet client, and the library's bitcode where the server was built with LLVM.
+# loader, the fleet client, the probe and its storage profiles, and the library's bitcode
+# where the server was built with LLVM.
 open(my $fh, '<', 'scanbench.control') or die $!;
 my ($version) = join('', <$fh>) =~ /^default_version\s*=\s*'([^']+)'/m;
 close $fh;
 my @sql = map { s{.*/}{}r } glob('scanbench--*.sql');
 my @want = ("$pkglibdir/scanbench.so", "$sharedir/extension/scanbench.control",
-	(map { "$sharedir/extension/$_" } @sql), "$bindir/scanbench-load", "$bindir/scanbench-fleet");
+	(map { "$sharedir/extension/$_" } @sql), "$bindir/scanbench-load", "$bindir/scanbench-fleet",
+	"$bindir/scanbench-probe", "$sharedir/scanbench/scanbench_storage_profiles.conf");
 
 my $global = pg_config('--pgxs') =~ s{src/makefiles/pgxs\.mk$}{src/Makefile.global}r;
 open($fh, '<', $global) or die "$global: $!";
@@ -65,9 +67,11 @@ my ($rc, $out) = make('install', "DESTDIR=$stage");
 is($rc, 0, 'make install DESTDIR=... succeeds') or diag($out);
 my @got = files_under($stage);
 is(join("\n", @got), join("\n", @want),
-	'the installed files are the library, control file, scripts, loader, fleet client' . ($llvm ? ' and bitcode' : ''));
+	'the installed files are the library, control file, scripts, loader, fleet client, probe, profiles'
+	  . ($llvm ? ' and bitcode' : ''));
 ok(-x "$stage$bindir/scanbench-load", 'the loader is installed executable');
 ok(-x "$stage$bindir/scanbench-fleet", 'the fleet client is installed executable');
+ok(-x "$stage$bindir/scanbench-probe", 'the probe is installed executable');
 
 ($rc, $out) = make('uninstall', "DESTDIR=$stage");
 is($rc, 0, 'make uninstall DESTDIR=... succeeds') or diag($out);

@@ -57,6 +57,7 @@ share=$("$bin/pg_config" --sharedir)
 # What a make install put in place, to put back after the purge.
 saved=()
 for f in "$pkglib/scanbench.so" "$share"/extension/scanbench* "$bin/scanbench-load" "$bin/scanbench-fleet" \
+	"$bin/scanbench-probe" "$share/scanbench/scanbench_storage_profiles.conf" \
 	"$pkglib/bitcode/scanbench.index.bc" "$pkglib/bitcode/scanbench"; do
 	[ -e "$f" ] && saved+=("$f")
 done
@@ -104,7 +105,8 @@ fi
 files=$(dpkg -L "$pkg" scanbench-common)
 for f in "$pkglib/scanbench.so" "$share/extension/scanbench.control" \
 	"$share/extension/scanbench--$version.sql" "$bin/scanbench-load" /usr/bin/scanbench-load \
-	"$bin/scanbench-fleet" /usr/bin/scanbench-fleet; do
+	"$bin/scanbench-fleet" /usr/bin/scanbench-fleet "$bin/scanbench-probe" /usr/bin/scanbench-probe \
+	"$share/scanbench/scanbench_storage_profiles.conf"; do
 	check "the packages hold $f" grep -qx "$f" <<<"$files"
 done
 
@@ -131,6 +133,12 @@ check "scanbench-fleet is on the PATH as /usr/bin/scanbench-fleet" \
 	test "$(as_pg sh -c 'command -v scanbench-fleet')" = /usr/bin/scanbench-fleet
 check "scanbench-fleet --version says $version" \
 	grep -q " $version\$" <<<"$(as_pg scanbench-fleet --version 2>&1)"
+check "scanbench-probe is on the PATH as /usr/bin/scanbench-probe" \
+	test "$(as_pg sh -c 'command -v scanbench-probe')" = /usr/bin/scanbench-probe
+check "scanbench-probe --version says $version" \
+	grep -q " $version\$" <<<"$(as_pg scanbench-probe --version 2>&1)"
+check "scanbench-probe reads the packaged storage profiles" \
+	grep -qx gp3 <<<"$(as_pg scanbench-probe --list-profiles 2>&1)"
 out=$(as_pg scanbench-load -h "$cl" -p 5432 -d postgres -s 0.01 --check 2>&1)
 rc=$?
 check "scanbench-load loads SF 0.01 and runs --check (exit $rc)" test $rc -eq 0
@@ -143,5 +151,7 @@ dpkg --purge "$pkg" scanbench-common >/dev/null 2>&1
 check "dpkg --purge removes every file" \
 	test ! -e "$pkglib/scanbench.so" -a ! -e "$share/extension/scanbench.control" -a \
 	! -e "$bin/scanbench-load" -a ! -e /usr/bin/scanbench-load -a \
-	! -e "$bin/scanbench-fleet" -a ! -e /usr/bin/scanbench-fleet
+	! -e "$bin/scanbench-fleet" -a ! -e /usr/bin/scanbench-fleet -a \
+	! -e "$bin/scanbench-probe" -a ! -e /usr/bin/scanbench-probe -a \
+	! -e "$share/scanbench/scanbench_storage_profiles.conf"
 finish

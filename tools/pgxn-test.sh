@@ -94,7 +94,7 @@ meta_version=$(unzip -p "$zip" "$name/META.json" 2>/dev/null |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])' 2>/dev/null)
 [ "$meta_version" = "$version" ] && ok "its META.json says version $version" ||
 	nok "its META.json says version '${meta_version}', scanbench.control $version"
-built=$(printf '%s\n' "$listing" | grep -E '\.(o|so|bc)$|/(results|tmp_check)/|/scanbench-(load|fleet)$' | head -3)
+built=$(printf '%s\n' "$listing" | grep -E '\.(o|so|bc)$|/(results|tmp_check)/|/scanbench-(load|fleet|probe)$' | head -3)
 [ -z "$built" ] && ok "nothing built is in the zip" || nok "built files in the zip: $built"
 for f in scanbench.control "scanbench--$version.sql" Makefile LICENSE; do
 	printf '%s\n' "$listing" | grep -qxF "$name/$f" || nok "the zip lacks $f"
@@ -120,7 +120,8 @@ else
 	finish
 fi
 for f in "$pkglib/scanbench.so" "$share/extension/scanbench.control" "$share/extension/scanbench--$version.sql" \
-	"$bindir/scanbench-load" "$bindir/scanbench-fleet"; do
+	"$bindir/scanbench-load" "$bindir/scanbench-fleet" "$bindir/scanbench-probe" \
+	"$share/scanbench/scanbench_storage_profiles.conf"; do
 	[ "$f" -nt "$work/mark" ] && ok "pgxn install put $f in place" || nok "pgxn install put $f in place"
 done
 

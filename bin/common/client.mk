@@ -5,7 +5,9 @@
 # The one version number, from the extension's control file.
 SCANBENCH_VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(dir $(lastword $(MAKEFILE_LIST)))../../scanbench.control)
 
-PG_CPPFLAGS = -I$(libpq_srcdir) -I$(srcdir)/../common -DSCANBENCH_VERSION='"$(SCANBENCH_VERSION)"'
+# CLIENT_CPPFLAGS: a program's own, set before this file is included.
+PG_CPPFLAGS = -I$(libpq_srcdir) -I$(srcdir)/../common -DSCANBENCH_VERSION='"$(SCANBENCH_VERSION)"' \
+	$(CLIENT_CPPFLAGS)
 # Only libpq: the server's own link libraries (LIBS, as the packager's
 # configure found them) are not needed by a client and are often not
 # installed where the client is built.
