@@ -146,6 +146,12 @@ OPTIONS
         other; CI runs them on one major (doc/development.md has the
         times).
 
+    --citus, --no-citus, --citus-on MAJOR[,MAJOR]...
+        As --lab, --no-lab and --lab-on, for the TAP files that start a
+        Citus cluster (t/SbCitus.pm; Citus supports 16 to 18): with
+        --no-citus Citus is not built and they skip, saying why. CI runs
+        them on one major.
+
     --lab-first
         Run the TAP files that use the lab (t/SbLab.pm: a throttled disk,
         a capped CPU) before the others. One lab measures at a time on a
@@ -187,6 +193,8 @@ slow=1
 lab=""			# --lab 1, --no-lab 0; by default 1 in the full tier
 lab_on=""
 lab_first=0
+citus=""		# --citus 1, --no-citus 0; by default 1 in the full tier
+citus_on=""
 packaging=""
 tier_all=full		# --tier TIER
 declare -A tier_on=()	# --tier TIER:MAJORS
@@ -199,12 +207,31 @@ ncpu=$(nproc 2>/dev/null || echo 2)
 # checks, each shown failing on a small tree (seconds).
 quick_tests=(t/083_docs.pl t/084_layout.pl)
 # The version tier's TAP files: those that exercise what differs between
-# majors (src/compat*.h, doc/development.md#postgresql-majors) beyond
-# pg_regress's calls of every function, each for what it covers.
+# majors (src/compat*.h, the loader's server.c; doc/development.md lists
+# the differences) beyond pg_regress, which calls every function on every
+# major.  Each for what it covers; times measured on 17 under a load of
+# about 7 (doc/development.md has the figures).
 version_tests=(
-	t/001_cache.pl		# cold is cold: buffer eviction (by hand before 17,
-				# EvictUnpinnedBuffer from 17, its 18 form), buffer tags
-				# (16), the 64-bit buffer state (19), local buffers (16)
+	t/001_cache.pl		# cold is cold: eviction (by hand before 17,
+				# EvictUnpinnedBuffer from 17 and its 18 form), buffer
+				# tags (16), the buffer state's 64 bits (19), local
+				# buffers (16); 10 s
+	t/024_io_faults.pl	# read errors through each major's read path (read
+				# streams from 17, io_method from 18); 39 s
+	t/030_breakdown.pl	# BufferUsage's read time (17), I/O workers' CPU and
+				# settings (18; 19's pool), a scan's I/O statistics
+				# (19); 44 s
+	t/045_page_costs.pl	# a block range read as the major's seq scan reads it
+				# (read streams from 17); 86 s
+	t/046_access_paths.pl	# the planner's hook on a relation's indexes (19), a
+				# scan node's I/O statistics (19); 36 s
+	t/051_history_survives.pl # the major's pg_dump and restore of the
+				# history, ALTER EXTENSION UPDATE; 16 s
+	t/080_upgrade.pl	# every released script and upgrade step on the major,
+				# the old definitions served by the new library; 60 s
+				# (its Citus part only with --citus: 420 s more)
+	t/104_load_server.pl	# the loader's checkpoint counters (pg_stat_checkpointer
+				# from 17) and the server's settings it reads; 99 s
 )
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -224,6 +251,12 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
 		lab_on=" ${2//,/ } "; shift 2; continue ;;
 	--lab-first) lab_first=1; shift; continue ;;
+	--citus) citus=1; pass_on+=(--citus); shift; continue ;;
+	--no-citus) citus=0; pass_on+=(--no-citus); shift; continue ;;
+	--citus-on=*) citus_on=" ${1#*=} "; citus_on=${citus_on//,/ }; shift; continue ;;
+	--citus-on)
+		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
+		citus_on=" ${2//,/ } "; shift 2; continue ;;
 	--packaging) packaging=1; pass_on+=(--packaging); shift; continue ;;
 	--no-packaging) packaging=0; pass_on+=(--no-packaging); shift; continue ;;
 	--quick) tier_all=quick; shift; continue ;;
@@ -365,15 +398,23 @@ if [ ${#majors[@]} -gt 1 ]; then
 		else sb_root_suite "$1" || echo host
 		fi
 	}
+	# major_args MAJOR: the options of MAJOR's own run: its tier, and the
+	# lab and Citus where --lab-on and --citus-on decide them.
+	major_args()
+	{
+		local a=(--tier "${tier_on[$1]:-$tier_all}")
+		if [ -n "$lab_on" ]; then
+			[[ $lab_on == *" $1 "* ]] && a+=(--lab) || a+=(--no-lab)
+		fi
+		if [ -n "$citus_on" ]; then
+			[[ $citus_on == *" $1 "* ]] && a+=(--citus) || a+=(--no-citus)
+		fi
+		echo "${a[*]}"
+	}
 	if [ "$jobs" -eq 1 ]; then
 		for m in "${majors[@]}"; do
 			log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
-			lab_arg=()
-			if [ -n "$lab_on" ]; then
-				[[ $lab_on == *" $m "* ]] && lab_arg=(--lab) || lab_arg=(--no-lab)
-			fi
-			"$0" --pg "$m" --tier "${tier_on[$m]:-$tier_all}" "${pass_on[@]}" "${lab_arg[@]}" "${tests[@]}" 2>&1 |
-				tee "$log"
+			"$0" --pg "$m" "${pass_on[@]}" $(major_args "$m") "${tests[@]}" 2>&1 | tee "$log"
 			tally "$m" "${PIPESTATUS[0]}" "$log"
 		done
 	else
@@ -394,27 +435,15 @@ if [ ${#majors[@]} -gt 1 ]; then
 					for p in "${!running[@]}"; do
 						[ -z "${lab_first_of[$p]}" ] && order=(--lab-first)
 					done
-					lab_arg=()
-					if [ -n "$lab_on" ]; then
-						if [[ $lab_on == *" $m "* ]]; then
-							lab_arg=(--lab)
-						else
-							lab_arg=(--no-lab) order=()
-						fi
-					fi
-					case ${lab_arg[*]} in
-					--lab) lab_note=", with the lab" ;;
-					--no-lab) lab_note=", without the lab" ;;
-					*) lab_note="" ;;
-					esac
-					sb_log "PostgreSQL $m: started ($where), tier ${tier_on[$m]:-$tier_all}$lab_note${order:+, the lab tests first}, its output follows when it ends"
+					args=$(major_args "$m")
+					[[ " $args " == *" --no-lab "* ]] && order=()
+					sb_log "PostgreSQL $m: started ($where), $args${order:+ --lab-first}; its output follows when it ends"
 					# A background job of a script starts with SIGINT and
 					# SIGQUIT ignored, which every test's child would
 					# inherit (pgbench would outlive its INT): the defaults
 					# back.
 					env --default-signal=INT,QUIT \
-						"$0" --pg "$m" --tier "${tier_on[$m]:-$tier_all}" "${pass_on[@]}" "${lab_arg[@]}" "${order[@]}" \
-						"${tests[@]}" </dev/null >"$log" 2>&1 &
+						"$0" --pg "$m" "${pass_on[@]}" $args "${order[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
 					running[$!]=$m run_log[$!]=$log busy[$where]=$! lab_first_of[$!]=${order[*]}
 					unset "queue[$i]"
 					queue=("${queue[@]}")
@@ -456,6 +485,7 @@ tier=${tier_on[$SB_PGMAJOR]:-$tier_all}
 # another tier only when asked.
 [ -z "$packaging" ] && { [ ${#tests[@]} -eq 0 ] && [ "$tier" = full ] && packaging=1 || packaging=0; }
 [ -z "$lab" ] && { [ "$tier" = full ] && lab=1 || lab=0; }
+[ -z "$citus" ] && { [ "$tier" = full ] && citus=1 || citus=0; }
 # The TAP files of the tier, unless some are named.
 if [ ${#tests[@]} -eq 0 ]; then
 	case $tier in
@@ -463,10 +493,13 @@ if [ ${#tests[@]} -eq 0 ]; then
 	version) tests=("${version_tests[@]}") ;;
 	full) tests=($(cd "$SB_TOP" && echo t/*.pl)) ;;
 	esac
-	# The lab's files, in the quick and version tiers when asked (--lab,
-	# --lab-on); in the full tier they are there, and skip with --no-lab.
-	if [ "$tier" != full ] && [ $lab -eq 1 ]; then
-		tests+=($(cd "$SB_TOP" && grep -l '^use SbLab;' t/*.pl))
+	# The lab's files and those that need Citus, in the quick and version
+	# tiers when asked (--lab, --citus); in the full tier they are there,
+	# and skip with --no-lab, --no-citus.
+	if [ "$tier" != full ]; then
+		[ $lab -eq 1 ] && tests+=($(cd "$SB_TOP" && grep -l '^use SbLab;' t/*.pl))
+		[ $citus -eq 1 ] && tests+=($(cd "$SB_TOP" && grep -l '^use SbCitus;' t/*.pl))
+		mapfile -t tests < <(printf '%s\n' "${tests[@]}" | sort -u)
 	fi
 fi
 # What the TAP files need from this machine (filesystems, the lab's disk
@@ -549,6 +582,8 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 	[ $slow -eq 0 ] && inner+=(--no-slow)
 	[ $lab -eq 0 ] && inner+=(--no-lab)
 	[ $lab -eq 1 ] && inner+=(--lab)
+	[ $citus -eq 0 ] && inner+=(--no-citus)
+	[ $citus -eq 1 ] && inner+=(--citus)
 	[ $lab_first -eq 1 ] && inner+=(--lab-first)
 	log=$(mktemp "$tmpbase/scanbench-root-$SB_PGMAJOR.XXXXXX.log")
 	sb_on_exit "rm -f '$log'"
@@ -732,6 +767,9 @@ fi
 if [ $lab -eq 0 ]; then
 	export SCANBENCH_NO_LAB="this run leaves the lab to other majors (tools/test.sh --no-lab)"
 fi
+if [ $citus -eq 0 ]; then
+	export SCANBENCH_NO_CITUS="this run leaves Citus to other majors (tools/test.sh --no-citus)"
+fi
 
 sb_log "pg_regress on port $PGPORT"
 t0=$SECONDS
@@ -749,11 +787,9 @@ sb_log "pg_regress took $((SECONDS - t0)) s"
 
 # Citus, for the t/06x tests on a three-node cluster: built once per server
 # from ../shared/vendor by tools/citus-build.sh.  Where it cannot be had
-# (no tarball, a major Citus does not support) those tests skip.  Not
-# built for a run whose TAP files do not use it (the full tier's
-# installcheck-test.sh does).
-if [ "$SB_PGMAJOR" -ge 16 ] &&
-	{ [ "$tier" = full ] || (cd "$SB_TOP" && grep -q '^use SbCitus;' "${tests[@]}"); }; then
+# (no tarball, a major Citus does not support) those tests skip, as they
+# do with --no-citus, where it is not built.
+if [ "$SB_PGMAJOR" -ge 16 ] && [ $citus -eq 1 ]; then
 	t0=$SECONDS
 	"$SB_TOP/tools/citus-build.sh" "$(sb_pgbin)/pg_config" >/dev/null
 	case $? in
@@ -783,12 +819,20 @@ sb_as_pg env -u PGHOST -u PGPORT \
 	PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer" >"$tap_log" 2>&1
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
-# Each test's wall-clock time, slowest first: what to look at when the
-# run grows long.
-awk '/^\[[0-9:]+\] t\/[^ ]+ \.+ *$/ { t = $2; next }
-	t != "" && /^(ok|not ok|Failed|Dubious)/ && / ms / {
-		for (i = 1; i < NF; i++) if ($(i + 1) == "ms") { printf "%7.1f s  %s\n", $i / 1000, t; break }
-		t = "" }' "$tap_log" | sort -rn | head -n 15 | sed 's/^/test.sh: took /'
+# Each TAP file's wall-clock time, slowest first: what to look at when
+# the run grows long, and what doc/development.md's tiers are made from.
+# prove -v --timer stamps each file's name with the time it ended, so a
+# file's time is its stamp less the one before, a failed file's too; the
+# first file's is its own "ok N ms" line.
+awk 'match($0, /^\[[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\] t\//) {
+		split(substr($0, 2, 8), h, ":")
+		now = h[1] * 3600 + h[2] * 60 + h[3]
+		if (seen) { d = now - prev; if (d < 0) d += 86400; printf "%6d s  %s\n", d, $2 }
+		else first = $2
+		prev = now; seen = 1; next
+	}
+	first != "" && /^(ok|not ok) +[0-9]+ ms / { printf "%6d s  %s\n", $2 / 1000, first; first = "" }' "$tap_log" |
+	sort -rn | sed 's/^/test.sh: took /'
 if [ $tap_rc -ne 0 ]; then
 	grep -vE "^(ok|#)" "$tap_log" | head -60
 	grep -B2 -A8 "^not ok" "$tap_log" | head -100
