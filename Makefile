@@ -3,8 +3,12 @@
 #
 #   make && make install      build and install them all
 #   make uninstall            remove them all
-#   make installcheck         pg_regress (sql/, expected/) and TAP (t/)
-#                             against the server named by PGHOST/PGPORT
+#   make unitcheck            the C units (bin/*/test/*.c): no server
+#   make installcheck         pg_regress (sql/, expected/) against the
+#                             server named by PGHOST/PGPORT
+#   make prove_installcheck   the TAP tests (t/), which start clusters of
+#                             their own; PROVE_TESTS='t/001_cache.pl ...'
+#                             for some of them
 #   make dist                 scanbench-VERSION.zip (PGXN) and .tar.gz
 #                             from the last commit (git archive)
 #
@@ -46,7 +50,8 @@ REGRESS = scanbench_setup access_paths advice breakdown citus comments history \
 	history_checks history_months index_crossover messages null_args page_costs page_costs_history \
 	privileges raw_read safety scan_efficiency scan_pairs scan_rate storage toast_efficiency workload
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
-TAP_TESTS = 1
+# No TAP_TESTS: PGXS would run every TAP file within installcheck, which
+# stays pg_regress alone; prove_installcheck below runs them.
 
 PG_CPPFLAGS = -I$(srcdir)/src -DSB_VERSION='"$(EXTVERSION)"'
 
@@ -81,28 +86,29 @@ install: install-loader install-fleet install-probe
 uninstall: uninstall-loader uninstall-fleet uninstall-probe
 clean: clean-loader clean-fleet clean-probe
 
+# '+': the clients' makes share this one's jobs (make -j).
 all-loader:
-	$(LOADER_MAKE) all
+	+$(LOADER_MAKE) all
 install-loader:
-	$(LOADER_MAKE) install
+	+$(LOADER_MAKE) install
 uninstall-loader:
 	$(LOADER_MAKE) uninstall
 clean-loader:
 	$(LOADER_MAKE) clean
 
 all-fleet:
-	$(FLEET_MAKE) all
+	+$(FLEET_MAKE) all
 install-fleet:
-	$(FLEET_MAKE) install
+	+$(FLEET_MAKE) install
 uninstall-fleet:
 	$(FLEET_MAKE) uninstall
 clean-fleet:
 	$(FLEET_MAKE) clean
 
 all-probe:
-	$(PROBE_MAKE) all
+	+$(PROBE_MAKE) all
 install-probe:
-	$(PROBE_MAKE) install
+	+$(PROBE_MAKE) install
 uninstall-probe:
 	$(PROBE_MAKE) uninstall
 clean-probe:
@@ -126,3 +132,26 @@ dist:
 .PHONY: all-loader install-loader uninstall-loader clean-loader
 .PHONY: all-fleet install-fleet uninstall-fleet clean-fleet
 .PHONY: all-probe install-probe uninstall-probe clean-probe
+
+
+# The C units: each client's own test programs, built from its objects and
+# run; no server, no installation.
+unitcheck:
+	+$(LOADER_MAKE) unitcheck
+	+$(FLEET_MAKE) unitcheck
+
+# The TAP tests of t/, apart from installcheck (the target pgvector's
+# Makefile has), against the installed extension and clients of the
+# pg_config named.  The directories are named for every major: 15's
+# PostgreSQL::Test::Utils reads TESTDIR, 16 and later TESTDATADIR and
+# TESTLOGDIR.  The server's bindir comes first on PATH: the tests run its
+# pg_config and the installed scanbench-load.
+prove_installcheck:
+	rm -rf '$(CURDIR)/tmp_check'
+	mkdir -p '$(CURDIR)/tmp_check'
+	cd $(srcdir) && TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' \
+		TESTLOGDIR='$(CURDIR)/tmp_check/log' PATH="$(bindir):$$PATH" \
+		PGPORT='6$(DEF_PGPORT)' PG_REGRESS='$(top_builddir)/src/test/regress/pg_regress' \
+		$(PROVE) $(PG_PROVE_FLAGS) $(PROVE_FLAGS) $(if $(PROVE_TESTS),$(PROVE_TESTS),t/*.pl)
+
+.PHONY: unitcheck prove_installcheck

@@ -10,7 +10,7 @@ use File::Find;
 use File::Spec;
 use IPC::Run;
 
-# pg_config on PATH is the server's under test (PGXS's prove_installcheck
+# pg_config on PATH is the server's under test (make prove_installcheck
 # and tools/test.sh put its bindir first).
 sub pg_config
 {

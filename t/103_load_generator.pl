@@ -9,7 +9,7 @@ use IPC::Run;
 my $dir = 'bin/scanbench-load';
 my ($out, $err) = ('', '');
 
-# pg_config on PATH is the one of the server under test (PGXS's
+# pg_config on PATH is the one of the server under test (make
 # prove_installcheck and tools/test.sh put its bindir first).
 IPC::Run::run([ 'make', '-s', '-C', $dir, 'test/test_dbt3', 'PG_CONFIG=pg_config' ],
 	'>', \$out, '2>', \$err);

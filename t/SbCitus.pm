@@ -16,6 +16,8 @@ use Test::More;
 # The reason to skip, or undef when a Citus cluster can be started.
 sub unavailable
 {
+	# tools/test.sh --no-citus: Citus is another major's to test.
+	return $ENV{SCANBENCH_NO_CITUS} if $ENV{SCANBENCH_NO_CITUS};
 	my $version = `pg_config --version`;
 	my ($major) = $version =~ /PostgreSQL (\d+)/;
 	return "Citus supports PostgreSQL 16 to 18, this is $major"

@@ -12,9 +12,9 @@ our @EXPORT = qw($loader $version conn_args run_loader);
 
 # The loader under test: the one SCANBENCH_LOAD names, such as an
 # installed package's; else the one built in the tree under test (prove
-# runs in the tree's top directory, with make installcheck and with
+# runs in the tree's top directory, with make prove_installcheck and with
 # tools/test.sh); else, in a tree where it was not built, the installed one
-# in the bindir of the pg_config on PATH (make installcheck puts the
+# in the bindir of the pg_config on PATH (make prove_installcheck puts the
 # server's bindir first): an installcheck tests what is installed.
 our $loader = $ENV{SCANBENCH_LOAD} // built_or_installed();
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# make installcheck as the README gives it: in a fresh copy of the tree,
-# never built, as the postgres user, against the installed scanbench and
-# the installed scanbench-load (pg_config --bindir).  The TAP files named
-# run (by default those that run the loader and are quick); every other
-# file of t/ is left out.
+# make installcheck and make prove_installcheck as doc/development.md gives
+# them: in a fresh copy of the tree, never built, as the postgres user,
+# against the installed scanbench and the installed scanbench-load
+# (pg_config --bindir).  installcheck is pg_regress alone; the TAP files
+# named run under prove_installcheck (by default those that run the loader
+# and are quick); every other file of t/ is left out.
 #
 #   tools/installcheck-test.sh [TAP_FILE...]
 #
@@ -53,15 +54,21 @@ fi
 ok "the copy holds no built loader"
 
 log="$work/installcheck.log"
-as_pg make -C "$work" installcheck PG_CONFIG="$bin/pg_config" PROVE_TESTS="${tests[*]}" \
-	>"$log" 2>&1
+as_pg make -C "$work" installcheck PG_CONFIG="$bin/pg_config" >"$log" 2>&1
 rc=$?
+if grep -qE '^(\[[0-9:]+\] )?t/[0-9]' "$log"; then
+	nok "make installcheck runs pg_regress alone, no TAP file"
+else
+	ok "make installcheck runs pg_regress alone, no TAP file"
+fi
+[ $rc -eq 0 ] && { as_pg make -C "$work" prove_installcheck PG_CONFIG="$bin/pg_config" \
+	PROVE_TESTS="${tests[*]}" >>"$log" 2>&1; rc=$?; }
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)|file not found|\.\.\. (ok|FAILED)|^(ok|not ok) [0-9]+ +- ' "$log" |
 	grep -vE '^ +ok' | head -80
 if [ $rc -eq 0 ]; then
-	ok "make installcheck in a fresh copy passes (pg_regress and ${tests[*]})"
+	ok "make installcheck and prove_installcheck in a fresh copy pass (pg_regress, then ${tests[*]})"
 else
-	nok "make installcheck in a fresh copy passes (exit $rc)"
+	nok "make installcheck and prove_installcheck in a fresh copy pass (exit $rc)"
 	tail -n 40 "$log"
 	[ -f "$work/regression.diffs" ] && head -n 80 "$work/regression.diffs"
 fi

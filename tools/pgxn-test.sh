@@ -125,13 +125,13 @@ for f in "$pkglib/scanbench.so" "$share/extension/scanbench.control" "$share/ext
 	[ "$f" -nt "$work/mark" ] && ok "pgxn install put $f in place" || nok "pgxn install put $f in place"
 done
 
-# make installcheck from the unpacked distribution, as its user: the
-# pg_regress part (TAP_TESTS= ; the TAP suite is tools/test.sh's) against
-# a throwaway cluster.
+# make installcheck from the unpacked distribution, as its user: pg_regress
+# (the TAP suite, make prove_installcheck, is tools/test.sh's) against a
+# throwaway cluster.
 unzip -q "$zip" -d "$work/unpacked" || { nok "unzip"; finish; }
 chown -R postgres: "$work"
 sb_start_cluster "$work/cluster" "$(sb_free_port 55432)"
-sb_as_pg make -C "$work/unpacked/$name" installcheck TAP_TESTS= PG_CONFIG="$bin/pg_config" \
+sb_as_pg make -C "$work/unpacked/$name" installcheck PG_CONFIG="$bin/pg_config" \
 	>"$work/installcheck.log" 2>&1
 rc=$?
 passed=$(grep -cE '^(ok [0-9]+ |test .* \.\.\. ok| +[a-z_0-9]+ +\.\.\. ok)' "$work/installcheck.log")

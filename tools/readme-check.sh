@@ -7,9 +7,13 @@
 # the catalog of the installed extension.
 #
 #   tools/readme-check.sh [PAGE.md...]   (as root, or as the postgres user)
+#   tools/readme-check.sh --static
 #
 # Without PAGEs: README.md, then doc/*.md in name order, all in one cluster
-# (so a page may use what the README set up: the extension).
+# (so a page may use what the README set up: the extension).  --static
+# makes every check that reads the pages (docs-check.pl, reference.pl, the
+# tables of marks) and runs no block: the quick tier's part (tools/test.sh
+# --quick), a few seconds where the blocks take a minute or more.
 #
 # A block is marked by the word "run" after its language in the opening
 # fence:
@@ -29,6 +33,12 @@
 # "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+static=0
+if [ "${1:-}" = --static ]; then
+	static=1
+	shift
+	[ $# -eq 0 ] || { echo "${0##*/}: --static checks every page: name none" >&2; exit 2; }
+fi
 if [ $# -gt 0 ]; then
 	pages=("$@")
 else
@@ -69,7 +79,8 @@ fi
 # Split the marked blocks into files: NNN.sql or NNN.sh, with their page
 # and line.
 : >"$work/blocks"
-for page in "${pages[@]}"; do
+[ $static -eq 1 ] && pages_run=() || pages_run=("${pages[@]}")
+for page in "${pages_run[@]}"; do
 	name=${page#"$top"/}
 	awk -v dir="$work" -v page="$name" -v n="$(wc -l <"$work/blocks")" '
 		/^```[a-z]+ run[ \t]*$/ && !inblock { n++; split($0, a, /[` ]+/); lang = a[2];
@@ -79,7 +90,8 @@ for page in "${pages[@]}"; do
 		inblock { print >> file }
 	' "$page" || { echo "not ok - $name cannot be read"; fail=$((fail + 1)); }
 done
-[ -s "$work/blocks" ] || { echo "not ok - no block of ${pages[*]} is marked run"; fail=$((fail + 1)); finish; }
+[ -s "$work/blocks" ] || [ $static -eq 1 ] ||
+	{ echo "not ok - no block of ${pages[*]} is marked run"; fail=$((fail + 1)); finish; }
 [ "$(id -u)" = 0 ] && chown -R postgres: "$work"
 
 as_pg initdb -D "$work/data" -U postgres -A trust >"$work/initdb.log" 2>&1 ||
@@ -89,18 +101,21 @@ as_pg pg_ctl -D "$work/data" -l "$work/server.log" -w \
 	{ cat "$work/server.log"; echo "not ok - the cluster starts"; fail=$((fail + 1)); finish; }
 mkdir "$work/ts"
 [ "$(id -u)" = 0 ] && chown postgres: "$work/ts"
-if ! as_pg psql -X -q -v ON_ERROR_STOP=1 -d postgres >"$work/setup.log" 2>&1 <<SQL ||
+# What the blocks assume (none runs with --static).
+if [ $static -eq 0 ]; then
+	if ! as_pg psql -X -q -v ON_ERROR_STOP=1 -d postgres >"$work/setup.log" 2>&1 <<SQL ||
 CREATE DATABASE tpch;
 CREATE ROLE monitor;
 CREATE ROLE checker;
 CREATE ROLE dba;
 CREATE TABLESPACE fast LOCATION '$work/ts';
 SQL
-	! as_pg scanbench-load -q -s 0.01 -d tpch >>"$work/setup.log" 2>&1; then
-	cat "$work/setup.log"
-	echo "not ok - set-up: database tpch, roles, tablespace, lineitem"
-	fail=$((fail + 1))
-	finish
+		! as_pg scanbench-load -q -s 0.01 -d tpch >>"$work/setup.log" 2>&1; then
+		cat "$work/setup.log"
+		echo "not ok - set-up: database tpch, roles, tablespace, lineitem"
+		fail=$((fail + 1))
+		finish
+	fi
 fi
 
 # doc/reference.md's generated blocks and the pages' examples against the

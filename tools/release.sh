@@ -204,7 +204,7 @@ else
 		make -C "$tree" -s PG_CONFIG="$(sb_pgbin)/pg_config" install >>"$unpacked/build.log" 2>&1; then
 		ok "the tarball builds with -Werror against PostgreSQL $(sb_pgversion) and installs"
 		sb_start_cluster "$unpacked/cluster" "$(sb_free_port 55442)"
-		sb_as_pg make -C "$tree" installcheck TAP_TESTS= PG_CONFIG="$(sb_pgbin)/pg_config" \
+		sb_as_pg make -C "$tree" installcheck PG_CONFIG="$(sb_pgbin)/pg_config" \
 			>"$unpacked/installcheck.log" 2>&1
 		rc=$?
 		n=$(grep -cE '^(ok [0-9]+ |test .* \.\.\. ok| +[a-z_0-9]+ +\.\.\. ok)' "$unpacked/installcheck.log")

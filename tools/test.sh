@@ -9,31 +9,54 @@ usage()
 {
 	cat <<'USAGE'
 NAME
-    tools/test.sh - build scanbench and run every test against PostgreSQL
+    tools/test.sh - build scanbench and run its tests against PostgreSQL
 
 SYNOPSIS
-    tools/test.sh [--pg MAJOR|all]... [--jobs N] [--port PORT] [--tmpdir DIR]
-                  [--keep] [--no-slow] [--no-lab] [--lab-on MAJORS] [--lab-first]
+    tools/test.sh [--pg MAJOR|all]... [--quick | --tier TIER[:MAJORS]]...
+                  [--jobs N] [--port PORT] [--tmpdir DIR] [--keep] [--no-slow]
+                  [--lab | --no-lab | --lab-on MAJORS] [--lab-first]
                   [--[no-]packaging] [TAP_FILE...]
 
 DESCRIPTION
     For each PostgreSQL major asked for: installs the Debian packages the
-    build needs, gets the server, builds the extension and scanbench-load
+    build needs, gets the server, builds the extension and the clients
     against it with -Werror in a copy of the tree, installs them, starts a
-    throwaway cluster, and runs:
+    throwaway cluster, and runs the tests of a tier:
 
-      - pg_regress: sql/*.sql against expected/*.out;
-      - the TAP tests in t/ (or the TAP_FILEs named), which start clusters
-        of their own; slow and timing-sensitive ones included
-        (PG_TEST_EXTRA gets scanbench_slow);
-      - a check that the library built at -O0 loads (no call to a function
-        the server lacks hides behind the optimiser);
-      - the further checks listed at the end of this script;
-      - on 15 and 18, the packaging checks, made from this machine: on 15
-        tools/release.sh --dry-run (the release's tarball and zip, the zip
-        installed with pgxn), on 18 tools/pgxn-test.sh, and on both
-        tools/container-test.sh (the container image built on a local
-        base, run, scan_efficiency in it).
+    quick
+        The C units (make unitcheck), pg_regress (sql/*.sql against
+        expected/*.out), the layout's rules (tools/check-layout.sh), the
+        documentation's checks that read the pages (tools/docs-check.pl,
+        tools/reference.pl against the catalog, the tables of marks:
+        tools/readme-check.sh --static) and the TAP files that show those
+        checks failing (t/083_docs.pl, t/084_layout.pl). The blocks of
+        README.md and doc/ marked run are left to the full tier. About two
+        minutes on a 2-CPU machine: the loop to run while changing code.
+
+    version
+        The quick tier's units, pg_regress and static checks; a check
+        that the library built at -O0 loads (no call to a function the
+        server lacks hides behind the optimiser); and the TAP files that
+        exercise what differs between majors (the list at the top of this
+        script says what each covers). For the majors whose differences
+        the full tier has not met on another major in the same run.
+
+    full (the default)
+        Everything: the units, pg_regress, every TAP file of t/ (slow and
+        timing-sensitive ones included: PG_TEST_EXTRA gets
+        scanbench_slow), the -O0 load, make installcheck and make
+        prove_installcheck in a fresh copy (tools/installcheck-test.sh),
+        the Debian package for the major (tools/package-test.sh), every
+        block of README.md and doc/ marked run (tools/readme-check.sh), the
+        layout's rules, and, on 15 and 18, the packaging checks, made
+        from this machine: on 15 tools/release.sh --dry-run (the release's
+        tarball and zip, the zip installed with pgxn), on 18
+        tools/pgxn-test.sh, and on both tools/container-test.sh (the
+        container image built on a local base, run, scan_efficiency in
+        it).
+
+    TAP_FILEs named replace the tier's own TAP files; the tier's other
+    checks still run (the packaging checks only when asked).
 
     The server is Debian's own packaged one wherever the machine's apt
     has the major (on Debian 12: 15). A major it lacks is tested by this
@@ -56,6 +79,17 @@ DESCRIPTION
     major and every kind of test.
 
 OPTIONS
+    --quick
+        The quick tier (see above), on 15 unless --pg says otherwise.
+
+    --tier TIER
+        The tier of every major: quick, version or full (the default).
+
+    --tier TIER:MAJOR[,MAJOR]...
+        The tier of the majors named, over --tier TIER for the others:
+        --tier version --tier full:15,18 runs the full tier on 15 and 18
+        and the version tier on the rest.
+
     --pg MAJOR
         The PostgreSQL major to test against: 15 (the default), 17, 18 or
         19. Repeat it, or give a comma-separated list (--pg 15,18), to test
@@ -101,12 +135,22 @@ OPTIONS
         The TAP files that measure in the lab (t/SbLab.pm) skip, saying
         why; those that only use it for part of their work do the rest.
 
+    --lab
+        In the quick and version tiers, run the lab's files too (the full
+        tier runs them unless --no-lab).
+
     --lab-on MAJOR[,MAJOR]...
-        With several majors: only these run the lab's files, the others
-        as with --no-lab. One lab measures at a time on a machine, so the
-        lab's files of two majors run one after the other; CI runs them
-        on 15 and 18 and the other tests on every major (doc/development.md
-        has the times).
+        With several majors: these run the lab's files (--lab), the
+        others do not (--no-lab). One lab measures at a time on a
+        machine, so the lab's files of two majors run one after the
+        other; CI runs them on one major (doc/development.md has the
+        times).
+
+    --citus, --no-citus, --citus-on MAJOR[,MAJOR]...
+        As --lab, --no-lab and --lab-on, for the TAP files that start a
+        Citus cluster (t/SbCitus.pm; Citus supports 16 to 18): with
+        --no-citus Citus is not built and they skip, saying why. CI runs
+        them on one major.
 
     --lab-first
         Run the TAP files that use the lab (t/SbLab.pm: a throttled disk,
@@ -125,10 +169,14 @@ OPTIONS
 
 EXAMPLES
     tools/test.sh                          everything, on 15
-    tools/test.sh --pg 18 t/001_cache.pl   pg_regress and one TAP file, on 18
+    tools/test.sh --quick                  units, pg_regress, static checks, on 15
+    tools/test.sh --quick t/001_cache.pl   the same with one TAP file
+    tools/test.sh --pg 18 t/001_cache.pl   pg_regress, one TAP file and the
+                                           further checks, on 18
     tools/test.sh --pg all                 everything, on every major
-    tools/test.sh --jobs 2 --pg 15,18,17,19
-                                           the same, two majors at a time (CI)
+    tools/test.sh --pg 17 --tier version   what differs between majors, on 17
+    .ci/run                                CI: every major, each in the tier
+                                           doc/development.md gives it
 
 EXIT STATUS
     0 when nothing failed; 1 when something failed; 2 on a usage error;
@@ -142,13 +190,49 @@ port=""
 tmpbase=${TMPDIR:-/tmp}
 keep=0
 slow=1
-lab=1
+lab=""			# --lab 1, --no-lab 0; by default 1 in the full tier
 lab_on=""
 lab_first=0
+citus=""		# --citus 1, --no-citus 0; by default 1 in the full tier
+citus_on=""
 packaging=""
+tier_all=full		# --tier TIER
+declare -A tier_on=()	# --tier TIER:MAJORS
 jobs=1
 tests=()
 pass_on=()		# options repeated for each major's run
+ncpu=$(nproc 2>/dev/null || echo 2)
+
+# The quick tier's TAP files: the documentation's and the layout's
+# checks, each shown failing on a small tree (seconds).
+quick_tests=(t/083_docs.pl t/084_layout.pl)
+# The version tier's TAP files: those that exercise what differs between
+# majors (src/compat*.h, the loader's server.c; doc/development.md lists
+# the differences) beyond pg_regress, which calls every function on every
+# major.  Each for what it covers; times measured on 17 under a load of
+# about 7 (doc/development.md has the figures).
+version_tests=(
+	t/001_cache.pl		# cold is cold: eviction (by hand before 17,
+				# EvictUnpinnedBuffer from 17 and its 18 form), buffer
+				# tags (16), the buffer state's 64 bits (19), local
+				# buffers (16); 10 s
+	t/024_io_faults.pl	# read errors through each major's read path (read
+				# streams from 17, io_method from 18); 39 s
+	t/030_breakdown.pl	# BufferUsage's read time (17), I/O workers' CPU and
+				# settings (18; 19's pool), a scan's I/O statistics
+				# (19); 44 s
+	t/045_page_costs.pl	# a block range read as the major's seq scan reads it
+				# (read streams from 17); 86 s
+	t/046_access_paths.pl	# the planner's hook on a relation's indexes (19), a
+				# scan node's I/O statistics (19); 36 s
+	t/051_history_survives.pl # the major's pg_dump and restore of the
+				# history, ALTER EXTENSION UPDATE; 16 s
+	t/080_upgrade.pl	# every released script and upgrade step on the major,
+				# the old definitions served by the new library; 60 s
+				# (its Citus part only with --citus: 420 s more)
+	t/104_load_server.pl	# the loader's checkpoint counters (pg_stat_checkpointer
+				# from 17) and the server's settings it reads; 99 s
+)
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -161,13 +245,41 @@ while [ $# -gt 0 ]; do
 	--keep) keep=1; pass_on+=(--keep); shift; continue ;;
 	--no-slow) slow=0; pass_on+=(--no-slow); shift; continue ;;
 	--no-lab) lab=0; pass_on+=(--no-lab); shift; continue ;;
+	--lab) lab=1; pass_on+=(--lab); shift; continue ;;
 	--lab-on=*) lab_on=" ${1#*=} "; lab_on=${lab_on//,/ }; shift; continue ;;
 	--lab-on)
 		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
 		lab_on=" ${2//,/ } "; shift 2; continue ;;
 	--lab-first) lab_first=1; shift; continue ;;
+	--citus) citus=1; pass_on+=(--citus); shift; continue ;;
+	--no-citus) citus=0; pass_on+=(--no-citus); shift; continue ;;
+	--citus-on=*) citus_on=" ${1#*=} "; citus_on=${citus_on//,/ }; shift; continue ;;
+	--citus-on)
+		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
+		citus_on=" ${2//,/ } "; shift 2; continue ;;
 	--packaging) packaging=1; pass_on+=(--packaging); shift; continue ;;
 	--no-packaging) packaging=0; pass_on+=(--no-packaging); shift; continue ;;
+	--quick) tier_all=quick; shift; continue ;;
+	--tier | --tier=*)
+		if [ "$1" = --tier ]; then
+			[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
+			val=$2; shift 2
+		else
+			val=${1#*=}; shift
+		fi
+		t=${val%%:*}
+		case $t in quick | version | full) ;; *) sb_log "--tier: no tier $t: quick, version or full"; exit 2 ;; esac
+		if [[ $val == *:* ]]; then
+			val=${val#*:}
+			[ -n "$val" ] || { sb_log "--tier $t: names no major"; exit 2; }
+			for m in ${val//,/ }; do
+				(sb_check_major "$m") || exit 2
+				tier_on[$m]=$t
+			done
+		else
+			tier_all=$t
+		fi
+		continue ;;
 	--) shift; tests+=("$@"); break ;;
 	-*) sb_log "unknown option: $1 (see --help)"; exit 2 ;;
 	*) tests+=("$1"); shift; continue ;;
@@ -202,10 +314,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#majors[@]} -eq 0 ] && majors=("$SB_APT_MAJOR")
-# The packaging checks (the release's dry run, PGXN, the container images)
-# take minutes: a whole run makes them, a run of named TAP files only when
-# asked.
-[ -z "$packaging" ] && { [ ${#tests[@]} -eq 0 ] && packaging=1 || packaging=0; }
 # Each major once, in the order given.
 mapfile -t majors < <(printf '%s\n' "${majors[@]}" | awk '!seen[$0]++')
 for t in "${tests[@]}"; do
@@ -290,12 +398,23 @@ if [ ${#majors[@]} -gt 1 ]; then
 		else sb_root_suite "$1" || echo host
 		fi
 	}
+	# major_args MAJOR: the options of MAJOR's own run: its tier, and the
+	# lab and Citus where --lab-on and --citus-on decide them.
+	major_args()
+	{
+		local a=(--tier "${tier_on[$1]:-$tier_all}")
+		if [ -n "$lab_on" ]; then
+			[[ $lab_on == *" $1 "* ]] && a+=(--lab) || a+=(--no-lab)
+		fi
+		if [ -n "$citus_on" ]; then
+			[[ $citus_on == *" $1 "* ]] && a+=(--citus) || a+=(--no-citus)
+		fi
+		echo "${a[*]}"
+	}
 	if [ "$jobs" -eq 1 ]; then
 		for m in "${majors[@]}"; do
 			log=$(mktemp "$tmpbase/scanbench-test-$m.XXXXXX.log")
-			lab_arg=()
-			[ -n "$lab_on" ] && [[ $lab_on != *" $m "* ]] && lab_arg=(--no-lab)
-			"$0" --pg "$m" "${pass_on[@]}" "${lab_arg[@]}" "${tests[@]}" 2>&1 | tee "$log"
+			"$0" --pg "$m" "${pass_on[@]}" $(major_args "$m") "${tests[@]}" 2>&1 | tee "$log"
 			tally "$m" "${PIPESTATUS[0]}" "$log"
 		done
 	else
@@ -316,15 +435,15 @@ if [ ${#majors[@]} -gt 1 ]; then
 					for p in "${!running[@]}"; do
 						[ -z "${lab_first_of[$p]}" ] && order=(--lab-first)
 					done
-					lab_arg=()
-					[ -n "$lab_on" ] && [[ $lab_on != *" $m "* ]] && lab_arg=(--no-lab) order=()
-					sb_log "PostgreSQL $m: started ($where)${order:+, the lab tests first}${lab_arg:+, without the lab}, its output follows when it ends"
+					args=$(major_args "$m")
+					[[ " $args " == *" --no-lab "* ]] && order=()
+					sb_log "PostgreSQL $m: started ($where), $args${order:+ --lab-first}; its output follows when it ends"
 					# A background job of a script starts with SIGINT and
 					# SIGQUIT ignored, which every test's child would
 					# inherit (pgbench would outlive its INT): the defaults
 					# back.
 					env --default-signal=INT,QUIT \
-						"$0" --pg "$m" "${pass_on[@]}" "${lab_arg[@]}" "${order[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
+						"$0" --pg "$m" "${pass_on[@]}" $args "${order[@]}" "${tests[@]}" </dev/null >"$log" 2>&1 &
 					running[$!]=$m run_log[$!]=$log busy[$where]=$! lab_first_of[$!]=${order[*]}
 					unset "queue[$i]"
 					queue=("${queue[@]}")
@@ -360,6 +479,33 @@ fi
 pass=0 fail=0
 sb_on_die() { echo "$pass passed, $((fail + 1)) failed"; }
 SB_PGMAJOR=${majors[0]}
+tier=${tier_on[$SB_PGMAJOR]:-$tier_all}
+# The packaging checks (the release's dry run, PGXN, the container images)
+# take minutes: the full tier makes them, a run of named TAP files or of
+# another tier only when asked.
+[ -z "$packaging" ] && { [ ${#tests[@]} -eq 0 ] && [ "$tier" = full ] && packaging=1 || packaging=0; }
+[ -z "$lab" ] && { [ "$tier" = full ] && lab=1 || lab=0; }
+[ -z "$citus" ] && { [ "$tier" = full ] && citus=1 || citus=0; }
+# The TAP files of the tier, unless some are named.
+if [ ${#tests[@]} -eq 0 ]; then
+	case $tier in
+	quick) tests=("${quick_tests[@]}") ;;
+	version) tests=("${version_tests[@]}") ;;
+	full) tests=($(cd "$SB_TOP" && echo t/*.pl)) ;;
+	esac
+	# The lab's files and those that need Citus, in the quick and version
+	# tiers when asked (--lab, --citus); in the full tier they are there,
+	# and skip with --no-lab, --no-citus.
+	if [ "$tier" != full ]; then
+		[ $lab -eq 1 ] && tests+=($(cd "$SB_TOP" && grep -l '^use SbLab;' t/*.pl))
+		[ $citus -eq 1 ] && tests+=($(cd "$SB_TOP" && grep -l '^use SbCitus;' t/*.pl))
+		mapfile -t tests < <(printf '%s\n' "${tests[@]}" | sort -u)
+	fi
+fi
+# What the TAP files need from this machine (filesystems, the lab's disk
+# and control groups): not made for the quick tier's own two files.
+tap_env=1
+[ "$(printf '%s\n' "${tests[@]}" | grep -cvxF -e t/083_docs.pl -e t/084_layout.pl)" -eq 0 ] && tap_env=0
 
 # count PASSED FAILED [RUNNER_STATUS]: add to the totals; a runner that
 # failed without reporting a failure still counts as one.
@@ -430,11 +576,14 @@ packaging_checks()
 # tests, run by this script inside a root of that suite (tools/pg-root.sh),
 # against Debian's own server there.
 if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB_PGMAJOR" >/dev/null; then
-	inner=(--pg "$SB_PGMAJOR")
+	inner=(--pg "$SB_PGMAJOR" --tier "$tier")
 	[ -n "$port" ] && inner+=(--port "$port")
 	[ $keep -eq 1 ] && inner+=(--keep)
 	[ $slow -eq 0 ] && inner+=(--no-slow)
 	[ $lab -eq 0 ] && inner+=(--no-lab)
+	[ $lab -eq 1 ] && inner+=(--lab)
+	[ $citus -eq 0 ] && inner+=(--no-citus)
+	[ $citus -eq 1 ] && inner+=(--citus)
 	[ $lab_first -eq 1 ] && inner+=(--lab-first)
 	log=$(mktemp "$tmpbase/scanbench-root-$SB_PGMAJOR.XXXXXX.log")
 	sb_on_exit "rm -f '$log'"
@@ -522,18 +671,32 @@ if [ $keep -eq 1 ]; then
 else
 	sb_on_exit "rm -rf '$work'"
 fi
-sb_build_install "$work/src" COPT=-Werror
+t0=$SECONDS
+sb_build_install "$work/src" COPT=-Werror -j"$ncpu"
 [ -s "$work/src/build.log" ] && cat "$work/src/build.log"
+sb_log "build and install took $((SECONDS - t0)) s (tier $tier)"
 [ "$(id -u)" = 0 ] && chown -R postgres: "$work"
 sb_as_pg test -w "$work/src" ||
 	sb_die "the postgres user cannot write to $work: give --tmpdir a directory it can reach"
+
+# The C units: no server.
+t0=$SECONDS
+unit_log="$work/unit.log"
+sb_as_pg make -C "$work/src" -s unitcheck PG_CONFIG="$(sb_pgbin)/pg_config" >"$unit_log" 2>&1
+unit_rc=$?
+if [ $unit_rc -ne 0 ]; then cat "$unit_log"; else grep -E '^not ok ' "$unit_log"; fi
+count "$(grep -cE '^ok ' "$unit_log")" "$(grep -cE '^not ok ' "$unit_log")" $unit_rc
+sb_log "C units (make unitcheck): $(grep -cE '^ok ' "$unit_log") passed, $((SECONDS - t0)) s"
+
 port=${port:-$(sb_free_port)}
 sb_start_cluster "$work/cluster" "$port"
 
 # A filesystem of a known type under a tablespace, where this machine lets us
 # mount one: t/ tests read SCANBENCH_TEST_FS and skip when it is empty.
 SCANBENCH_TEST_FS=""
-if [ "$(id -u)" = 0 ] && command -v mkfs.ext2 >/dev/null; then
+setup=0
+[ "$(id -u)" = 0 ] && [ $tap_env -eq 1 ] && setup=1
+if [ $setup -eq 1 ] && command -v mkfs.ext2 >/dev/null; then
 	for fs in ext2 xfs; do
 		img="$work/$fs.img" mnt="$work/mnt-$fs"
 		mkdir -p "$mnt"
@@ -551,7 +714,7 @@ export SCANBENCH_TEST_FS
 # A tmpfs for a tablespace, apart from the list above: tmpfs may refuse
 # O_DIRECT, which t/003 asks of every filesystem there.
 SCANBENCH_TEST_TMPFS=""
-if [ "$(id -u)" = 0 ]; then
+if [ $setup -eq 1 ]; then
 	mnt="$work/mnt-tmpfs"
 	mkdir -p "$mnt"
 	if mount -t tmpfs -o size=256M scanbench-tmpfs "$mnt" 2>/dev/null; then
@@ -569,7 +732,7 @@ export SCANBENCH_TEST_TMPFS
 # (allow_other); what the tests make on it belongs to them.  Where it
 # cannot be mounted, those tests skip and say why.
 SB_LAB_DISK=""
-if [ "$(id -u)" = 0 ] && "$SB_TOP/tools/lab.sh" disk-check >/dev/null 2>&1; then
+if [ $setup -eq 1 ] && "$SB_TOP/tools/lab.sh" disk-check >/dev/null 2>&1; then
 	mkdir -p "$work/lab-disk-backing" "$work/lab-disk"
 	chown postgres: "$work/lab-disk-backing" "$work/lab-disk"
 	if "$SB_TOP/tools/lab.sh" disk-mount "$work/lab-disk-backing" "$work/lab-disk" >/dev/null 2>&1; then
@@ -588,7 +751,7 @@ export SB_LAB_DISK
 # tests (t/SbLab.pm): a group handed to postgres in each hierarchy, removed
 # with whatever is left in it at exit.  Where groups cannot be made, the
 # tests skip and say why.
-if [ "$(id -u)" = 0 ]; then
+if [ $setup -eq 1 ]; then
 	# Named by major as well as pid: a run in a package root is pid 1 of
 	# its own namespace, and two roots' runs at once share the hierarchy.
 	export SB_LAB_PARENT=/scanbench-test-$SB_PGMAJOR-$$
@@ -604,15 +767,15 @@ fi
 if [ $lab -eq 0 ]; then
 	export SCANBENCH_NO_LAB="this run leaves the lab to other majors (tools/test.sh --no-lab)"
 fi
-
-# .../lib/pgxs/src/makefiles/pgxs.mk -> .../lib/pgxs
-pgxs_dir=$(dirname "$(dirname "$(dirname "$("$(sb_pgbin)/pg_config" --pgxs)")")")
+if [ $citus -eq 0 ]; then
+	export SCANBENCH_NO_CITUS="this run leaves Citus to other majors (tools/test.sh --no-citus)"
+fi
 
 sb_log "pg_regress on port $PGPORT"
 t0=$SECONDS
 regress_log="$work/regress.log"
 sb_as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres \
-	make -C "$work/src" -s installcheck TAP_TESTS= PG_CONFIG="$(sb_pgbin)/pg_config" \
+	make -C "$work/src" -s installcheck PG_CONFIG="$(sb_pgbin)/pg_config" \
 	>"$regress_log" 2>&1
 regress_rc=$?
 cat "$regress_log"
@@ -624,8 +787,9 @@ sb_log "pg_regress took $((SECONDS - t0)) s"
 
 # Citus, for the t/06x tests on a three-node cluster: built once per server
 # from ../shared/vendor by tools/citus-build.sh.  Where it cannot be had
-# (no tarball, a major Citus does not support) those tests skip.
-if [ "$SB_PGMAJOR" -ge 16 ]; then
+# (no tarball, a major Citus does not support) those tests skip, as they
+# do with --no-citus, where it is not built.
+if [ "$SB_PGMAJOR" -ge 16 ] && [ $citus -eq 1 ]; then
 	t0=$SECONDS
 	"$SB_TOP/tools/citus-build.sh" "$(sb_pgbin)/pg_config" >/dev/null
 	case $? in
@@ -635,13 +799,9 @@ if [ "$SB_PGMAJOR" -ge 16 ]; then
 	esac
 fi
 
-sb_log "TAP tests"
+sb_log "TAP tests: ${#tests[@]} files"
 t0=$SECONDS
-# The TAP modules' paths are given here for every major: PGXS sets
-# TESTDIR only until 16, and the tests do not rely on it.
 tap_log="$work/tap.log"
-# The copy's own t/, which is what was built and installed.
-[ ${#tests[@]} -eq 0 ] && tests=($(cd "$work/src" && echo t/*.pl))
 if [ $lab_first -eq 1 ]; then
 	lab_tests=() other_tests=()
 	for t in "${tests[@]}"; do
@@ -653,18 +813,26 @@ if [ $lab_first -eq 1 ]; then
 	done
 	tests=("${lab_tests[@]}" "${other_tests[@]}")
 fi
-(cd "$work/src" && sb_as_pg env -u PGHOST -u PGPORT \
-	PG_REGRESS="$pgxs_dir/src/test/regress/pg_regress" \
-	TESTDIR="$work/src" TESTDATADIR="$work/src/tmp_check" TESTLOGDIR="$work/src/tmp_check/log" \
-	prove -v --timer -I "$pgxs_dir/src/test/perl" -I . "${tests[@]}") >"$tap_log" 2>&1
+# The Makefile's prove_installcheck, as a user runs it, in the copy.
+sb_as_pg env -u PGHOST -u PGPORT \
+	make -C "$work/src" -s prove_installcheck PG_CONFIG="$(sb_pgbin)/pg_config" \
+	PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer" >"$tap_log" 2>&1
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
-# Each test's wall-clock time, slowest first: what to look at when the
-# run grows long.
-awk '/^\[[0-9:]+\] t\/[^ ]+ \.+ *$/ { t = $2; next }
-	t != "" && /^(ok|not ok|Failed|Dubious)/ && / ms / {
-		for (i = 1; i < NF; i++) if ($(i + 1) == "ms") { printf "%7.1f s  %s\n", $i / 1000, t; break }
-		t = "" }' "$tap_log" | sort -rn | head -n 15 | sed 's/^/test.sh: took /'
+# Each TAP file's wall-clock time, slowest first: what to look at when
+# the run grows long, and what doc/development.md's tiers are made from.
+# prove -v --timer stamps each file's name with the time it ended, so a
+# file's time is its stamp less the one before, a failed file's too; the
+# first file's is its own "ok N ms" line.
+awk 'match($0, /^\[[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\] t\//) {
+		split(substr($0, 2, 8), h, ":")
+		now = h[1] * 3600 + h[2] * 60 + h[3]
+		if (seen) { d = now - prev; if (d < 0) d += 86400; printf "%6d s  %s\n", d, $2 }
+		else first = $2
+		prev = now; seen = 1; next
+	}
+	first != "" && /^(ok|not ok) +[0-9]+ ms / { printf "%6d s  %s\n", $2 / 1000, first; first = "" }' "$tap_log" |
+	sort -rn | sed 's/^/test.sh: took /'
 if [ $tap_rc -ne 0 ]; then
 	grep -vE "^(ok|#)" "$tap_log" | head -60
 	grep -B2 -A8 "^not ok" "$tap_log" | head -100
@@ -680,22 +848,27 @@ check_o0()
 	local d="$work/o0" pgc
 	pgc="$(sb_pgbin)/pg_config"
 	mkdir -p "$d" && cp -a "$work/src/." "$d" && rm -f "$d"/*.o "$d"/src/*.o "$d"/src/entry/*.o "$d"/*.so &&
-		make -C "$d" -s PG_CONFIG="$pgc" COPT="-O0 -Werror" scanbench.so >"$d.log" 2>&1 ||
+		make -C "$d" -s -j"$ncpu" PG_CONFIG="$pgc" COPT="-O0 -Werror" scanbench.so >"$d.log" 2>&1 ||
 		{ cat "$d.log"; return 1; }
 	[ "$(id -u)" = 0 ] && chown -R postgres: "$d"
 	sb_as_pg "$(sb_pgbin)/psql" -X -q -v ON_ERROR_STOP=1 -c "LOAD '$d/scanbench.so'"
 }
-check "library built at -O0 loads on $(sb_pgversion)" check_o0
-check "make installcheck in a fresh copy, with the installed loader" "$SB_TOP/tools/installcheck-test.sh"
 
-# Further checks, one line each (see check above).
-
-# ---- layout: the Debian package, and the README's runnable blocks ----
-check "Debian package: build, dpkg -i, CREATE EXTENSION, the loader from it" env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/package-test.sh"
-check "README and doc/: size, links, the blocks marked run" "$SB_TOP/tools/readme-check.sh"
+# Further checks, one line each (see check above), by tier.
+if [ "$tier" != quick ]; then
+	check "library built at -O0 loads on $(sb_pgversion)" check_o0
+fi
+if [ "$tier" = full ]; then
+	check "make installcheck in a fresh copy, with the installed loader" "$SB_TOP/tools/installcheck-test.sh"
+	check "Debian package: build, dpkg -i, CREATE EXTENSION, the loader from it" env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/package-test.sh"
+	check "README and doc/: size, links, the blocks marked run" "$SB_TOP/tools/readme-check.sh"
+else
+	sb_log "the blocks of README.md and doc/ marked run are left to the full tier"
+	check "README and doc/: size, links, the reference against the catalog (no block run)" \
+		"$SB_TOP/tools/readme-check.sh" --static
+fi
 check "C layout: the engine in src/, entry files in src/entry/ that call no other" "$SB_TOP/tools/check-layout.sh"
 packaging_checks
-# ---- end layout ----
 
 sb_log "PostgreSQL $SB_PGMAJOR took ${SECONDS} s, ${SB_LOCK_WAITED:-0} s of them waiting for other runs"
 echo "$pass passed, $fail failed"
