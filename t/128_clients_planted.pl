@@ -1,7 +1,8 @@
-# The two clients run no code that a role planted where their SQL could
-# find it.
+# The clients run no code that a role planted where their SQL could find
+# it.
 #
-# scanbench-fleet and scanbench-load connect as whoever runs them, often a
+# scanbench-fleet, scanbench-load and scanbench-probe connect as whoever
+# runs them, often a
 # superuser, to databases where other roles may CREATE in public.  Such a
 # role plants, before the clients run:
 #  - functions and aggregates under the name of every function the
@@ -24,7 +25,9 @@
 # Then every mode of each client runs, with the databases' own path and
 # with public put before pg_catalog (as a database's owner can set it):
 # the fleet measuring with its central history (twice, the second reading
-# the first's runs) and sharing a night (--night); the loader making a
+# the first's runs) and sharing a night (--night); the probe timing a
+# table found on the database's path, into the central history; the loader
+# making a
 # table, replacing one with jobs, indexes and --check, appending, making
 # part_doc, waiting for a lock and giving up on one, and dropping a
 # staging table an earlier load left.  No planted code may run.
@@ -61,6 +64,13 @@ my $fleet = $ENV{SCANBENCH_FLEET} // do {
 	-x $built ? $built : "$bindir/scanbench-fleet";
 };
 -x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
+my $probe = $ENV{SCANBENCH_PROBE} // do {
+	my $built = File::Spec->rel2abs('bin/scanbench-probe/scanbench-probe');
+	my $bindir = `pg_config --bindir`;
+	chomp $bindir;
+	-x $built ? $built : "$bindir/scanbench-probe";
+};
+-x $probe or BAIL_OUT("scanbench-probe is neither built in this tree nor installed ($probe)");
 
 # ---- the clients' SQL, from their sources ----
 
@@ -143,8 +153,8 @@ sub literal_groups
 }
 
 my @sources = grep { !m{/test/} } (glob('bin/scanbench-fleet/*.[ch]'), glob('bin/scanbench-load/*.[ch]'),
-	glob('bin/common/*.[ch]'));
-ok(@sources >= 40, scalar(@sources) . ' source files of the two clients');
+	glob('bin/scanbench-probe/*.[ch]'), glob('bin/common/*.[ch]'));
+ok(@sources >= 60, scalar(@sources) . ' source files of the three clients');
 
 # SQL: a group that begins with a statement's first word, or holds a cast
 # or an OPERATOR (a piece of a statement, such as a macro's).
@@ -708,6 +718,18 @@ for my $path ('its own path', 'public before pg_catalog')
 		is(sql('central', "SELECT pg_catalog.count(*) FROM public.fleet_queue WHERE night OPERATOR(pg_catalog.=) 'night$night'
 			AND finished_at IS NOT NULL"), '2', "$label: both servers finished in the queue");
 		nothing_ran($label, $err);
+	}
+
+	# ---- the probe, into the central history ----
+	{
+		my ($pout, $perr) = ('', '');
+		IPC::Run::run([ $probe, '-h', $node->host, '-p', $node->port, '-d', 'bench', '-t', 'u',
+			'--storage', 'mine:mb_s=1000,iops=5000', '--memory', '1GB', '--history', uri('central'),
+			'--name', 'probed', '--tag', 'class=test' ], '<', \undef, '>', \$pout, '2>', \$perr);
+		is($? >> 8, 0, "$path, probe: exit 0") or diag($perr);
+		like($pout, qr/^scanbench-probe \S+: sub\.u on /, "$path, probe: u found on the database's path");
+		like($pout, qr/^pass 2: /m, "$path, probe: two passes");
+		nothing_ran("$path, probe", $perr);
 	}
 
 	# ---- the loader ----
