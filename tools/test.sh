@@ -15,6 +15,7 @@ SYNOPSIS
     tools/test.sh [--pg MAJOR|all]... [--quick | --tier TIER[:MAJORS]]...
                   [--jobs N] [--port PORT] [--tmpdir DIR] [--keep] [--no-slow]
                   [--lab | --no-lab | --lab-on MAJORS] [--lab-first]
+                  [--citus | --no-citus | --citus-on MAJORS]
                   [--[no-]packaging] [TAP_FILE...]
 
 DESCRIPTION
@@ -30,16 +31,17 @@ DESCRIPTION
         tools/reference.pl against the catalog, the tables of marks:
         tools/readme-check.sh --static) and the TAP files that show those
         checks failing (t/083_docs.pl, t/084_layout.pl). The blocks of
-        README.md and doc/ marked run are left to the full tier. About two
-        minutes on a 2-CPU machine: the loop to run while changing code.
+        README.md and doc/ marked run are left to the full tier. A few
+        minutes on a 2-CPU machine (doc/development.md has the times): the
+        loop to run while changing code.
 
     version
         The quick tier's units, pg_regress and static checks; a check
         that the library built at -O0 loads (no call to a function the
         server lacks hides behind the optimiser); and the TAP files that
         exercise what differs between majors (the list at the top of this
-        script says what each covers). For the majors whose differences
-        the full tier has not met on another major in the same run.
+        script says what each covers). For the majors CI does not run in
+        the full tier.
 
     full (the default)
         Everything: the units, pg_regress, every TAP file of t/ (slow and
