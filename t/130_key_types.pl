@@ -123,7 +123,7 @@ $node->safe_psql('postgres', q{
 	CREATE INDEX arr_k ON arr (k);
 	CREATE TYPE pair AS (a int, b int);
 	CREATE TABLE comp (k pair);
-	INSERT INTO comp SELECT ROW(g, g) FROM generate_series(1, 100) g;
+	INSERT INTO comp SELECT ROW(g, g)::pair FROM generate_series(1, 100) g;
 	CREATE INDEX comp_k ON comp (k);
 	SET ROLE alice;
 	CREATE TYPE alice.wrange AS RANGE (subtype = alice.watched);
