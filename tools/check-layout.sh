@@ -24,7 +24,8 @@
 #     NAME.h declares only functions NAME.c defines (a header without a
 #     NAME.c holds types alone), and no circle runs between a program's
 #     files: one stands on another when it calls a function the other
-#     defines.  A circle is printed with its files and calls.
+#     defines.  A circle is printed with its files and calls;
+#   - in a git checkout, no built file is tracked.
 # The last line is "N passed, N failed"; the exit status is 1 on a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -267,6 +268,23 @@ for my $dir (@clients)
 		push @circles, 'circle: ' . join(' -> ', @path, $start), map { "  $_" } @steps;
 	}
 	check(!@circles, "no circle between the files of $dir", @circles);
+}
+
+# Nothing built is kept in the tree: a program or object committed by
+# mistake would ship in make dist's zip.  Only in a git checkout (the
+# test runs' copies are plain directories).
+if (-e '.git')
+{
+	my @built;
+	for my $f (split /\0/, `git ls-files -z`)
+	{
+		next unless -f $f;
+		open(my $fh, '<:raw', $f) or next;
+		my $magic = '';
+		read($fh, $magic, 4);
+		push @built, $f if $magic eq "\x7fELF" || $f =~ /\.(o|so|bc|a)$/;
+	}
+	check(!@built, 'no built file (object, library, program) is in git', @built);
 }
 
 print "$pass passed, $fail failed\n";
