@@ -13,7 +13,8 @@ NAME
 
 SYNOPSIS
     tools/test.sh [--pg MAJOR|all]... [--quick | --tier TIER[:MAJORS]]...
-                  [--jobs N] [--port PORT] [--tmpdir DIR] [--keep] [--no-slow]
+                  [--jobs N] [--tap-jobs N] [--port PORT] [--tmpdir DIR] [--keep]
+                  [--no-slow]
                   [--lab | --no-lab | --lab-on MAJORS] [--lab-first]
                   [--citus | --no-citus | --citus-on MAJORS]
                   [--[no-]packaging] [TAP_FILE...]
@@ -115,7 +116,14 @@ OPTIONS
         makes of this one; doc/development.md has the times. The tests
         that measure in the lab (t/SbLab.pm) take one machine-wide lock,
         and a run started beside one that runs them late runs them first
-        (--lab-first), so that the two seldom wait for each other.
+        (--lab-first), so that the two seldom wait for each other. While
+        a lab measures, no other TAP file runs (tools/tap-run.sh: each
+        holds that lock shared).
+
+    --tap-jobs N
+        Run up to N TAP files of a major at once (prove -j N; default 1).
+        The files that use the run's small filesystems (one fills one to
+        test a full disk) run one at a time after the others.
 
     --port PORT
         Port of the throwaway cluster. Default: the first free one from
@@ -201,6 +209,7 @@ packaging=""
 tier_all=full		# --tier TIER
 declare -A tier_on=()	# --tier TIER:MAJORS
 jobs=1
+tap_jobs=1
 tests=()
 pass_on=()		# options repeated for each major's run
 ncpu=$(nproc 2>/dev/null || echo 2)
@@ -238,12 +247,12 @@ version_tests=(
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	--pg | --port | --tmpdir | -j | --jobs)
+	--pg | --port | --tmpdir | -j | --jobs | --tap-jobs)
 		[ $# -ge 2 ] || { sb_log "$1 needs a value (see --help)"; exit 2; }
 		opt=$1 val=$2
 		shift 2
 		;;
-	--pg=* | --port=* | --tmpdir=* | --jobs=*) opt=${1%%=*} val=${1#*=}; shift ;;
+	--pg=* | --port=* | --tmpdir=* | --jobs=* | --tap-jobs=*) opt=${1%%=*} val=${1#*=}; shift ;;
 	--keep) keep=1; pass_on+=(--keep); shift; continue ;;
 	--no-slow) slow=0; pass_on+=(--no-slow); shift; continue ;;
 	--no-lab) lab=0; pass_on+=(--no-lab); shift; continue ;;
@@ -307,6 +316,11 @@ while [ $# -gt 0 ]; do
 	-j | --jobs)
 		[[ $val =~ ^[1-9][0-9]*$ ]] || { sb_log "--jobs: not a positive number: $val"; exit 2; }
 		jobs=$val
+		;;
+	--tap-jobs)
+		[[ $val =~ ^[1-9][0-9]*$ ]] || { sb_log "--tap-jobs: not a positive number: $val"; exit 2; }
+		tap_jobs=$val
+		pass_on+=(--tap-jobs "$val")
 		;;
 	--tmpdir)
 		[ -d "$val" ] || { sb_log "--tmpdir: no such directory: $val"; exit 2; }
@@ -587,6 +601,7 @@ if [ -z "${SB_IN_ROOT:-}" ] && ! sb_packaged "$SB_PGMAJOR" && sb_root_suite "$SB
 	[ $citus -eq 0 ] && inner+=(--no-citus)
 	[ $citus -eq 1 ] && inner+=(--citus)
 	[ $lab_first -eq 1 ] && inner+=(--lab-first)
+	inner+=(--tap-jobs "$tap_jobs")
 	log=$(mktemp "$tmpbase/scanbench-root-$SB_PGMAJOR.XXXXXX.log")
 	sb_on_exit "rm -f '$log'"
 	"$SB_TOP/tools/pg-root.sh" "$SB_PGMAJOR" /src/scanbench/tools/test.sh "${inner[@]}" "${tests[@]}" 2>&1 |
@@ -801,7 +816,11 @@ if [ "$SB_PGMAJOR" -ge 16 ] && [ $citus -eq 1 ]; then
 	esac
 fi
 
-sb_log "TAP tests: ${#tests[@]} files"
+if [ "$tap_jobs" -gt 1 ]; then
+	sb_log "TAP tests: ${#tests[@]} files, $tap_jobs at a time"
+else
+	sb_log "TAP tests: ${#tests[@]} files"
+fi
 t0=$SECONDS
 tap_log="$work/tap.log"
 if [ $lab_first -eq 1 ]; then
@@ -815,25 +834,52 @@ if [ $lab_first -eq 1 ]; then
 	done
 	tests=("${lab_tests[@]}" "${other_tests[@]}")
 fi
+# With --tap-jobs, the files that share this run's small filesystems
+# (one fills one to test a full disk) run one at a time after the others,
+# which run side by side: prove's rules, in the copy's testrules.yml.
+if [ "$tap_jobs" -gt 1 ]; then
+	par_tests=() seq_tests=()
+	for t in "${tests[@]}"; do
+		if grep -qE 'SCANBENCH_TEST_(FS|TMPFS)' "$work/src/$t"; then
+			seq_tests+=("$t")
+		else
+			par_tests+=("$t")
+		fi
+	done
+	{
+		echo '---'
+		echo 'seq:'
+		[ ${#par_tests[@]} -gt 0 ] && printf '  - par:\n' && printf '      - %s\n' "${par_tests[@]}"
+		[ ${#seq_tests[@]} -gt 0 ] && printf '  - seq:\n' && printf '      - %s\n' "${seq_tests[@]}"
+	} >"$work/src/testrules.yml"
+fi
 # The Makefile's prove_installcheck, as a user runs it, in the copy.
 sb_as_pg env -u PGHOST -u PGPORT \
 	make -C "$work/src" -s prove_installcheck PG_CONFIG="$(sb_pgbin)/pg_config" \
-	PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer" >"$tap_log" 2>&1
+	PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer -j $tap_jobs --exec $work/src/tools/tap-run.sh" \
+	>"$tap_log" 2>&1
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
 # Each TAP file's wall-clock time, slowest first: what to look at when
 # the run grows long, and what doc/development.md's tiers are made from.
-# prove -v --timer stamps each file's name with the time it ended, so a
-# file's time is its stamp less the one before, a failed file's too; the
-# first file's is its own "ok N ms" line.
-awk 'match($0, /^\[[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\] t\//) {
+# prove -v --timer ends a file that passed with its "ok N ms" line; one
+# that failed has none, and its time is the stamp on the next file's name
+# less the stamp on its own (each file's name is stamped when it starts,
+# in a run of one file at a time; --tap-jobs prints a file whole when it
+# ends, and a failed file's time is not known then).
+awk -v par="$tap_jobs" '
+	function flush(now,  d) {
+		if (cur == "" || done || par != 1) return
+		d = now - start; if (d < 0) d += 86400
+		printf "%6d s  %s\n", d, cur
+	}
+	match($0, /^\[[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\]/) {
 		split(substr($0, 2, 8), h, ":")
 		now = h[1] * 3600 + h[2] * 60 + h[3]
-		if (seen) { d = now - prev; if (d < 0) d += 86400; printf "%6d s  %s\n", d, $2 }
-		else first = $2
-		prev = now; seen = 1; next
+		flush(now)
+		cur = ($2 ~ /^t\//) ? $2 : ""; start = now; done = 0; next
 	}
-	first != "" && /^(ok|not ok) +[0-9]+ ms / { printf "%6d s  %s\n", $2 / 1000, first; first = "" }' "$tap_log" |
+	cur != "" && /^(ok|not ok) +[0-9]+ ms / { printf "%6d s  %s\n", $2 / 1000, cur; done = 1 }' "$tap_log" |
 	sort -rn | sed 's/^/test.sh: took /'
 if [ $tap_rc -ne 0 ]; then
 	grep -vE "^(ok|#)" "$tap_log" | head -60
