@@ -583,10 +583,23 @@ plan_path(Relation heap, Relation index, SbPath path, const char *sql,
 	int			i;
 
 	nestlevel = NewGUCNestLevel();
+
+	/*
+	 * The path's own setting on, the others off; an index-only scan wants
+	 * enable_indexscan on too, which governs both kinds of index scan (with
+	 * it off, every path is disabled and the planner takes the cheapest,
+	 * often the sequential scan).  plan_takes then tells an index-only scan
+	 * from the plain one the planner may prefer.
+	 */
 	for (i = 0; i < SB_NPATHS; i++)
-		(void) set_config_option(path_settings[i], i == (int) path ? "on" : "off",
+	{
+		bool		on = i == (int) path ||
+			(path == SB_PATH_INDEX_ONLY && i == (int) SB_PATH_INDEX);
+
+		(void) set_config_option(path_settings[i], on ? "on" : "off",
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 								 true, 0, false);
+	}
 	(void) set_config_option("enable_tidscan", "off", PGC_USERSET,
 							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	hook_cost_spc = InvalidOid;
