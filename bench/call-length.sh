@@ -35,22 +35,10 @@ seconds=120
 scale=1
 here=0
 table=lineitem
-while [ $# -gt 0 ]; do
-	case "$1" in
-		--cache) cache=$2; shift 2 ;;
-		--seconds) seconds=$2; shift 2 ;;
-		--scale) scale=$2; shift 2 ;;
-		--table) table=$2; shift 2 ;;
-		--here) here=1; shift ;;
-		*) sb_die "usage: bench/call-length.sh [--cache warm|cold] [--seconds S] [--table NAME] [--scale SF] [--here]" ;;
-	esac
-done
-
-pgbin=$(sb_pgbin)
-if [ $here -eq 0 ]; then
-	sb_bench_lineitem "$scale" "$table" 54333
-fi
-q() { PGOPTIONS="-c client_min_messages=warning" "$pgbin/psql" -X -At -F'|' -v ON_ERROR_STOP=1 "$@"; }
+sb_bench_args "bench/call-length.sh [--cache warm|cold] [--seconds S] [--table NAME] [--scale SF] [--here]" \
+	"cache seconds" "$@"
+sb_bench_table 54333
+q() { sb_bench_psql warning -F'|' "$@"; }
 
 cols="pairs, coverage_pct, scan_pct, scan_pct_lo, scan_pct_hi, round(scan_mb_s), array_to_string(verdict, ',')"
 echo "$table: $(q -c "SELECT pg_size_pretty(pg_relation_size('$table'))"), $cache, shared_buffers $(q -c "SHOW shared_buffers")"

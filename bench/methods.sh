@@ -20,22 +20,10 @@ rounds=5
 runs=6
 here=0
 table=lineitem
-while [ $# -gt 0 ]; do
-	case "$1" in
-		--scale) scale=$2; shift 2 ;;
-		--rounds) rounds=$2; shift 2 ;;
-		--runs) runs=$2; shift 2 ;;
-		--table) table=$2; shift 2 ;;
-		--here) here=1; shift ;;
-		*) sb_die "usage: bench/methods.sh [--scale SF] [--rounds N] [--runs N] [--table NAME] [--here]" ;;
-	esac
-done
-
-pgbin=$(sb_pgbin)
-if [ $here -eq 0 ]; then
-	sb_bench_lineitem "$scale" "$table" 54342
-fi
-q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
+sb_bench_args "bench/methods.sh [--scale SF] [--rounds N] [--runs N] [--table NAME] [--here]" \
+	"rounds runs" "$@"
+sb_bench_table 54342
+q() { sb_bench_psql error -c "$1"; }
 
 cols="scan_pct, device_pct, read_mb_s, scan_mb_s, device_mb_s, pairs, verdict::text"
 pairs="SELECT $cols FROM scan_efficiency('$table')"

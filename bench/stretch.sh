@@ -23,21 +23,9 @@ scale=1
 rounds=7
 here=0
 table=lineitem
-while [ $# -gt 0 ]; do
-	case "$1" in
-		--scale) scale=$2; shift 2 ;;
-		--rounds) rounds=$2; shift 2 ;;
-		--table) table=$2; shift 2 ;;
-		--here) here=1; shift ;;
-		*) sb_die "usage: bench/stretch.sh [--scale SF] [--rounds N] [--table NAME] [--here]" ;;
-	esac
-done
-
-pgbin=$(sb_pgbin)
-if [ $here -eq 0 ]; then
-	sb_bench_lineitem "$scale" "$table" 54332
-fi
-q() { PGOPTIONS="-c client_min_messages=warning" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
+sb_bench_args "bench/stretch.sh [--scale SF] [--rounds N] [--table NAME] [--here]" "rounds" "$@"
+sb_bench_table 54332
+q() { sb_bench_psql warning -c "$1"; }
 
 
 whole="SELECT scan_s, read_s FROM scan_efficiency('$table', 'warm', method => 'whole')"

@@ -28,24 +28,11 @@ rounds=3
 only=""
 here=0
 table=lineitem
-while [ $# -gt 0 ]; do
-	case "$1" in
-		--scale) scale=$2; shift 2 ;;
-		--calls) calls=$2; shift 2 ;;
-		--rounds) rounds=$2; shift 2 ;;
-		--only) only=$2; shift 2 ;;
-		--table) table=$2; shift 2 ;;
-		--here) here=1; shift ;;
-		*) sb_die "usage: bench/trust.sh [--scale SF] [--calls N] [--rounds N] [--only repeat|sample] [--table NAME] [--here]" ;;
-	esac
-done
-
-pgbin=$(sb_pgbin)
-if [ $here -eq 0 ]; then
-	sb_bench_lineitem "$scale" "$table" 54333
-fi
+sb_bench_args "bench/trust.sh [--scale SF] [--calls N] [--rounds N] [--only repeat|sample] [--table NAME] [--here]" \
+	"calls rounds only" "$@"
+sb_bench_table 54333
 # The verdict's messages go to the server log; the row carries the verdict.
-q() { PGOPTIONS="-c client_min_messages=error" "$pgbin/psql" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
+q() { sb_bench_psql error -c "$1"; }
 
 echo "$table: $(q "SELECT pg_size_pretty(pg_relation_size('$table'))")"
 

@@ -8,6 +8,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time);
+use FindBin;
+use lib $FindBin::RealBin;
+use SbPartitions;
 
 my $slow = ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
 my $nparts = $slow ? 4000 : 300;
@@ -17,15 +20,9 @@ $node->init;
 # Many buffers make a per-leaf pass expensive enough to see.
 $node->append_conf('postgresql.conf', "shared_buffers = 1GB\nmax_locks_per_transaction = 256\n");
 $node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION scanbench');
+create_list_partitions($node, 'mp', $nparts);
 $node->safe_psql('postgres', qq{
-	CREATE EXTENSION scanbench;
-	CREATE TABLE mp (id integer, pad text) PARTITION BY LIST (id);
-	DO \$\$
-	BEGIN
-		FOR i IN 1 .. $nparts LOOP
-			EXECUTE format('CREATE TABLE mp_%s PARTITION OF mp FOR VALUES IN (%s)', i, i);
-		END LOOP;
-	END \$\$;
 	INSERT INTO mp SELECT g, repeat('x', 100) FROM generate_series(1, $nparts) g;
 	VACUUM (FREEZE, ANALYZE) mp;
 });

@@ -27,19 +27,14 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
 use SbLab;
+use SbClient;
 
 plan skip_all => 'times reads in the lab: set PG_TEST_EXTRA=scanbench_slow'
   unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
 my $why = lab_why();
 plan skip_all => "no lab here: $why" if defined $why;
 
-my $probe = $ENV{SCANBENCH_PROBE} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-probe/scanbench-probe');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-probe";
-};
--x $probe or BAIL_OUT("scanbench-probe is neither built in this tree nor installed ($probe)");
+my $probe = client_program('scanbench-probe');
 my $profiles = File::Spec->rel2abs('bin/scanbench-probe/scanbench_storage_profiles.conf');
 
 my $mib = 125;

@@ -9,7 +9,6 @@
 # cancels every server's call within a second, leaving none measuring.
 use strict;
 use warnings;
-use File::Spec;
 use File::Temp qw(tempdir);
 use FindBin;
 use lib $FindBin::RealBin;
@@ -19,18 +18,13 @@ use Test::More;
 use IPC::Run;
 use Time::HiRes qw(sleep time);
 use SbLab;
+use SbClient;
 
 # The servers' sessions are found by what they run (the measurement starts
 # with a comment naming it): the TAP framework sets PGAPPNAME, which a libpq
 # client's fallback application name gives way to.
 
-my $fleet = $ENV{SCANBENCH_FLEET} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-fleet/scanbench-fleet');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-fleet";
-};
--x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
+my $fleet = client_program('scanbench-fleet');
 
 # About 5 MB: a few 8 MB stretches' worth at most, a second at the throttle.
 my $table = q{

@@ -5,37 +5,20 @@
 # and run without a server, each of its checks a test here.
 use strict;
 use warnings;
-use File::Spec;
 use File::Temp qw(tempdir);
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbClient;
 
-my $fleet = $ENV{SCANBENCH_FLEET} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-fleet/scanbench-fleet');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-fleet";
-};
--x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
+my $fleet = client_program('scanbench-fleet');
 
 my $dir = tempdir('sb-fleet-args-XXXX', TMPDIR => 1, CLEANUP => 1);
 
-sub file
-{
-	my ($name, $text) = @_;
-	open my $fh, '>', "$dir/$name" or die;
-	print $fh $text;
-	close $fh;
-	return "$dir/$name";
-}
-
-sub fleet
-{
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ $fleet, @_ ], '<', \undef, '>', \$out, '2>', \$err);
-	return ($? >> 8, $out, $err);
-}
+sub file { return write_file($dir, @_); }
+sub fleet { return run_client($fleet, @_); }
 
 my ($rc, $out, $err) = fleet('--help');
 is($rc, 0, '--help exits 0');

@@ -5,19 +5,15 @@
 # server's rows at the end, after all were measured.
 use strict;
 use warnings;
-use File::Spec;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbClient;
 
-my $fleet = $ENV{SCANBENCH_FLEET} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-fleet/scanbench-fleet');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-fleet";
-};
--x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
+my $fleet = client_program('scanbench-fleet');
 
 my $node = PostgreSQL::Test::Cluster->new('fleet_bad_lines');
 $node->init;

@@ -8,21 +8,17 @@
 # them, still each server once.
 use strict;
 use warnings;
-use File::Spec;
 use File::Temp qw(tempdir);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
 use Time::HiRes qw(sleep time);
+use FindBin;
+use lib $FindBin::RealBin;
+use SbClient;
 
-my $fleet = $ENV{SCANBENCH_FLEET} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-fleet/scanbench-fleet');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-fleet";
-};
--x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
+my $fleet = client_program('scanbench-fleet');
 
 my @names = map { "s$_" } 1 .. 6;
 my %disk = (s1 => 'a', s2 => 'a');

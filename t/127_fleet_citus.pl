@@ -8,7 +8,6 @@
 # holding the database's own runs, a second call.
 use strict;
 use warnings;
-use File::Spec;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -16,16 +15,11 @@ use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use SbCitus;
+use SbClient;
 
 SbCitus::require_citus();
 
-my $fleet = $ENV{SCANBENCH_FLEET} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-fleet/scanbench-fleet');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-fleet";
-};
--x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
+my $fleet = client_program('scanbench-fleet');
 
 my ($coord, $w1, $w2) = SbCitus::start_cluster('fleetcitus');
 my ($ret, $out, $err);

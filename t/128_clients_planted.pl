@@ -46,7 +46,6 @@
 # first on the path a planted domain's CHECK ran in the load.
 use strict;
 use warnings;
-use File::Spec;
 use File::Temp qw(tempdir);
 use FindBin;
 use lib $FindBin::RealBin;
@@ -56,21 +55,10 @@ use Test::More;
 use IPC::Run;
 use Time::HiRes qw(sleep time);
 use ScanbenchLoad;
+use SbClient;
 
-my $fleet = $ENV{SCANBENCH_FLEET} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-fleet/scanbench-fleet');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-fleet";
-};
--x $fleet or BAIL_OUT("scanbench-fleet is neither built in this tree nor installed ($fleet)");
-my $probe = $ENV{SCANBENCH_PROBE} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-probe/scanbench-probe');
-	my $bindir = `pg_config --bindir`;
-	chomp $bindir;
-	-x $built ? $built : "$bindir/scanbench-probe";
-};
--x $probe or BAIL_OUT("scanbench-probe is neither built in this tree nor installed ($probe)");
+my $fleet = client_program('scanbench-fleet');
+my $probe = client_program('scanbench-probe');
 
 # ---- the clients' SQL, from their sources ----
 

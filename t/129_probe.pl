@@ -25,34 +25,18 @@ use Test::More;
 use IPC::Run;
 use Time::HiRes qw(sleep time);
 use SbCold;
+use SbClient;
 
 my ($bindir, $sharedir) = map { my $v = `pg_config $_`; chomp $v; $v } qw(--bindir --sharedir);
-my $probe = $ENV{SCANBENCH_PROBE} // do {
-	my $built = File::Spec->rel2abs('bin/scanbench-probe/scanbench-probe');
-	-x $built ? $built : "$bindir/scanbench-probe";
-};
--x $probe or BAIL_OUT("scanbench-probe is neither built in this tree nor installed ($probe)");
+my $probe = client_program('scanbench-probe');
 # The tree's profiles, read after the installed ones (the same names):
 # the figures tested are these, whichever copy is installed.
 my $tree_profiles = File::Spec->rel2abs('bin/scanbench-probe/scanbench_storage_profiles.conf');
 
 my $dir = tempdir('sb-probe-XXXX', TMPDIR => 1, CLEANUP => 1);
 
-sub file
-{
-	my ($name, $text) = @_;
-	open my $fh, '>', "$dir/$name" or die;
-	print $fh $text;
-	close $fh;
-	return "$dir/$name";
-}
-
-sub run_probe
-{
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ $probe, @_ ], '<', \undef, '>', \$out, '2>', \$err);
-	return ($? >> 8, $out, $err);
-}
+sub file { return write_file($dir, @_); }
+sub run_probe { return run_client($probe, @_); }
 
 # ---- the command line and the profiles: nothing connects ----
 

@@ -14,6 +14,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use FindBin;
 use lib $FindBin::RealBin;
+use SbPartitions;
 
 # Descriptors of process $pid open read-only on a path matching $re: the
 # reads' own, as the server's storage manager opens relation files
@@ -66,14 +67,8 @@ is($node->safe_psql('postgres', "SELECT reads, depth FROM random_read('small', '
 
 # ---- many partitions read at depth ----
 
+create_list_partitions($node, 'mp', $nparts);
 $node->safe_psql('postgres', qq{
-	CREATE TABLE mp (id integer, pad text) PARTITION BY LIST (id);
-	DO \$\$
-	BEGIN
-		FOR i IN 1 .. $nparts LOOP
-			EXECUTE format('CREATE TABLE mp_%s PARTITION OF mp FOR VALUES IN (%s)', i, i);
-		END LOOP;
-	END \$\$;
 	INSERT INTO mp SELECT 1 + g % $nparts, repeat('x', 200) FROM generate_series(1, 40 * $nparts) g;
 	VACUUM (FREEZE, ANALYZE) mp;
 });

@@ -293,6 +293,49 @@ sb_bench_lineitem()
 		sb_die "CREATE EXTENSION failed"
 }
 
+# sb_bench_args USAGE OWN ARG...: the command line of a bench on one
+# lineitem.  --scale SF, --table NAME and --here (the server PGHOST/PGPORT
+# name, where scanbench and the table are installed) go into scale, table
+# and here; OWN names the bench's own options, each with a value, as their
+# variables are named but with '-' for '_' ("rounds max-seconds": --rounds
+# into rounds, --max-seconds into max_seconds).  The bench sets each
+# variable to its default first.  Any other word ends it with USAGE.
+sb_bench_args()
+{
+	local usage=$1 own=" $2 " name
+	shift 2
+	while [ $# -gt 0 ]; do
+		case "$1" in
+			--scale) scale=$2; shift 2 ;;
+			--table) table=$2; shift 2 ;;
+			--here) here=1; shift ;;
+			--*)
+				name=${1#--}
+				[[ "$own" == *" $name "* ]] || sb_die "usage: $usage"
+				printf -v "${name//-/_}" '%s' "$2"
+				shift 2 ;;
+			*) sb_die "usage: $usage" ;;
+		esac
+	done
+}
+
+# sb_bench_table PORT: after sb_bench_args, the bench's table: with --here
+# the server's own, otherwise lineitem of SF scale, loaded as table into a
+# throwaway cluster on a free port from PORT on (sb_bench_lineitem).
+sb_bench_table()
+{
+	[ "$here" -eq 1 ] || sb_bench_lineitem "$scale" "$table" "$1"
+}
+
+# sb_bench_psql LEVEL ARG...: psql on the bench's server, unaligned and
+# without headers, stopping at the first error; the server's messages
+# below LEVEL (warning, error) stay off the bench's output, which is its
+# figures.
+sb_bench_psql()
+{
+	PGOPTIONS="-c client_min_messages=$1" "$(sb_pgbin)/psql" -X -At -v ON_ERROR_STOP=1 "${@:2}"
+}
+
 # The median of the numbers on standard input, one or more to a line.
 sb_median()
 {

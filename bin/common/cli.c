@@ -1,8 +1,10 @@
 /*
- * cli.c: messages, numeric options and the password prompt of scanbench's
- * client programs (scanbench-load, scanbench-fleet); see cli.h.
+ * cli.c: messages, the common options and numbers of the command line and
+ * the password prompt of scanbench's client programs (scanbench-load,
+ * scanbench-fleet, scanbench-probe); see cli.h.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -78,6 +80,62 @@ one_line(const char *msg)
 		if (*c == '\n' || *c == '\t')
 			*c = ' ';
 	return buf;
+}
+
+/*
+ * --help or -? as the first argument: usage() prints the help, whatever
+ * follows, as PostgreSQL's own programs do, and the program exits 0.
+ */
+bool
+cli_help_first(int argc, char **argv, void (*usage) (void))
+{
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		return true;
+	}
+	return false;
+}
+
+/*
+ * -w and -W, as psql takes them: *prompt is -1 (never prompt for a
+ * password) or 1 (prompt before connecting); left as it is, and false
+ * returned, for any other option c.
+ */
+bool
+cli_password_option(int c, int *prompt)
+{
+	if (c == 'w')
+		*prompt = -1;
+	else if (c == 'W')
+		*prompt = 1;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * An option c of getopt_long's that the program has not taken itself:
+ * --help (help, the program's own code for it), -?, which getopt reports
+ * as an unknown option, -V, or an option getopt refused after saying why.
+ * Returns the status the program exits with now: 0 after the help or the
+ * version, CLI_EXIT_USAGE after a pointer to --help.
+ */
+int
+cli_other_option(int c, int help, char **argv, void (*usage) (void))
+{
+	if (c == help || (c == '?' && optopt == 0 && strcmp(argv[optind - 1], "-?") == 0))
+	{
+		usage();
+		return 0;
+	}
+	if (c == 'V')
+	{
+		printf("%s (scanbench) %s\n", cli_progname, SCANBENCH_VERSION);
+		return 0;
+	}
+	fprintf(stderr, "Try \"%s --help\" for more information.\n", cli_progname);
+	return CLI_EXIT_USAGE;
 }
 
 /*

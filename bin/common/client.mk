@@ -1,6 +1,7 @@
 # What scanbench's client programs build alike, included by each one's
-# Makefile after it names PROGRAM, OBJS (with cli.o) and PGFILEDESC: libpq
-# and ../common, the version number, PGXS itself.
+# Makefile after it names PROGRAM, OBJS (with cli.o, and xalloc.o where
+# the program ends on a failed allocation) and PGFILEDESC: libpq and
+# ../common, the version number, PGXS itself.
 
 # The one version number, from the extension's control file.
 SCANBENCH_VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(dir $(lastword $(MAKEFILE_LIST)))../../scanbench.control)
@@ -19,7 +20,9 @@ include $(PGXS)
 
 LIBS := -lm
 
-$(OBJS): $(wildcard *.h) ../common/cli.h
+$(OBJS): $(wildcard *.h) $(wildcard ../common/*.h)
 
-# cli.c is found in ../common by the usual rules (.o, and .bc for JIT).
+# cli.c and xalloc.c are found in ../common by the usual rules (.o, and
+# .bc for JIT).
 vpath cli.c ../common
+vpath xalloc.c ../common

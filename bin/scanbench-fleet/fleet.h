@@ -23,8 +23,8 @@
  *   report.c    the table, csv and json output
  *   signals.c   SIGINT and SIGTERM: cancel every running call
  *   db.c        the password -W asks for, once, for every connection
- *   xalloc.c    memory that is there or ends the program (messages:
- *               ../common/cli.c)
+ *   ../common/xalloc.c  memory that is there or ends the program
+ *               (messages: ../common/cli.c)
  */
 #ifndef FLEET_H
 #define FLEET_H

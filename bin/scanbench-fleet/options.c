@@ -54,11 +54,7 @@ static const struct option long_options[] = {
 	{"history-runs", required_argument, NULL, OPT_HISTORY_RUNS},
 	{"night", required_argument, NULL, OPT_NIGHT},
 	{"lease", required_argument, NULL, OPT_LEASE},
-	{"no-password", no_argument, NULL, 'w'},
-	{"password", no_argument, NULL, 'W'},
-	{"version", no_argument, NULL, 'V'},
-	{"help", no_argument, NULL, OPT_HELP},
-	{NULL, 0, NULL, 0}
+	CLI_LAST_LONG_OPTIONS(OPT_HELP)
 };
 
 static void
@@ -210,13 +206,12 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 	};
 	opt->relations = xmalloc(sizeof(char *) * (size_t) argc);
 	*status = 0;
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		usage();
+	if (cli_help_first(argc, argv, usage))
 		return false;
-	}
 	while ((c = getopt_long(argc, argv, "f:r:H:F:j:wWV?", long_options, NULL)) != -1)
 	{
+		if (cli_password_option(c, &opt->password_prompt))
+			continue;
 		switch (c)
 		{
 			case 'f':
@@ -293,26 +288,8 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 				opt->lease = parse_double(optarg, "lease", 2, 86400, false);
 				lease_given = true;
 				break;
-			case 'w':
-				opt->password_prompt = -1;
-				break;
-			case 'W':
-				opt->password_prompt = 1;
-				break;
-			case 'V':
-				printf(FLEET_NAME " (scanbench) " FLEET_VERSION "\n");
-				return false;
-			case OPT_HELP:
-				usage();
-				return false;
 			default:
-				if (c == '?' && optopt == 0 && strcmp(argv[optind - 1], "-?") == 0)
-				{
-					usage();
-					return false;
-				}
-				fprintf(stderr, "Try \"" FLEET_NAME " --help\" for more information.\n");
-				*status = EXIT_CANNOT_RUN;
+				*status = cli_other_option(c, OPT_HELP, argv, usage);
 				return false;
 		}
 	}

@@ -57,15 +57,8 @@ static const struct option long_options[] = {
 	{"progress", required_argument, NULL, 'P'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"json", no_argument, NULL, OPT_JSON},
-	{"host", required_argument, NULL, 'h'},
-	{"port", required_argument, NULL, 'p'},
-	{"username", required_argument, NULL, 'U'},
-	{"dbname", required_argument, NULL, 'd'},
-	{"no-password", no_argument, NULL, 'w'},
-	{"password", no_argument, NULL, 'W'},
-	{"version", no_argument, NULL, 'V'},
-	{"help", no_argument, NULL, OPT_HELP},
-	{NULL, 0, NULL, 0}
+	CLI_CONNECTION_LONG_OPTIONS,
+	CLI_LAST_LONG_OPTIONS(OPT_HELP)
 };
 
 static void
@@ -363,14 +356,8 @@ set_connection_option(Options *opt, int c, const char *arg)
 		case 'd':
 			opt->dbname = arg;
 			return true;
-		case 'w':
-			opt->password_prompt = -1;
-			return true;
-		case 'W':
-			opt->password_prompt = 1;
-			return true;
 	}
-	return false;
+	return cli_password_option(c, &opt->password_prompt);
 }
 
 /*
@@ -452,33 +439,14 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			.lock_timeout = DEFAULT_LOCK_TIMEOUT_S,
 	};
 	*status = 0;
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		usage();
+	if (cli_help_first(argc, argv, usage))
 		return false;
-	}
 	while ((c = getopt_long(argc, argv, "s:F:t:j:P:qh:p:U:d:wWV?", long_options, NULL)) != -1)
 	{
 		if (set_load_option(opt, c, optarg, &format_given) ||
 			set_connection_option(opt, c, optarg))
 			continue;
-		if (c == OPT_HELP)
-		{
-			usage();
-			return false;
-		}
-		if (c == 'V')
-		{
-			printf(LOADER_NAME " (scanbench) " LOADER_VERSION "\n");
-			return false;
-		}
-		if (c == '?' && optopt == 0 && strcmp(argv[optind - 1], "-?") == 0)
-		{
-			usage();
-			return false;
-		}
-		fprintf(stderr, "Try \"" LOADER_NAME " --help\" for more information.\n");
-		*status = EXIT_USAGE;
+		*status = cli_other_option(c, OPT_HELP, argv, usage);
 		return false;
 	}
 	check_options(opt, argc, argv);

@@ -52,18 +52,11 @@ static const struct option long_options[] = {
 	{"name", required_argument, NULL, OPT_NAME},
 	{"tag", required_argument, NULL, OPT_TAG},
 	{"format", required_argument, NULL, 'F'},
-	{"dbname", required_argument, NULL, 'd'},
-	{"host", required_argument, NULL, 'h'},
-	{"port", required_argument, NULL, 'p'},
-	{"username", required_argument, NULL, 'U'},
-	{"no-password", no_argument, NULL, 'w'},
-	{"password", no_argument, NULL, 'W'},
+	CLI_CONNECTION_LONG_OPTIONS,
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"lock-timeout", required_argument, NULL, OPT_LOCK_TIMEOUT},
 	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
-	{"version", no_argument, NULL, 'V'},
-	{"help", no_argument, NULL, OPT_HELP},
-	{NULL, 0, NULL, 0}
+	CLI_LAST_LONG_OPTIONS(OPT_HELP)
 };
 
 static void
@@ -261,13 +254,12 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 	opt->profiles_files = xmalloc(sizeof(char *) * (size_t) argc);
 	opt->tags = xmalloc(sizeof(char *) * (size_t) argc);
 	*status = EXIT_MEASURED;
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		usage();
+	if (cli_help_first(argc, argv, usage))
 		return false;
-	}
 	while ((c = getopt_long(argc, argv, "t:H:F:d:h:p:U:wWV?", long_options, NULL)) != -1)
 	{
+		if (cli_password_option(c, &opt->password_prompt))
+			continue;
 		switch (c)
 		{
 			case 't':
@@ -345,12 +337,6 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			case 'U':
 				opt->username = optarg;
 				break;
-			case 'w':
-				opt->password_prompt = -1;
-				break;
-			case 'W':
-				opt->password_prompt = 1;
-				break;
 			case OPT_TIMEOUT:
 				opt->timeout = parse_double(optarg, "timeout", 0, 2147483, true);
 				break;
@@ -360,20 +346,8 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			case OPT_CONNECT_TIMEOUT:
 				opt->connect_timeout = parse_double(optarg, "connect timeout", 0, 3600, true);
 				break;
-			case 'V':
-				printf(PROBE_NAME " (scanbench) " PROBE_VERSION "\n");
-				return false;
-			case OPT_HELP:
-				usage();
-				return false;
 			default:
-				if (c == '?' && optopt == 0 && strcmp(argv[optind - 1], "-?") == 0)
-				{
-					usage();
-					return false;
-				}
-				fprintf(stderr, "Try \"" PROBE_NAME " --help\" for more information.\n");
-				*status = EXIT_CANNOT_RUN;
+				*status = cli_other_option(c, OPT_HELP, argv, usage);
 				return false;
 		}
 	}

@@ -24,8 +24,8 @@
  *   history.c   the central history: the runs into scanbench's
  *               scan_history, marked as measured from a client
  *   signals.c   SIGINT and SIGTERM: cancel the running pass
- *   xalloc.c    memory that is there or ends the program (messages:
- *               ../common/cli.c)
+ *   ../common/xalloc.c  memory that is there or ends the program
+ *               (messages: ../common/cli.c)
  */
 #ifndef SCANBENCH_PROBE_PROGRAM_H
 #define SCANBENCH_PROBE_PROGRAM_H

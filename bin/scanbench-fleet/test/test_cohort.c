@@ -14,7 +14,7 @@
 #include "../measure.h"
 #include "../options.h"
 #include "../servers.h"
-#include "../xalloc.h"
+#include "../../common/xalloc.h"
 
 static int	failed;
 

@@ -1,6 +1,7 @@
 /*
- * xalloc.c: memory that is there or ends the program (the messages
- * themselves: ../common/cli.c).
+ * xalloc.c: memory that is there or ends the program, for the client
+ * programs that have nothing better to do when it is not (scanbench-fleet,
+ * scanbench-probe); the message itself is cli.c's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,7 +9,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "program.h"
 #include "xalloc.h"
 
 void *
@@ -19,7 +19,7 @@ xmalloc(size_t n)
 	if (p == NULL)
 	{
 		log_error("out of memory");
-		exit(EXIT_CANNOT_RUN);
+		exit(XALLOC_EXIT);
 	}
 	return p;
 }
