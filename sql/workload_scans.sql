@@ -65,7 +65,7 @@ SELECT count(*) FROM workload_scans('SELECT 1');
 -- bytes over the wait.
 CREATE TEMP VIEW sb_scans_shape AS
 SELECT cache, node, node_type, relation, alias, idx, rows, loops,
-	blocks_read > 0 AS read, blocks_hit > 0 AS hit,
+	blocks_read > 0 AS read,
 	bytes_read = blocks_read * current_setting('block_size')::bigint AS bytes_are_blocks,
 	read_mb_s IS NULL OR abs(read_mb_s - bytes_read / read_wait_s / 1e6) < 0.06 AS rate_is_bytes_over_wait,
 	read_wait_pct IS NULL OR read_wait_pct BETWEEN 0 AND 100.1 AS pct,
