@@ -84,7 +84,7 @@ for my $p (@paths)
 	for my $r ($cold, $warm)
 	{
 		note("$type, $r->{cache}: " . join(', ', map { "$_ " . (ref $r->{$_} ? '{' . join(',', @{ $r->{$_} }) . '}' : $r->{$_} // 'NULL') }
-			qw(relation idx rows loops blocks_read blocks_hit read_wait_s read_mb_s node_s read_wait_pct cached_pct reference verdict note)));
+			qw(relation idx rows loops blocks_read blocks_hit read_wait_s read_mb_s node_s read_wait_pct in_flight cached_pct reference verdict note)));
 		is($r->{relation}, 's', "$type, $r->{cache}: the table");
 		is($r->{idx}, $idx, "$type, $r->{cache}: the index") if defined $idx;
 		is($r->{rows}, $nrows, "$type, $r->{cache}: $nrows rows");

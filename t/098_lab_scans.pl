@@ -55,7 +55,7 @@ for my $try (1 .. 3)
 	($row) = grep { $_->{node_type} eq 'Index Scan' } @$rows;
 	ok($row, "try $try: an Index Scan row") or diag(explain($rows)), last;
 	note("try $try: " . join(', ', map { "$_ " . (ref $row->{$_} ? '{' . join(',', @{ $row->{$_} }) . '}' : $row->{$_} // 'NULL') }
-		qw(relation idx rows blocks_read bytes_read blocks_hit read_wait_s read_mb_s node_s read_wait_pct cached_pct verdict)));
+		qw(relation idx rows blocks_read bytes_read blocks_hit read_wait_s read_mb_s node_s read_wait_pct in_flight cached_pct verdict)));
 	# read_mb_s is rounded to 0.1 MB/s, 6 % of this answer: the rate is
 	# taken from its bytes and wait, as read_mb_s is made.
 	my $rate = $row->{read_wait_s} > 0 ? $row->{bytes_read} / $row->{read_wait_s} / 1e6 : 0;
