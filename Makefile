@@ -28,12 +28,13 @@ OBJS = scanbench.o \
 	src/efficiency_row.o src/fnargs.o src/history_record.o src/iodepth.o src/mountinfo.o \
 	src/pagecost.o src/pairs.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o \
 	src/restore.o src/rows.o src/sampler.o src/scan.o src/scratch.o src/scratchdir.o \
-	src/seqread.o src/settings.o src/stats.o src/tablespace.o src/toastscan.o src/verdict.o \
+	src/planscan.o src/seqread.o src/settings.o src/stats.o src/tablespace.o src/toastscan.o \
+	src/verdict.o \
 	src/entry/access_paths.o src/entry/advice.o src/entry/citus.o \
 	src/entry/index_crossover.o src/entry/page_costs.o \
 	src/entry/raw_read.o src/entry/scan_efficiency.o src/entry/scan_history.o \
 	src/entry/scan_pairs.o src/entry/scan_rate.o src/entry/storage.o \
-	src/entry/toast_efficiency.o
+	src/entry/toast_efficiency.o src/entry/workload_scans.o
 PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 
 # Install scripts: the current version's script, scanbench--$(EXTVERSION).sql,
@@ -48,7 +49,8 @@ DATA = scanbench--0.1.sql $(sort $(wildcard scanbench--*--*.sql)) \
 # of sql/ is listed (tools/check-layout.sh checks that none is left out).
 REGRESS = scanbench_setup access_paths advice breakdown citus comments history \
 	history_checks history_months index_crossover messages null_args page_costs page_costs_history \
-	privileges raw_read safety scan_efficiency scan_pairs scan_rate storage toast_efficiency workload
+	privileges raw_read safety scan_efficiency scan_pairs scan_rate storage toast_efficiency workload \
+	workload_scans
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
 # No TAP_TESTS: PGXS would run every TAP file within installcheck, which
 # stays pg_regress alone; prove_installcheck below runs them.

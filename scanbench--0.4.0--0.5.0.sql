@@ -3341,3 +3341,73 @@ COMMENT ON FUNCTION workload_io(bigint, bigint) IS
 
 REVOKE ALL ON FUNCTION workload_io(bigint, bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION workload_io(bigint, bigint) TO pg_monitor;
+
+-- One query given by the caller, per scan node: workload_scans runs it
+-- with EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) cold (the relations its
+-- plan reads evicted first, as scan_efficiency's cold mode evicts them)
+-- and warm, each time in a subtransaction rolled back with the
+-- transaction read-only, and gives a row per scan node and run: its
+-- reads against the reference of its access path (workload_references).
+-- It is C, and has no SET search_path: the query is the caller's, named
+-- and run with the caller's path and rights as the caller would run it;
+-- the one statement the library sends of its own names
+-- workload_references with the extension's schema.  It evicts caches and
+-- runs a query: the superuser's unless granted (doc/workload.md).
+CREATE TYPE workload_scans_result AS (
+	cache				text,
+	node				integer,
+	node_type			text,
+	relation			regclass,
+	alias				text,
+	idx					regclass,
+	rows				bigint,
+	loops				bigint,
+	blocks_read			bigint,
+	blocks_hit			bigint,
+	bytes_read			bigint,
+	read_wait_s			float8,
+	read_mb_s			float8,
+	node_s				float8,
+	read_wait_pct		float8,
+	in_flight			float8,
+	cached_pct			float8,
+	reference			text,
+	reference_mb_s		float8,
+	reference_pct		float8,
+	verdict				text[],
+	note				text
+);
+
+COMMENT ON TYPE workload_scans_result IS 'workload_scans: one scan node of one run of the query, its reads against the reference of its access path';
+COMMENT ON COLUMN workload_scans_result.cache IS 'cold (the relations the plan reads, their indexes and TOAST evicted from shared_buffers and the page cache first) or warm (run again after the cold run, its pages resident)';
+COMMENT ON COLUMN workload_scans_result.node IS 'the node''s place in the plan, as EXPLAIN lists its nodes: 1 is the top';
+COMMENT ON COLUMN workload_scans_result.node_type IS 'Seq Scan, Index Scan, Index Only Scan or Bitmap Heap Scan';
+COMMENT ON COLUMN workload_scans_result.relation IS 'the table it scans';
+COMMENT ON COLUMN workload_scans_result.alias IS 'the name the query gives the table (tells two scans of one table apart)';
+COMMENT ON COLUMN workload_scans_result.idx IS 'the index it reads: a bitmap heap scan''s bitmap index scan''s; NULL for a sequential scan, or a bitmap built from several indexes';
+COMMENT ON COLUMN workload_scans_result.rows IS 'rows it returned, over all its loops';
+COMMENT ON COLUMN workload_scans_result.loops IS 'times it ran (the inner side of a nested loop runs once a row of the outer; parallel workers add theirs)';
+COMMENT ON COLUMN workload_scans_result.blocks_read IS 'blocks it read from outside shared_buffers, its own: a bitmap heap scan''s bitmap index scans and a subplan in its filter are left out';
+COMMENT ON COLUMN workload_scans_result.blocks_hit IS 'blocks it found in shared_buffers, its own';
+COMMENT ON COLUMN workload_scans_result.bytes_read IS 'blocks_read x block_size';
+COMMENT ON COLUMN workload_scans_result.read_wait_s IS 'seconds it waited for those reads (track_io_timing, set on for the run); from PostgreSQL 18 the time waited, not the time the reads took (reads issued ahead are waited for less)';
+COMMENT ON COLUMN workload_scans_result.read_mb_s IS 'bytes_read / read_wait_s, MB/s (10^6 bytes): the rate per second of wait; NULL when nothing was read or no read was waited for';
+COMMENT ON COLUMN workload_scans_result.node_s IS 'seconds the node ran, its own (its children''s time left out), over all its loops';
+COMMENT ON COLUMN workload_scans_result.read_wait_pct IS '100 x read_wait_s / node_s: the share of its time it waited for reads, %';
+COMMENT ON COLUMN workload_scans_result.in_flight IS 'reads its read stream kept in flight, on average, where EXPLAIN''s IO figures say (PostgreSQL 19 on); NULL before';
+COMMENT ON COLUMN workload_scans_result.cached_pct IS 'cold: % of its table''s (and index''s) blocks still in shared_buffers or the page cache after the eviction; NULL warm';
+COMMENT ON COLUMN workload_scans_result.reference IS 'the reference of its access path (workload_references): sequential for a Seq Scan, random for an Index Scan or Index Only Scan, random_at_depth for a Bitmap Heap Scan (random where none at depth is recorded)';
+COMMENT ON COLUMN workload_scans_result.reference_mb_s IS 'that reference''s rate, MB/s; NULL when none is recorded';
+COMMENT ON COLUMN workload_scans_result.reference_pct IS '100 x read_mb_s / reference_mb_s, %';
+COMMENT ON COLUMN workload_scans_result.verdict IS '{ok}, or cached (more than 5 % resident after the eviction), host_cache (a cold run read faster than twice every rate of the storage: a cache below this system served it), io_limited (the server''s read throttle set the rate), depth_limited (read one at a time where the storage gives 1.5 times more at depth), storage_not_limiting (its reads took less than half its time); NULL when it read nothing from outside shared_buffers';
+COMMENT ON COLUMN workload_scans_result.note IS 'why a figure is missing, and the command that gives it';
+
+CREATE FUNCTION workload_scans(query text, cache text DEFAULT 'both')
+RETURNS SETOF workload_scans_result
+AS 'MODULE_PATHNAME', 'workload_scans'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE ROWS 4;
+
+COMMENT ON FUNCTION workload_scans(text, text) IS
+'run one SELECT, given as text, with EXPLAIN (ANALYZE, BUFFERS) cold (its relations evicted first), warm or both, read-only in a subtransaction rolled back, with the caller''s rights: a row per scan node and run, with its blocks read and hit, the wait for them, the rate per second of wait against the reference of its access path (workload_references), and a verdict; refuses anything but one plain SELECT';
+
+REVOKE ALL ON FUNCTION workload_scans(text, text) FROM PUBLIC;

@@ -84,6 +84,10 @@
 #define SB_ABOVE_PCT		105.0	/* scan_pct clearly above the raw read */
 #define SB_DEPTH_RATIO		1.5		/* at depth over one at a time, and over
 									 * the scan: latency, not bandwidth */
+#define SB_SCAN_BOUND_PCT	50.0	/* a node's reads, of its time: they held
+									 * it back (workload_judge's bound_pct) */
+#define SB_SCAN_CACHE_RATIO 2.0		/* over every device rate: not the device
+									 * (workload_judge's cache_ratio) */
 
 void
 sb_judge_input_init(SbJudgeInput *in)
@@ -598,6 +602,43 @@ sb_judge_toast(int rounds, double pct, double lo, double hi, bool cold,
 		add(v, SB_MARK_CACHED);
 	if (cold && limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
 		add(v, SB_MARK_IO_LIMITED);
+}
+
+/*
+ * workload_scans' verdict on one scan node's reads, in the marks above:
+ * cached when the eviction before a cold run left more than SB_CACHED_PCT
+ * of its relation (and index) resident; storage_not_limiting when its
+ * reads took less than SB_SCAN_BOUND_PCT of its time (its rate per second
+ * of wait is then not the storage's: read-ahead or asynchronous reads had
+ * the blocks ready); io_limited when it read at SB_IOPS_RATIO of what the
+ * group's read throttle allows or more (read_rate and limit_rate in 8 kB
+ * reads a second); and, of a node its reads held back, host_cache when a
+ * cold run read faster than SB_SCAN_CACHE_RATIO times every rate the
+ * storage was measured to give, though nothing of it stayed resident (a
+ * cache below this system served it), and depth_limited when it read one
+ * block at a time while the storage gives SB_DEPTH_RATIO times its rate
+ * with reads at depth.  A rate not measured is NaN and decides nothing.
+ */
+void
+sb_judge_scan_node(bool cold, double read_wait_pct, double read_mb_s,
+				   double device_max_mb_s, double depth_mb_s,
+				   bool one_at_a_time, double cached_pct, double read_rate,
+				   double limit_rate, SbVerdict *v)
+{
+	bool		cached = cold && cached_pct > SB_CACHED_PCT;
+	bool		bound = read_wait_pct >= SB_SCAN_BOUND_PCT;
+
+	v->n = 0;
+	if (cached)
+		add(v, SB_MARK_CACHED);
+	if (cold && bound && !cached && read_mb_s > SB_SCAN_CACHE_RATIO * device_max_mb_s)
+		add(v, SB_MARK_HOST_CACHE);
+	if (limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
+		add(v, SB_MARK_IO_LIMITED);
+	else if (bound && one_at_a_time && depth_mb_s > SB_DEPTH_RATIO * read_mb_s)
+		add(v, SB_MARK_DEPTH_LIMITED);
+	if (!bound)
+		add(v, SB_MARK_STORAGE_NOT_LIMITING);
 }
 
 bool

@@ -94,6 +94,11 @@ extern void sb_judge_crossover(int rounds, double rows, double lo, double hi,
 extern void sb_judge_toast(int rounds, double pct, double lo, double hi,
 						   bool cold, double cached_pct, double read_rate,
 						   double limit_rate, SbVerdict *v);
+extern void sb_judge_scan_node(bool cold, double read_wait_pct,
+							   double read_mb_s, double device_max_mb_s,
+							   double depth_mb_s, bool one_at_a_time,
+							   double cached_pct, double read_rate,
+							   double limit_rate, SbVerdict *v);
 extern bool sb_verdict_has(const SbVerdict *v, const char *mark);
 extern char *sb_verdict_text(const SbVerdict *v);
 extern void sb_row_verdict(SbRow *row, const char *name, const SbVerdict *v);

@@ -459,6 +459,11 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		'scanbench_internal.workload_interval(bigint,bigint)' =>
 		  [ q{SELECT scanbench_internal.workload_interval((SELECT pg_catalog.min(w.snapshot) FROM E.workload_snapshots w), NULL)} ],
 
+		# C; the query is the caller's, named with its schemas as the
+		# caller would; what the library sends of its own names
+		# workload_references with the extension's schema.
+		'E.workload_scans(text,text)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.workload_scans('SELECT pg_catalog.count(*) FROM public.t')} ],
 		'E.scan_pairs()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_pairs()} ],
 	);
 	# Read by pg_monitor: the view and the table too.

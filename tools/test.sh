@@ -236,6 +236,8 @@ version_tests=(
 				# (read streams from 17); 86 s
 	t/046_access_paths.pl	# the planner's hook on a relation's indexes (19), a
 				# scan node's I/O statistics (19); 36 s
+	t/065_workload_scans.pl	# EXPLAIN's read time keys (17) and its IO
+				# option (19), a query's scan nodes cold and warm
 	t/051_history_survives.pl # the major's pg_dump and restore of the
 				# history, ALTER EXTENSION UPDATE; 16 s
 	t/080_upgrade.pl	# every released script and upgrade step on the major,
