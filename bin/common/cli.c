@@ -176,19 +176,31 @@ shortest(double v, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * arg as a number from min (above it, with min_open) to max: true with
+ * the number in *v, or false.  What parse_double stands on, without its
+ * exit: the fuzz tests of bin/fuzz call it with any text.
+ */
+bool
+double_in_range(const char *arg, double min, double max, bool min_open, double *v)
+{
+	char	   *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	return plain_decimal(arg, true) && !errno && end != arg && !*end && isfinite(*v) &&
+		*v >= min && !(min_open && *v == min) && *v <= max;
+}
+
 /* A number from min (above it, with min_open) to max, or a usage error. */
 double
 parse_double(const char *arg, const char *what, double min, double max, bool min_open)
 {
-	char	   *end;
 	double		v;
 	char		minbuf[32],
 				maxbuf[32];
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!plain_decimal(arg, true) || errno || end == arg || *end || !isfinite(v) ||
-		v < min || (min_open && v == min) || v > max)
+	if (!double_in_range(arg, min, max, min_open, &v))
 		usage_error("invalid %s \"%s\": must be a number %s %s %s %s",
 					what, arg, min_open ? "above" : "from",
 					shortest(min, minbuf, sizeof(minbuf)),
@@ -197,17 +209,26 @@ parse_double(const char *arg, const char *what, double min, double max, bool min
 	return v;
 }
 
+/* arg as an integer from min to max: true with it in *v, or false. */
+bool
+int_in_range(const char *arg, int64_t min, int64_t max, int64_t *v)
+{
+	char	   *end;
+	long long	n;
+
+	errno = 0;
+	n = strtoll(arg, &end, 10);
+	*v = n;
+	return plain_decimal(arg, false) && !errno && end != arg && !*end && n >= min && n <= max;
+}
+
 /* An integer from min to max, or a usage error. */
 int64_t
 parse_int(const char *arg, const char *what, int64_t min, int64_t max)
 {
-	char	   *end;
-	long long	v;
+	int64_t		v;
 
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (!plain_decimal(arg, false) ||
-		errno || end == arg || *end || v < min || v > max)
+	if (!int_in_range(arg, min, max, &v))
 		usage_error("invalid %s \"%s\": must be an integer from %" PRId64 " to %" PRId64,
 					what, arg, min, max);
 	return v;

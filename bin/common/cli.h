@@ -46,6 +46,8 @@ extern bool cli_password_option(int c, int *prompt);
 extern int	cli_other_option(int c, int help, char **argv, void (*usage) (void));
 
 extern bool plain_decimal(const char *arg, bool point_ok);
+extern bool double_in_range(const char *arg, double min, double max, bool min_open, double *v);
+extern bool int_in_range(const char *arg, int64_t min, int64_t max, int64_t *v);
 extern double parse_double(const char *arg, const char *what, double min, double max,
 						   bool min_open);
 extern int64_t parse_int(const char *arg, const char *what, int64_t min, int64_t max);
