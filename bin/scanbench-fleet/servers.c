@@ -278,9 +278,39 @@ read_servers(const char *path, int *nservers, char **error)
 	else if (!*error && usable == 0)
 		*error = xprintf("servers file \"%s\" names no server that can be measured", path);
 	if (*error)
+	{
+		free_servers(servers, n);
 		return NULL;
+	}
 	*nservers = n;
 	return servers;
+}
+
+/* The n servers of read_servers, and all they hold. */
+void
+free_servers(Server *servers, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		Server	   *s = &servers[i];
+
+		for (int t = 0; t < s->ntags; t++)
+		{
+			free(s->tags[t].key);
+			free(s->tags[t].value);
+		}
+		free(s->invalid);
+		free(s->conninfo);
+		free(s->name);
+		free(s->system_identifier);
+		free(s->host);
+		free(s->port);
+		free(s->role);
+		free(s->server_version);
+		free(s->schema);
+		free(s->search_path);
+	}
+	free(servers);
 }
 
 static void

@@ -38,6 +38,7 @@ typedef struct Server
 } Server;
 
 extern Server *read_servers(const char *path, int *nservers, char **error);
+extern void free_servers(Server *servers, int n);
 extern char *tags_json(const Server *s);
 extern bool same_tags(const Server *a, const Server *b);
 extern const char *server_disk(const Server *s);
