@@ -108,12 +108,37 @@ profile_copy(const Profile *from, const char *origin)
 	return p;
 }
 
+void
+profile_free(Profile *p)
+{
+	if (p == NULL)
+		return;
+	free(p->name);
+	free(p->description);
+	free(p->source);
+	free(p->origin);
+	free(p->overrides);
+	free(p);
+}
+
+/* The set's profiles and its array; the set is left empty. */
+void
+profiles_free(ProfileSet *set)
+{
+	for (int i = 0; i < set->n; i++)
+		profile_free(set->p[i]);
+	free(set->p);
+	set->p = NULL;
+	set->n = set->cap = 0;
+}
+
 static void
 set_put(ProfileSet *set, Profile *p)
 {
 	for (int i = 0; i < set->n; i++)
 		if (strcasecmp(set->p[i]->name, p->name) == 0)
 		{
+			profile_free(set->p[i]);
 			set->p[i] = p;		/* a later file's profile replaces it */
 			return;
 		}
@@ -219,6 +244,7 @@ set_key(Profile *p, const char *key, const char *value, bool *given, bool in_fil
 	}
 	if (in_file && strcmp(key, "description") == 0)
 	{
+		free(p->description);		/* given again: the last one, as before */
 		p->description = xstrdup(value);
 		return NULL;
 	}
@@ -226,6 +252,7 @@ set_key(Profile *p, const char *key, const char *value, bool *given, bool in_fil
 	{
 		if (*value == '\0')
 			return xstrdup("source is empty: name the vendor's page or document");
+		free(p->source);		/* given again: the last one, as before */
 		p->source = xstrdup(value);
 		return NULL;
 	}
@@ -367,7 +394,10 @@ profiles_read(ProfileSet *set, const char *path, bool missing_ok, char **error)
 	free(buf);
 	fclose(f);
 	if (*error)
+	{
+		profiles_free(&mine);
 		return false;
+	}
 	for (int i = 0; i < mine.n; i++)
 		set_put(set, mine.p[i]);
 	free(mine.p);
@@ -396,6 +426,7 @@ profile_from_spec(ProfileSet *set, const char *spec, char **error)
 	{
 		*error = xprintf("invalid storage \"%s\": NAME or NAME:KEY=VALUE,... (a name of letters, digits, '_', '-' and '.')",
 						 spec);
+		free(copy);
 		return NULL;
 	}
 	base = profiles_find(set, name);
@@ -409,10 +440,14 @@ profile_from_spec(ProfileSet *set, const char *spec, char **error)
 			: xprintf("unknown storage profile \"%s\": no profiles were read (give its figures: %s:mib_s=...,iops=..., or --profiles FILE)",
 					  name, name);
 		free(names);
+		free(copy);
 		return NULL;
 	}
 	if (colon == NULL)
+	{
+		free(copy);
 		return base;
+	}
 	if (base)
 		p = profile_copy(base, "--storage");
 	else
@@ -429,6 +464,8 @@ profile_from_spec(ProfileSet *set, const char *spec, char **error)
 		if (eq == NULL)
 		{
 			*error = xprintf("invalid storage \"%s\": \"%s\" is not KEY=VALUE", spec, item);
+			profile_free(p);
+			free(copy);
 			return NULL;
 		}
 		*eq = '\0';
@@ -437,12 +474,15 @@ profile_from_spec(ProfileSet *set, const char *spec, char **error)
 		{
 			*error = xprintf("invalid storage \"%s\": %s", spec, msg);
 			free(msg);
+			profile_free(p);
+			free(copy);
 			return NULL;
 		}
 	}
 	/* A baseline given anew makes a per-GiB one the file gave moot. */
 	if (given[PF_IOPS] && !given[PF_IOPS_PER_GIB])
 		p->fig[PF_IOPS_PER_GIB] = NAN;
+	free(copy);
 	return p;
 }
 

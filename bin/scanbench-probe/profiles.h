@@ -56,6 +56,8 @@ typedef struct VolumeLimit
 } VolumeLimit;
 
 extern bool profiles_read(ProfileSet *set, const char *path, bool missing_ok, char **error);
+extern void profile_free(Profile *p);
+extern void profiles_free(ProfileSet *set);
 extern Profile *profiles_find(const ProfileSet *set, const char *name);
 extern char *profiles_names(const ProfileSet *set);
 extern Profile *profile_from_spec(ProfileSet *set, const char *spec, char **error);
