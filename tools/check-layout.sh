@@ -20,11 +20,12 @@
 #   - the Makefile's OBJS names each C file once, and REGRESS each test of
 #     sql/ (a file left out would not be built or run);
 #   - scanbench.c holds the module's magic block and no function;
-#   - in the client programs (bin/*/, with bin/common/), each header
-#     NAME.h declares only functions NAME.c defines (a header without a
-#     NAME.c holds types alone), and no circle runs between a program's
-#     files: one stands on another when it calls a function the other
-#     defines.  A circle is printed with its files and calls;
+#   - in the client programs (bin/*/, with bin/common/; not bin/fuzz/,
+#     the fuzz tests of their parsers), each header NAME.h declares only
+#     functions NAME.c defines (a header without a NAME.c holds types
+#     alone), and no circle runs between a program's files: one stands on
+#     another when it calls a function the other defines.  A circle is
+#     printed with its files and calls;
 #   - in a git checkout, no built file is tracked.
 # The last line is "N passed, N failed"; the exit status is 1 on a failure.
 set -uo pipefail
@@ -214,7 +215,11 @@ check($code{'scanbench.c'} =~ /PG_MODULE_MAGIC/ && !@fns,
 # bin/common/'s.  One header a module, as in src/; and no circle between
 # a program's files: file A stands on file B when A calls a function B
 # defines, and no file may stand, through others, on itself.
-my @clients = grep { -d $_ && $_ ne 'bin/common' } sort glob('bin/*');
+# bin/fuzz/ is no program: its fuzz tests are each built from the parser's
+# own files in a program's directory, each defines the same entry point
+# (LLVMFuzzerTestOneInput), and none has a header; read as a program of
+# its own, its files would stand for none that is built.
+my @clients = grep { -d $_ && $_ ne 'bin/common' && $_ ne 'bin/fuzz' } sort glob('bin/*');
 check_header($_) for map { sort glob("$_/*.h") } ('bin/common', @clients);
 
 for my $dir (@clients)
