@@ -4,6 +4,8 @@
 #   make && make install      build and install them all
 #   make uninstall            remove them all
 #   make unitcheck            the C units (bin/*/test/*.c): no server
+#   make fuzzcheck            the clients' parsers fuzzed with libFuzzer
+#                             (bin/fuzz/, clang): FUZZ_SECONDS=20 each
 #   make installcheck         pg_regress (sql/, expected/) against the
 #                             server named by PGHOST/PGPORT
 #   make prove_installcheck   the TAP tests (t/), which start clusters of
@@ -141,6 +143,17 @@ dist:
 unitcheck:
 	+$(LOADER_MAKE) unitcheck
 	+$(FLEET_MAKE) unitcheck
+
+# The fuzz tests of the clients' parsers of untrusted input (bin/fuzz/:
+# the servers file, the storage profiles and --storage, the numbers of
+# the command line, EXPLAIN's JSON), each run with libFuzzer for
+# FUZZ_SECONDS (20 by default) over a copy of its corpus; no server.
+# They need clang with its fuzzer runtime, so unitcheck leaves them out.
+FUZZ_SECONDS ?= 20
+fuzzcheck:
+	$(MAKE) -C bin/fuzz PG_CONFIG='$(PG_CONFIG)' FUZZ_SECONDS='$(FUZZ_SECONDS)' fuzzcheck
+
+.PHONY: fuzzcheck
 
 # The TAP tests of t/, apart from installcheck (the target pgvector's
 # Makefile has), against the installed extension and clients of the
