@@ -51,7 +51,9 @@ DESCRIPTION
         prove_installcheck in a fresh copy (tools/installcheck-test.sh),
         the Debian package for the major (tools/package-test.sh), every
         block of README.md and doc/ marked run (tools/readme-check.sh), the
-        layout's rules, and, on 15 and 18, the packaging checks, made
+        layout's rules, the clients' parsers fuzzed with libFuzzer for 20
+        s each (make fuzzcheck, bin/fuzz; on this machine, not in a root),
+        and, on 15 and 18, the packaging checks, made
         from this machine: on 15 tools/release.sh --dry-run (the release's
         tarball and zip, the zip installed with pgxn), on 18
         tools/pgxn-test.sh, and on both tools/container-test.sh (the
@@ -904,6 +906,36 @@ check_o0()
 	sb_as_pg "$(sb_pgbin)/psql" -X -q -v ON_ERROR_STOP=1 -c "LOAD '$d/scanbench.so'"
 }
 
+# The clients' parsers of untrusted input fuzzed with libFuzzer (bin/fuzz,
+# make fuzzcheck), FUZZ_SECONDS each.  clang and its fuzzer runtime come
+# from apt when clang is missing, as tools/pgxn-test.sh installs its
+# packages.  make's own "Error" line is left out, so that the last line
+# is the runs' "N passed, N failed".
+fuzz_seconds=20
+fuzz_check()
+{
+	local clang=clang need=() p out rc
+	if ! command -v clang >/dev/null; then
+		clang=clang-14
+		for p in clang-14 libclang-rt-14-dev; do
+			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+		done
+	fi
+	if [ ${#need[@]} -gt 0 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" \
+			>"$work/fuzz-apt.log" 2>&1 ||
+			{ apt-get update -q >/dev/null 2>&1 &&
+				DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" \
+					>"$work/fuzz-apt.log" 2>&1; } ||
+			{ cat "$work/fuzz-apt.log"; echo "apt-get install ${need[*]} failed"; return 1; }
+	fi
+	out=$(sb_as_pg make -C "$work/src/bin/fuzz" -s fuzzcheck CLANG="$clang" \
+		FUZZ_SECONDS="$fuzz_seconds" PG_CONFIG="$(sb_pgbin)/pg_config" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -v '^make: \*\*\*'
+	return $rc
+}
+
 # Further checks, one line each (see check above), by tier.
 if [ "$tier" != quick ]; then
 	check "library built at -O0 loads on $(sb_pgversion)" check_o0
@@ -912,6 +944,11 @@ if [ "$tier" = full ]; then
 	check "make installcheck in a fresh copy, with the installed loader" "$SB_TOP/tools/installcheck-test.sh"
 	check "Debian package: build, dpkg -i, CREATE EXTENSION, the loader from it" env SB_INSTALL_LOCKED=1 "$SB_TOP/tools/package-test.sh"
 	check "README and doc/: size, links, the blocks marked run" "$SB_TOP/tools/readme-check.sh"
+	# On this machine's major alone: the parsers are the same on every
+	# major, and a root would need clang of its own.
+	if [ -z "${SB_IN_ROOT:-}" ]; then
+		check "client parsers fuzzed (libFuzzer, $fuzz_seconds s each)" fuzz_check
+	fi
 else
 	sb_log "the blocks of README.md and doc/ marked run are left to the full tier"
 	check "README and doc/: size, links, the reference against the catalog (no block run)" \
