@@ -189,9 +189,13 @@ usage(void)
 		   "        --history 'postgresql://monitor.example/scanbench' --name db1\n");
 }
 
-/* A size with its unit, in bytes; a usage error otherwise. */
-static double
-parse_size(const char *arg)
+/*
+ * arg as a size with its unit: true with the bytes in *bytes, or false.
+ * What parse_size stands on, without its exit: the fuzz tests of bin/fuzz
+ * call it with any text.
+ */
+bool
+memory_size(const char *arg, double *bytes)
 {
 	static const struct
 	{
@@ -216,10 +220,23 @@ parse_size(const char *arg)
 		if (!plain_decimal(copy, true) || !(v > 0) || v * units[i].bytes > 1e18)
 			break;
 		free(copy);
-		return v * units[i].bytes;
+		*bytes = v * units[i].bytes;
+		return true;
 	}
-	usage_error("invalid memory size \"%s\": a number above 0 and a unit (kB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 16GB",
-				arg);
+	free(copy);
+	return false;
+}
+
+/* A size with its unit, in bytes; a usage error otherwise. */
+static double
+parse_size(const char *arg)
+{
+	double		bytes;
+
+	if (!memory_size(arg, &bytes))
+		usage_error("invalid memory size \"%s\": a number above 0 and a unit (kB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 16GB",
+					arg);
+	return bytes;
 }
 
 static bool

@@ -45,5 +45,6 @@ typedef struct Options
 } Options;
 
 extern bool parse_options(int argc, char **argv, Options *opt, int *status);
+extern bool memory_size(const char *arg, double *bytes);
 
 #endif							/* SCANBENCH_PROBE_OPTIONS_H */
