@@ -2,8 +2,9 @@
  * fuzz_numbers.c: the command line's numbers (../common/cli.c) on any
  * text: plain_decimal, int_in_range and double_in_range over the ranges
  * the programs give them, parse_int and parse_double where those accept
- * (elsewhere they exit 2, as they should), and chomp and one_line, which
- * take libpq's messages, a server's text.
+ * (elsewhere they exit 2, as they should), scanbench-probe's --memory
+ * size (memory_size, ../scanbench-probe/options.c), and chomp and
+ * one_line, which take libpq's messages, a server's text.
  *
  * The input is the text itself, cut at its first NUL byte as a command
  * line's argument is.
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 
 static const struct
 {
@@ -76,6 +78,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (parse_double(arg, "number", double_ranges[i].min, double_ranges[i].max,
 						 double_ranges[i].min_open) != v)
+			abort();
+	}
+
+	/* --memory: a size above 0, at most 10^18 bytes. */
+	{
+		double		bytes;
+
+		if (memory_size(arg, &bytes) && !(bytes > 0 && bytes <= 1e18))
 			abort();
 	}
 
