@@ -24,7 +24,7 @@ my @groups;
 my @loadfiles;
 my @disks;
 my @shared_dirs;
-my ($lock, $lock_dir);
+my ($gate, $lock, $lock_dir);
 
 sub run_lab
 {
@@ -53,8 +53,14 @@ sub lab_lock
 	return if $lock;
 	my ($ok, $dir) = run_lab('lock-dir');
 	die "tools/lab.sh lock-dir: $dir" unless $ok;
+	# The gate first, held while the lab measures: the files that hold the
+	# lock shared take it through the gate (tools/lab.sh, sb_lab_lock), so
+	# that a lab waiting for them is not passed by new ones.
+	my $gate_dir = dirname($dir);
+	open($gate, '<', $gate_dir) or die "could not open $gate_dir: $!";
 	open($lock, '<', $dir) or die "could not open $dir: $!";
 	my $t0 = time;
+	flock($gate, LOCK_EX) or die "could not lock $gate_dir: $!";
 	flock($lock, LOCK_EX) or die "could not lock $dir: $!";
 	$lock_dir = $dir;
 	Test::More::note(sprintf("waited %.0f s for the lab lock on %s (another run's lab, or a package root being made)", time - $t0, $dir));

@@ -86,15 +86,24 @@ sb_lab_lock_dir()
 # sb_lab_lock [-s]: wait for the lab lock on file descriptor 8, held until
 # the shell exits or closes it (exec 8<&-); the seconds waited in
 # SB_LAB_LOCK_WAITED.  -s takes it shared, for work that writes to the
-# disk a lab measures (tools/pg-root.sh making a root): any number of
-# those at once, and no lab while they run.
+# disk a lab measures or takes the CPUs (tools/pg-root.sh making a root,
+# each TAP file through tools/tap-run.sh): any number of those at once,
+# and no lab while they run.
+#
+# flock serves no one first: with two runs' files holding the lock
+# shared one after another, a lab would wait for ever.  So every taker
+# passes a gate first (the lock directory's parent, descriptor 4): a
+# shared taker holds it only while it takes the lock, a lab for as long
+# as it measures, so that once a lab waits, no new shared taker gets in.
 sb_lab_lock()
 {
 	local dir mode=-x t0=$SECONDS
 	[ "${1:-}" = -s ] && mode=-s
 	dir=$(sb_lab_lock_dir) || return 1
-	exec 8<"$dir" || return 1
+	exec 4<"$(dirname "$dir")" 8<"$dir" || return 1
+	flock -x 4 || return 1
 	flock "$mode" 8 || return 1
+	[ "$mode" = -s ] && exec 4<&-
 	SB_LAB_LOCK_WAITED=$((SECONDS - t0))
 }
 
