@@ -86,9 +86,8 @@ sb_lab_lock_dir()
 # sb_lab_lock [-s]: wait for the lab lock on file descriptor 8, held until
 # the shell exits or closes it (exec 8<&-); the seconds waited in
 # SB_LAB_LOCK_WAITED.  -s takes it shared, for work that writes to the
-# disk a lab measures or takes the CPUs (tools/pg-root.sh making a root,
-# each TAP file through tools/tap-run.sh): any number of those at once,
-# and no lab while they run.
+# disk a lab measures (tools/pg-root.sh making a root): any number of
+# those at once, and no lab while they run.
 #
 # flock serves no one first: with two runs' files holding the lock
 # shared one after another, a lab would wait for ever.  So every taker

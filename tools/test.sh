@@ -118,9 +118,7 @@ OPTIONS
         makes of this one; doc/development.md has the times. The tests
         that measure in the lab (t/SbLab.pm) take one machine-wide lock,
         and a run started beside one that runs them late runs them first
-        (--lab-first), so that the two seldom wait for each other. While
-        a lab measures, no other TAP file runs (tools/tap-run.sh: each
-        holds that lock shared).
+        (--lab-first), so that the two seldom wait for each other.
 
     --tap-jobs N
         Run up to N TAP files of a major at once (prove -j N; default 1).
@@ -860,7 +858,7 @@ fi
 # The Makefile's prove_installcheck, as a user runs it, in the copy.
 sb_as_pg env -u PGHOST -u PGPORT \
 	make -C "$work/src" -s prove_installcheck PG_CONFIG="$(sb_pgbin)/pg_config" \
-	PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer -j $tap_jobs --exec $work/src/tools/tap-run.sh" \
+	PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer -j $tap_jobs" \
 	>"$tap_log" 2>&1
 tap_rc=$?
 grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
