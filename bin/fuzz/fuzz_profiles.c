@@ -16,16 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "memfile.h"
 #include "profiles.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int	fd = -1;
-static char path[64];
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -38,20 +34,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ProfileSet	set = {0};
 	char	   *error = NULL;
 	Profile    *p;
+	const char *path;
 
-	if (fd < 0)
-	{
-		cli_progname = "fuzz_profiles";
-		fd = memfd_create("profiles", 0);
-		if (fd < 0)
-			abort();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	}
+	cli_progname = "fuzz_profiles";
 	memcpy(spec, data, speclen);
 	spec[speclen] = '\0';
-	if (ftruncate(fd, 0) != 0 ||
-		(filelen > 0 && pwrite(fd, file, filelen, 0) != (ssize_t) filelen))
-		abort();
+	path = memfile_path(file, filelen);
 
 	/* Read twice: a profile named again replaces the first file's. */
 	for (int pass = 0; pass < 2; pass++)

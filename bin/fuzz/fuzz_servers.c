@@ -15,16 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "memfile.h"
 #include "servers.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int	fd = -1;
-static char path[64];
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -33,18 +29,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int			n = 0;
 	char	   *error = NULL;
 
-	if (fd < 0)
-	{
-		cli_progname = "fuzz_servers";
-		fd = memfd_create("servers", 0);
-		if (fd < 0)
-			abort();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	}
-	if (ftruncate(fd, 0) != 0 || (size > 0 && pwrite(fd, data, size, 0) != (ssize_t) size))
-		abort();
-
-	servers = read_servers(path, &n, &error);
+	cli_progname = "fuzz_servers";
+	servers = read_servers(memfile_path(data, size), &n, &error);
 	if ((servers == NULL) == (error == NULL))
 		abort();
 	if (servers == NULL)
