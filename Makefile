@@ -25,7 +25,7 @@ MODULE_big = scanbench
 # family, each standing on the engine alone: tools/check-layout.sh).
 # Listed, not globbed: a stray file in the tree is not built in.
 OBJS = scanbench.o \
-	src/accesspath.o src/advice.o src/advice_candidates.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
+	src/accesspath.o src/accesspath_rounds.o src/advice.o src/advice_candidates.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
 	src/chart.o src/citus.o src/citus_cluster.o src/clock.o src/crossover.o src/devices.o \
 	src/efficiency_row.o src/fnargs.o src/history_record.o src/iodepth.o src/mountinfo.o \
 	src/pagecost.o src/pairs.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o \

@@ -87,17 +87,5 @@ extern int	sb_path_depth(SbPathPlan *p);
 extern void sb_path_run(SbPathPlan *p, SbPathRun *r);
 extern void sb_path_run_until(SbPathPlan *p, double limit_s, SbPathRun *r,
 							  int64 *rows_at_limit);
-extern bool sb_path_cold(SbPathPlan *p, SbTarget *heap, SbTarget *index,
-						 TimestampTz stop_at, SbPathRun *r, double *cached_pct);
-extern bool sb_path_warm(SbPathPlan *p, TimestampTz stop_at, SbPathRun *r);
-extern void sb_path_evict(SbTarget *heap, SbTarget *index);
-extern double sb_path_cached_pct(SbTarget *heap, SbTarget *index);
-extern SbRandomFile *sb_path_open_random(SbTarget *heap);
-extern void sb_path_close_random(SbTarget *heap, SbRandomFile *files);
-extern void sb_path_drain(SbTarget *heap, SbRandomFile *files, uint64 reads,
-						  int depth);
-extern void sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
-						   TimestampTz stop_at, int runs_after,
-						   SbPathRounds *out);
 
 #endif							/* SCANBENCH_ACCESSPATH_H */

@@ -47,6 +47,7 @@
 #include "utils/syscache.h"
 
 #include "accesspath.h"
+#include "accesspath_rounds.h"
 #include "clock.h"
 #include "cgroup.h"
 #include "crossover.h"

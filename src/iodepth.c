@@ -36,6 +36,7 @@
 #include "portability/instr_time.h"
 
 #include "accesspath.h"
+#include "accesspath_rounds.h"
 #include "cache.h"
 #include "cgroup.h"
 #include "clock.h"

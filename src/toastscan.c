@@ -53,6 +53,7 @@
 #include "utils/syscache.h"
 
 #include "accesspath.h"
+#include "accesspath_rounds.h"
 #include "cache.h"
 #include "cgroup.h"
 #include "compat.h"

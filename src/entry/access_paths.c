@@ -32,6 +32,7 @@
 #include "utils/rel.h"
 
 #include "accesspath.h"
+#include "accesspath_rounds.h"
 #include "argcheck.h"
 #include "cgroup.h"
 #include "compat.h"
