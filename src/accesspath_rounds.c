@@ -23,6 +23,8 @@
 
 #include "miscadmin.h"
 #include "portability/instr_time.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
 
 #include "accesspath.h"
 #include "accesspath_rounds.h"
@@ -284,4 +286,165 @@ sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 	sb_path_close_random(heap, pr.files);
 	pfree(path_s);
 	pfree(random_s);
+}
+
+/* A figure row's start: nothing measured yet. */
+static SbPathFigures *
+figures_start(SbPathFigures *f, SbPath path, bool cold, int depth)
+{
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->cold = cold;
+	f->depth = depth;
+	f->cached_pct_before = f->random_pages_s = NAN;
+	f->path_pct = f->pct_lo = f->pct_hi = NAN;
+	return f;
+}
+
+/* A row whose runs the time ran out in: no figures, over_budget. */
+static void
+figures_stopped(SbPathFigures *f)
+{
+	f->stopped = true;
+	f->rounds = 0;
+	sb_judge_access_path(0, NAN, NAN, NAN, NAN, NAN, HUGE_VAL, &f->verdict);
+}
+
+/* A path cold: the sequential scan once, an index path in rounds. */
+static bool
+measure_cold(SbPathPlan *p, SbPath path, SbTarget *heap, SbTarget *index,
+			 TimestampTz share_end, double limit_rate, SbPathFigures *f)
+{
+	SbPathRounds rounds;
+	double		cached;
+
+	if (path == SB_PATH_SEQ)
+	{
+		if (!sb_path_cold(p, heap, index, share_end, &f->run, &cached))
+		{
+			figures_stopped(f);
+			return false;
+		}
+		f->nruns = f->rounds = 1;
+		f->cached_pct_before = cached;
+		sb_judge_access_path(-1, NAN, NAN, NAN, cached,
+							 sb_rate(f->run.pages_read, f->run.seconds),
+							 limit_rate, &f->verdict);
+		return true;
+	}
+
+	/* the two warm runs after the rounds are left time */
+	sb_path_rounds(p, heap, index, share_end, 2, &rounds);
+	if (rounds.rounds == 0 && rounds.budget_hit)
+	{
+		figures_stopped(f);
+		return false;
+	}
+	f->run = rounds.sum;
+	f->nruns = f->rounds = rounds.rounds;
+	f->cached_pct_before = rounds.cached_pct_before;
+	if (rounds.random_reads > 0)
+	{
+		f->random_pages_s = sb_rate(rounds.random_reads, rounds.random_s);
+		f->path_pct = rounds.pct;
+		f->pct_lo = rounds.pct_lo;
+		f->pct_hi = rounds.pct_hi;
+	}
+	sb_judge_access_path(rounds.rounds, rounds.pct, rounds.pct_lo,
+						 rounds.pct_hi, rounds.cached_pct_before,
+						 sb_rate(rounds.sum.pages_read, rounds.sum.seconds),
+						 limit_rate, &f->verdict);
+	return true;
+}
+
+/*
+ * access_paths' measurement: each path asked for (want) cold, then warm,
+ * in its share of max_seconds, a row each in out (2 * SB_NPATHS at most);
+ * returns the rows' count.  A warm row's pages came from shared_buffers:
+ * it is the path's CPU, and is not judged.
+ */
+int
+sb_path_measure(Oid relid, Oid indexid, double selectivity,
+				double max_seconds, const bool *want, SbPathFigures *out)
+{
+	Relation	heap;
+	Relation	index;
+	SbTarget   *heap_target;
+	SbTarget   *index_target;
+	SbPathPlan *plans[SB_NPATHS];
+	char	   *bound;
+	double		reltuples;
+	double		limit_rate;
+	TimestampTz deadline;
+	int			nestlevel;
+	int			nleft = 0;
+	int			stopped = 0;
+	int			nout = 0;
+	int			i;
+
+	heap_target = sb_path_open_table(relid,
+									 "The share of rows the count covers is taken from its row count, and the planner's choices from its statistics.");
+	heap = heap_target->leaves[0].rel;
+	index_target = sb_target_open(indexid, SB_TARGET_INDEX);
+	index = index_target->leaves[0].rel;
+	/* the budget runs from here, the locks held: every step stops by it */
+	deadline = sb_path_deadline(max_seconds);
+
+	/* one backend's reads, no JIT, every scan from the first block */
+	nestlevel = sb_path_settings_begin();
+
+	bound = sb_path_bound(heap, index, selectivity, deadline, &reltuples);
+	for (i = 0; i < SB_NPATHS; i++)
+	{
+		plans[i] = want[i] ? sb_path_plan(heap, index, (SbPath) i, bound) : NULL;
+		if (plans[i] != NULL)
+			nleft++;
+	}
+	limit_rate = sb_cgroup_path_read_rate(heap_target->segments[0]->path, BLCKSZ);
+
+	for (i = 0; i < SB_NPATHS; i++)
+	{
+		SbPathPlan *p = plans[i];
+		SbPathFigures *cold;
+		SbPathFigures *warm;
+		TimestampTz share_end;
+
+		if (p == NULL)
+			continue;
+		/* each path, cold and warm, has its share of the time left */
+		share_end = sb_path_deadline(Max(sb_path_seconds_left(deadline), 0.0) / nleft);
+		nleft--;
+
+		cold = figures_start(&out[nout++], (SbPath) i, true, sb_path_depth(p));
+		if (!measure_cold(p, (SbPath) i, heap_target, index_target, share_end,
+						  limit_rate, cold))
+			stopped++;
+
+		/* warm: the path's pages in shared_buffers, its CPU alone */
+		warm = figures_start(&out[nout++], (SbPath) i, false, sb_path_depth(p));
+		if (sb_path_warm(p, share_end, &warm->run))
+		{
+			warm->nruns = warm->rounds = 1;
+			/* the cold row's verdict, judging nothing */
+			warm->verdict = cold->verdict;
+			warm->verdict.n = 0;
+		}
+		else
+		{
+			figures_stopped(warm);
+			stopped++;
+		}
+	}
+
+	if (stopped > 0)
+		ereport(NOTICE,
+				(errmsg("\"%s\": max_seconds (%g s) ran out before %d of the runs asked for ended",
+						get_rel_name(relid), max_seconds, stopped),
+				 errdetail("Each path had its share of the time, cold and warm; a run that outlasted it was stopped and its row has no figures."),
+				 errhint("Give it more time (max_seconds), ask for fewer paths, or a smaller selectivity.")));
+
+	AtEOXact_GUC(true, nestlevel);
+	sb_target_close(index_target);
+	sb_target_close(heap_target);
+	return nout;
 }
