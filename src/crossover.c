@@ -40,18 +40,25 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_statistic.h"
+#include "commands/tablespace.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/spccache.h"
 #include "utils/syscache.h"
 
 #include "accesspath.h"
 #include "accesspath_rounds.h"
-#include "clock.h"
+#include "cache.h"
 #include "cgroup.h"
+#include "clock.h"
 #include "crossover.h"
 #include "stats.h"
+#include "tablespace.h"
 
 /* Steps of halving the interval of log selectivity: about 1 % wide. */
 #define PLANNER_STEPS	12
@@ -336,4 +343,169 @@ sb_key_correlation(Relation heap, Relation index)
 	}
 	ReleaseSysCache(tup);
 	return corr;
+}
+
+/* ---- index_crossover's measurement ---- */
+
+/* The largest selectivity the sequential scan's bound is taken at. */
+#define SEQ_BOUND_MAX	0.1
+
+/* "index" or "seq" at a selectivity, the largest being every row. */
+static const char *
+cheaper_at(SbCrossPlanner *pl, double selectivity, double random_page_cost)
+{
+	return sb_cross_cheaper(pl, Min(selectivity, 1.0), random_page_cost);
+}
+
+/* What the call says of its figure, one NOTICE. */
+static void
+crossover_notice(Oid relid, Oid indexid, double max_seconds,
+				 const SbCrossover *x)
+{
+	const SbCrossRounds *cr = &x->cr;
+
+	if (cr->index_never_lost)
+		ereport(NOTICE,
+				(errmsg("\"%s\": an index scan of every key of \"%s\" ran no longer than a sequential scan",
+						get_rel_name(relid), get_rel_name(indexid)),
+				 errdetail("There is no selectivity at which the sequential scan is faster, cold.")));
+	else if (cr->rounds == 0)
+		ereport(NOTICE,
+				(errmsg("\"%s\": max_seconds (%g s) ran out before a round of a sequential and an index scan ended",
+						get_rel_name(relid), max_seconds),
+				 errdetail("The round that outlasted it was stopped; a judgement needs %d rounds.",
+						   SB_CROSS_MIN_ROUNDS),
+				 errhint("Give it more time: max_seconds => %.0f at least.",
+						 ceil(2 * max_seconds * SB_CROSS_MIN_ROUNDS))));
+	else if (cr->rounds < SB_CROSS_MIN_ROUNDS)
+		ereport(NOTICE,
+				(errmsg("\"%s\": %d rounds of a sequential and an index scan in %.1f s, too few to judge",
+						get_rel_name(relid), cr->rounds, x->elapsed_s),
+				 errhint("Give it more time: max_seconds => %.0f.",
+						 Max(2 * max_seconds, 4 * cr->seq_s * SB_CROSS_MIN_ROUNDS))));
+	else
+		ereport(NOTICE,
+				(errmsg("\"%s\": the index scan of \"%s\" is faster up to %.4f%% of the rows (%.4f%% to %.4f%%); the planner switches at %.4f%%",
+						get_rel_name(relid), get_rel_name(indexid), 100 * x->cross,
+						100 * x->cross_lo, 100 * x->cross_hi, 100 * x->planned),
+				 !isnan(x->matching) ?
+				 errdetail("random_page_cost = %.2f puts the planner's switch there (it is %.2f now).",
+						   x->matching, x->cur_random) : 0));
+}
+
+/*
+ * Where the index scan of indexid stops being faster than a sequential
+ * scan of relid, cold, in max_seconds, against the planner's switch; a
+ * random_page_cost tried (NaN: the matching one) is checked against it.
+ */
+void
+sb_crossover(Oid relid, Oid indexid, double max_seconds, double tried,
+			 SbCrossover *x)
+{
+	SbTarget   *heap_target;
+	SbTarget   *index_target;
+	Relation	heap;
+	Relation	index;
+	Oid			spc;
+	double		seq_sel;
+	bool		misplanned = false;
+	SbResidency res;
+	SbCrossPlanner *pl;
+	SbCrossRounds *cr = &x->cr;
+	int			nestlevel;
+	instr_time	t0;
+	double		planner_s;
+	TimestampTz deadline;
+
+	memset(x, 0, sizeof(*x));
+	x->cross = x->cross_lo = x->cross_hi = NAN;
+	x->matching = x->checked = NAN;
+	heap_target = sb_path_open_table(relid,
+									 "The selectivities are shares of its row count, and the planner's choices come from its statistics.");
+	heap = heap_target->leaves[0].rel;
+	index_target = sb_target_open(indexid, SB_TARGET_INDEX);
+	index = index_target->leaves[0].rel;
+	/* the budget runs from here, the locks held: every step stops by it */
+	INSTR_TIME_SET_CURRENT(t0);
+	deadline = sb_path_deadline(max_seconds);
+
+	/* one backend's reads, no JIT, every scan from the first block */
+	nestlevel = sb_path_settings_begin();
+
+	spc = sb_target_tablespace(heap_target);
+	x->tablespace = get_tablespace_name(spc);
+	get_tablespace_page_costs(spc, &x->cur_random, &x->cur_seq);
+	x->reltuples = Max(heap->rd_rel->reltuples, 1.0);
+	x->heap_pages = heap_target->nblocks;
+	x->correlation = sb_key_correlation(heap, index);
+
+	/* what the caches held, before the planner's bounds are read */
+	sb_residency(heap_target, &res);
+	x->cached_pct_before = sb_pct(res.any_blocks, res.blocks);
+
+	pl = sb_cross_planner(heap, index, deadline);
+	x->planned = sb_cross_planned(pl, NAN);
+	seq_sel = isnan(x->planned) ? SEQ_BOUND_MAX :
+		Min(Max(x->planned, 1.0 / x->reltuples), SEQ_BOUND_MAX);
+	planner_s = sb_seconds_since(t0);
+
+	/*
+	 * The rounds stop early enough for what follows them, which costs the
+	 * planner's paths again about twice over; its bounds are read by the
+	 * deadline and a tenth of the budget more, so that a measurement made
+	 * is not lost to a key read a moment late.
+	 */
+	sb_cross_rounds(heap, index, heap_target, index_target, seq_sel,
+					deadline - (TimestampTz) (2 * planner_s * USECS_PER_SEC), cr);
+	sb_cross_planner_until(pl, deadline + (TimestampTz) (0.1 * max_seconds * USECS_PER_SEC));
+
+	if (cr->rounds > 0 && !cr->index_never_lost)
+	{
+		x->cross = cr->rows / x->reltuples;
+		x->cross_lo = cr->rows_lo / x->reltuples;
+		x->cross_hi = cr->rows_hi / x->reltuples;
+		x->matching = sb_cross_matching_cost(pl, x->cross);
+		x->planned_half = cheaper_at(pl, x->cross / 2, NAN);
+		x->planned_twice = cheaper_at(pl, x->cross * 2, NAN);
+		misplanned = strcmp(x->planned_half, "index") != 0 ||
+			(x->cross * 2 < 1.0 && strcmp(x->planned_twice, "seq") != 0);
+	}
+	sb_judge_crossover(cr->rounds, cr->rows, cr->rows_lo, cr->rows_hi,
+					   x->cached_pct_before, cr->cached_pct_before,
+					   x->correlation, cr->index_never_lost, misplanned,
+					   &x->verdict);
+
+	/*
+	 * The matching setting is withheld where random_page_cost does not
+	 * decide the crossover (a correlated index) or the figure is not a cold
+	 * table's; a setting given is checked all the same.
+	 */
+	if (sb_verdict_has(&x->verdict, "correlated") ||
+		sb_verdict_has(&x->verdict, "cached") ||
+		sb_verdict_has(&x->verdict, "over_budget"))
+		x->matching = NAN;
+	x->checked = isnan(tried) ? x->matching : tried;
+	if (!isnan(x->cross) && !isnan(x->checked))
+	{
+		x->checked_half = cheaper_at(pl, x->cross / 2, x->checked);
+		x->checked_twice = cheaper_at(pl, x->cross * 2, x->checked);
+	}
+
+	/* its range: the higher crossover is met by the lower cost */
+	x->matching_lo = isnan(x->matching) || isnan(x->cross_hi) ? NAN :
+		sb_cross_matching_cost(pl, Min(x->cross_hi, 1.0));
+	x->matching_hi = isnan(x->matching) || isnan(x->cross_lo) ? NAN :
+		sb_cross_matching_cost(pl, Max(x->cross_lo, 1.0 / x->reltuples));
+	x->checked_cross = isnan(x->checked) ? NAN : sb_cross_planned(pl, x->checked);
+	if (!isnan(x->matching))
+		x->command = psprintf("ALTER TABLESPACE %s SET (random_page_cost = %s)",
+							  quote_identifier(x->tablespace),
+							  float8out_internal(sb_round(x->matching, 2)));
+	x->elapsed_s = sb_seconds_since(t0);
+
+	crossover_notice(relid, indexid, max_seconds, x);
+
+	AtEOXact_GUC(true, nestlevel);
+	sb_target_close(index_target);
+	sb_target_close(heap_target);
 }

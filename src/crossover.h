@@ -14,6 +14,7 @@
 #include "utils/relcache.h"
 
 #include "relfiles.h"
+#include "verdict.h"
 
 /* Rounds of a cold sequential scan and a cold index scan, in pairs. */
 #define SB_CROSS_MIN_ROUNDS		3
@@ -35,6 +36,39 @@ typedef struct SbCrossRounds
 	bool		budget_hit;
 } SbCrossRounds;
 
+/*
+ * index_crossover's figures: where the index scan stops being faster,
+ * cold, against where the planner switches, and the random_page_cost
+ * that would move the planner there.  NaN and NULL are not measured.
+ */
+typedef struct SbCrossover
+{
+	char	   *tablespace;
+	double		reltuples;		/* at least 1 */
+	int64		heap_pages;
+	double		correlation;
+	double		cached_pct_before;
+	SbCrossRounds cr;
+	double		cross;			/* crossover_selectivity */
+	double		cross_lo;
+	double		cross_hi;
+	double		planned;		/* the planner's crossover */
+	double		cur_random;
+	double		cur_seq;
+	const char *planned_half;
+	const char *planned_twice;
+	double		matching;		/* matching_random_page_cost */
+	double		matching_lo;
+	double		matching_hi;
+	double		checked;		/* checked_random_page_cost */
+	double		checked_cross;
+	const char *checked_half;
+	const char *checked_twice;
+	char	   *command;
+	double		elapsed_s;
+	SbVerdict	verdict;
+} SbCrossover;
+
 /* The planner's view: its crossover and the cheaper path at a bound. */
 typedef struct SbCrossPlanner SbCrossPlanner;
 
@@ -49,5 +83,7 @@ extern const char *sb_cross_cheaper(SbCrossPlanner *pl, double selectivity,
 									double random_page_cost);
 extern double sb_cross_matching_cost(SbCrossPlanner *pl, double selectivity);
 extern double sb_key_correlation(Relation heap, Relation index);
+extern void sb_crossover(Oid relid, Oid indexid, double max_seconds,
+						 double tried, SbCrossover *out);
 
 #endif							/* SCANBENCH_CROSSOVER_H */
