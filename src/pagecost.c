@@ -52,11 +52,17 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "commands/tablespace.h"
 #include "common/pg_prng.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/spccache.h"
 #include "utils/timestamp.h"
 
 #include "cache.h"
@@ -66,6 +72,7 @@
 #include "devices.h"
 #include "pagecost.h"
 #include "stats.h"
+#include "tablespace.h"
 
 /*
  * A round's sequential stretch: 8 MB at most, and as many rounds as fit
@@ -523,4 +530,108 @@ sb_page_costs_cached_pct(SbTarget *target)
 
 	sb_residency(target, &res);
 	return sb_pct(res.any_blocks, res.blocks);
+}
+
+/* ---- page_costs' call ---- */
+
+/* The tablespace's recommended settings, as ALTER TABLESPACE's options. */
+static char *
+options(const SbCostAdvice *ca)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	if (ca->recommend)
+		appendStringInfo(&buf, "random_page_cost = %s",
+						 float8out_internal(sb_round(ca->rec, 2)));
+	if (ca->recommend_eic)
+		appendStringInfo(&buf, "%seffective_io_concurrency = %d",
+						 ca->recommend ? ", " : "", ca->ds.knee);
+	return buf.data;
+}
+
+/*
+ * page_costs(rel, max_seconds)'s measurement: the table opened and
+ * checked for size, its tablespace's settings read, its page costs and
+ * depths measured, the recommendation made and said in NOTICEs.
+ */
+void
+sb_page_costs_call(Oid relid, double max_seconds, SbPageCostsCall *out)
+{
+	SbTarget   *target;
+	SbCostAdvice *ca = &out->ca;
+	SbPageCosts *pc = &ca->pc;
+	SbDepthSweep *ds = &ca->ds;
+	Oid			spc;
+	BlockNumber min_blocks;
+
+	memset(out, 0, sizeof(*out));
+	target = sb_target_open(relid, SB_TARGET_SCAN);
+	if (target->nleaves != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("\"%s\" has inheritance children", get_rel_name(relid)),
+				 errhint("Measure one table of the hierarchy at a time.")));
+	min_blocks = sb_page_costs_min_blocks(target);
+	if (target->nblocks < min_blocks)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is too small to measure its page costs",
+						get_rel_name(relid)),
+				 errdetail("It has %u pages; page_costs needs at least %u (%u MB): a part read in order, a part at random, and three of the storage's read-ahead windows (%u kB each) between them.",
+						   target->nblocks, min_blocks,
+						   (unsigned) (((uint64) min_blocks * BLCKSZ + (1 << 20) - 1) >> 20),
+						   (unsigned) ((uint64) (min_blocks - SB_PAGECOST_MIN_BLOCKS) / 3 * BLCKSZ / 1024)),
+				 errhint("Measure a larger table in the same tablespace: the costs are the storage's.")));
+
+	spc = sb_target_tablespace(target);
+	out->tablespace = get_tablespace_name(spc);
+	get_tablespace_page_costs(spc, &out->cur_random, &out->cur_seq);
+	out->cur_eic = get_tablespace_io_concurrency(spc);
+
+	sb_page_costs_advise(target, max_seconds, out->cur_seq,
+						 sb_page_costs_cached_pct(target), ca);
+
+	out->pages = target->nblocks;
+	if (ca->recommend || ca->recommend_eic)
+		out->command = psprintf("ALTER TABLESPACE %s SET (%s)",
+								quote_identifier(out->tablespace), options(ca));
+
+	if (pc->rounds < SB_PAGECOST_MIN_ROUNDS)
+		ereport(NOTICE,
+				(errmsg("\"%s\": %d rounds of page reads in %.1f s, too few to judge",
+						get_rel_name(relid), pc->rounds, pc->elapsed_s),
+				 errhint("Give it more time: max_seconds => %.0f.",
+						 Max(2 * max_seconds, 60.0))));
+	else if (sb_verdict_has(&ca->v, "cached"))
+		ereport(NOTICE,
+				(errmsg("\"%s\": the caches held %.0f%% of it, so its pages cost what the caches give",
+						get_rel_name(relid), ca->cached_pct),
+				 errdetail("Cold, a random page took %.1f us and a sequential page %.1f us, a ratio of %.1f.",
+						   ca->t_random * 1e6, ca->t_seq * 1e6, pc->ratio),
+				 errhint("No setting is recommended: with the table in memory, a random_page_cost near seq_page_cost is usual.")));
+	else if (ca->recommend)
+		ereport(NOTICE,
+				(errmsg("\"%s\": a random page took %.1f us, a sequential page %.1f us: %.1f times as long (%.1f to %.1f)",
+						get_rel_name(relid), ca->t_random * 1e6, ca->t_seq * 1e6,
+						pc->ratio, pc->ratio_lo, pc->ratio_hi),
+				 errdetail("With %.0f%% of the table in the caches before the call, random_page_cost = %.2f fits tablespace %s (it is %.2f now).",
+						   ca->cached_pct, ca->rec, out->tablespace, out->cur_random)));
+	if (ca->recommend_eic)
+		ereport(NOTICE,
+				(errmsg("\"%s\": random reads got %.0f pages/s one at a time and %.0f at depth %d, where they came within %.0f%% of the best depth's rate (the median of %d sweeps)",
+						get_rel_name(relid), ds->pages_s[0],
+						sb_depth_rate(ds, ds->knee), ds->knee,
+						SB_DEPTH_KNEE_PCT, ds->sweeps),
+				 errdetail("effective_io_concurrency = %d fits tablespace %s for bitmap heap scans (it is %d now).",
+						   ds->knee, out->tablespace, out->cur_eic)));
+	else if (ds->sweeps == 0 && !sb_verdict_has(&ca->v, "cached"))
+		ereport(NOTICE,
+				(errmsg("\"%s\": no time was left to read it at depth, so no effective_io_concurrency is recommended",
+						get_rel_name(relid)),
+				 errhint("Give it more time: max_seconds => %.0f.",
+						 Max(2 * max_seconds, 60.0))));
+
+
+	sb_target_close(target);
 }

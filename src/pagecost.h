@@ -76,6 +76,21 @@ typedef struct SbCostAdvice
 	bool		recommend_eic;	/* an effective_io_concurrency is */
 } SbCostAdvice;
 
+/*
+ * page_costs' figures: the tablespace's settings now, what its pages cost
+ * (ca), and the ALTER TABLESPACE command that recommends (NULL: none).
+ */
+typedef struct SbPageCostsCall
+{
+	char	   *tablespace;
+	int64		pages;
+	double		cur_random;
+	double		cur_seq;
+	int			cur_eic;
+	SbCostAdvice ca;
+	char	   *command;
+} SbPageCostsCall;
+
 extern BlockNumber sb_page_costs_min_blocks(SbTarget *target);
 extern void sb_page_costs(SbTarget *target, double max_seconds,
 						  SbPageCosts *pc);
@@ -83,5 +98,7 @@ extern double sb_page_costs_cached_pct(SbTarget *target);
 extern void sb_page_costs_advise(SbTarget *target, double max_seconds,
 								 double seq_page_cost, double cached_pct,
 								 SbCostAdvice *ca);
+extern void sb_page_costs_call(Oid relid, double max_seconds,
+							   SbPageCostsCall *out);
 
 #endif							/* SCANBENCH_PAGECOST_H */
