@@ -15,30 +15,28 @@
  * error or a cancel goes on (randio.c); the relation is locked as raw_read
  * locks it (relfiles.c), and only the bytes it had at the start are read.
  * Reads at depth take a buffer of block_size each: depth times block_size
- * is held to SB_MAX_DEPTH_BYTES.
+ * is held to SB_MAX_DEPTH_BYTES.  The caches are put in the state asked
+ * for, and the random reads set up, by fileread.c.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include <fcntl.h>
 #include <math.h>
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "storage/fd.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 
 #include "argcheck.h"
-#include "cgroup.h"
 #include "citus.h"
+#include "fileread.h"
 #include "fnargs.h"
 #include "randio.h"
-#include "seqread.h"
 #include "relfiles.h"
 #include "rows.h"
+#include "seqread.h"
 #include "stats.h"
 
 PG_FUNCTION_INFO_V1(raw_read);
@@ -112,46 +110,6 @@ row_read_result(SbRow *row, SbReadResult *r, int32 block_size,
 }
 
 /*
- * Put the relation's files in the page-cache state asked for (cold:
- * evicted; warm: one untimed pass) before timed reads that bypass
- * sb_raw_read(), and return how many of its blocks the page cache holds.
- */
-static uint64
-prepare_cache(SbTarget *target, SbCacheMode cache, int32 block_size)
-{
-	uint64		cached = 0;
-	int			i;
-
-	if (cache == SB_CACHE_COLD)
-		sb_evict_page_cache(target);
-	else if (cache == SB_CACHE_WARM)
-	{
-		SbReadResult warm;
-
-		sb_raw_read(target, Max(block_size, 1024 * 1024), SB_CACHE_ASIS,
-					&warm, NULL);
-	}
-	for (i = 0; i < target->nsegments; i++)
-		cached += sb_segment_os_blocks(target->segments[i]);
-	return cached;
-}
-
-/*
- * The whole relation in order, depth reads of block_size in flight
- * (seqread.c), after putting the caches in the state asked for.
- */
-static void
-read_in_flight(SbTarget *target, int32 block_size, SbCacheMode cache,
-			   int32 depth, SbReadResult *total)
-{
-	uint64		cached = prepare_cache(target, cache, block_size);
-
-	(void) sb_read_in_flight(target->segments, target->nsegments, block_size,
-							 depth, cache == SB_CACHE_DIRECT, false, total);
-	total->cached_pct_before = sb_pct(cached, target->nblocks);
-}
-
-/*
  * The columns of raw_read_result, raw_read_segment_result and
  * random_read_result that 0.2 named seconds and mb_s.
  */
@@ -179,7 +137,7 @@ raw_read(PG_FUNCTION_ARGS)
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
 	if (depth > 1)
-		read_in_flight(target, block_size, cache, depth, &total);
+		sb_file_read_in_flight(target, block_size, cache, depth, &total);
 	else
 		sb_raw_read(target, block_size, cache, &total, NULL);
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
@@ -233,24 +191,6 @@ raw_read_segments(PG_FUNCTION_ARGS)
 
 /* ---- random_read(rel, cache, reads, block_size, depth) ---- */
 
-/*
- * Seconds of a read throttle's rate read untimed first: blk-throttle let
- * 600 random reads run at 456 a second under a limit of 400 (an allowance
- * of about 0.14 s of the rate), 3000 at 405.
- */
-#define SB_ALLOWANCE_S	0.3
-
-static off_t
-largest_segment(SbTarget *target)
-{
-	off_t		largest = 0;
-	int			i;
-
-	for (i = 0; i < target->nsegments; i++)
-		largest = Max(largest, target->segments[i]->bytes);
-	return largest;
-}
-
 Datum
 random_read(PG_FUNCTION_ARGS)
 {
@@ -260,16 +200,11 @@ random_read(PG_FUNCTION_ARGS)
 	int32		block_size;
 	int32		depth;
 	SbCacheMode cache;
-	bool		direct;
 	TupleDesc	tupdesc;
 	SbTarget   *target;
-	SbRandomFile *files;
 	SbRandomResult r;
-	uint64		cached = 0;
-	uint64		chunks = 0;
-	uint64		warmup;
+	double		cached_pct;
 	SbRow		row;
-	int			i;
 
 	sb_args_refuse_nulls(fcinfo);
 	sb_args_init(&args, fcinfo);
@@ -279,7 +214,6 @@ random_read(PG_FUNCTION_ARGS)
 	block_size = sb_arg_int32(&args, "block_size", 8192);
 	/* up to 0.3 the definitions had no depth: one read at a time */
 	depth = sb_arg_int32(&args, "depth", 1);
-	direct = (cache == SB_CACHE_DIRECT);
 
 	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
 		ereport(ERROR,
@@ -292,62 +226,14 @@ random_read(PG_FUNCTION_ARGS)
 	sb_row_init(&row, tupdesc, read_renamed, lengthof(read_renamed));
 
 	target = sb_target_open(relid, SB_TARGET_FILES);
-
-	/*
-	 * Reads are of whole blocks inside one file: a relation without one
-	 * would give a row of no reads, which reads as a measurement.
-	 */
-	for (i = 0; i < target->nsegments; i++)
-		chunks += target->segments[i]->bytes / block_size;
-	if (chunks == 0 && target->nblocks == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is empty: there is nothing to read",
-						get_rel_name(relid))));
-	if (chunks == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is smaller than one block of %d bytes",
-						get_rel_name(relid), block_size),
-				 errdetail("Its largest file holds %lld bytes.",
-						   (long long) largest_segment(target)),
-				 errhint("Pass a smaller block_size.")));
-
-	cached = prepare_cache(target, cache, block_size);
-
-	/* opened by the reads, as they reach them (randio.c) */
-	files = palloc0(sizeof(SbRandomFile) * Max(target->nsegments, 1));
-	for (i = 0; i < target->nsegments; i++)
-	{
-		SbSegment  *seg = target->segments[i];
-
-		files[i].fd = -1;
-		files[i].path = seg->path;
-		files[i].direct = direct;
-		/* No read-ahead for the descriptor, as fio does for random jobs. */
-		files[i].advise_random = !direct;
-		files[i].chunks = seg->bytes / block_size;
-		/* Offsets within the member relation, across its segments. */
-		files[i].base = (uint64) seg->first_block * BLCKSZ;
-	}
-
-	/*
-	 * Under the server's read throttle, a first allowance is drained
-	 * untimed, as the sequential figures keep it out (burst): reads for
-	 * SB_ALLOWANCE_S at the throttle's rate, of other blocks.
-	 */
-	warmup = sb_cgroup_allowance_reads(target->segments[0]->path, block_size,
-									   SB_ALLOWANCE_S);
-	sb_random_read_drained(files, target->nsegments, block_size, warmup,
-						   reads, depth, &r);
-	pfree(files);
+	cached_pct = sb_file_random_read(target, cache, reads, block_size, depth, &r);
 
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
 	sb_row_datum(&row, "reads", Int64GetDatum(r.ops));
 	sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
 	sb_row_text(&row, "cache", sb_cache_name(cache));
 	sb_row_datum(&row, "bytes", Int64GetDatum(r.bytes));
-	sb_row_float(&row, "cached_pct_before", sb_pct(cached, target->nblocks), 1);
+	sb_row_float(&row, "cached_pct_before", cached_pct, 1);
 	sb_row_float(&row, "read_s", r.timing.seconds, 3);
 	sb_row_float(&row, "iops", sb_rate(r.ops, r.timing.seconds), 0);
 	sb_row_float(&row, "read_mb_s", sb_rate(r.bytes / SB_MB, r.timing.seconds), 1);
