@@ -29,7 +29,7 @@ OBJS = scanbench.o \
 	src/chart.o src/citus.o src/citus_cluster.o src/clock.o src/crossover.o src/devices.o \
 	src/efficiency.o src/efficiency_row.o src/fileread.o src/fnargs.o src/history_record.o src/iodepth.o src/mountinfo.o \
 	src/pagecost.o src/pairs.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o \
-	src/restore.o src/rows.o src/sampler.o src/scan.o src/scratch.o src/scratchdir.o \
+	src/restore.o src/rows.o src/sampler.o src/scan.o src/scanrounds.o src/scratch.o src/scratchdir.o \
 	src/planscan.o src/seqread.o src/settings.o src/stats.o src/tablespace.o src/toastscan.o \
 	src/verdict.o \
 	src/entry/access_paths.o src/entry/advice.o src/entry/citus.o \

@@ -34,8 +34,11 @@
 
 #include <math.h>
 
+#include "utils/lsyscache.h"
+
 
 #include "breakdown.h"
+#include "settings.h"
 #include "stats.h"
 
 /*
@@ -211,4 +214,43 @@ sb_breakdown(SbTarget *target, const char *query, int workers,
 	if (!isnan(b->overlap_pct) && (b->overlap_pct < 0 || b->overlap_pct > 100))
 		b->overlap_pct = NAN;
 	b->stream_check = stream_check(b);
+}
+
+/*
+ * scan_breakdown(relid, query, workers, cache): the relation's scan taken
+ * apart, instrumented, and a NOTICE where its figures need one: an empty
+ * relation, or a scan that beat or lost to both of its references.
+ */
+void
+sb_breakdown_call(Oid relid, const char *query, int workers,
+				  SbCacheMode cache, SbBreakdownCall *out)
+{
+	SbBreakdown *b = &out->b;
+	SbTarget   *target = sb_target_open(relid, SB_TARGET_SCAN);
+
+	sb_breakdown(target, query, workers, cache, true, b);
+	if (target->nblocks == 0)
+		ereport(NOTICE,
+				(errmsg("\"%s\" is empty: there is nothing to take apart",
+						get_rel_name(relid))));
+	else if (isnan(b->overlap_pct) && b->wall > 0 && b->t_read > 0 && b->t_cpu > 0)
+	{
+		/* Out of 0..100: the scan beat, or lost to, both of its references. */
+		bool		faster = b->wall < Max(b->t_read, b->t_cpu);
+
+		ereport(NOTICE,
+				(errmsg("overlap_pct is NULL: the scan took %.3f s, %s than %s (%.3f s)",
+						b->wall, faster ? "less" : "more",
+						faster ? "its raw read and warm scan overlapping perfectly" :
+						"its raw read and warm scan one after the other",
+						faster ? Max(b->t_read, b->t_cpu) : b->t_read + b->t_cpu),
+				 errdetail("The raw read took %.3f s and the warm scan %.3f s; the scan ran under other conditions than they did (the page cache, another session's load).",
+						   b->t_read, b->t_cpu),
+				 errhint("Measure again, or with cache => 'cold' on a relation larger than the page cache.")));
+	}
+	out->pages = target->nblocks;
+	out->bytes = target->bytes;
+	sb_cgroup_limits(sb_target_first_path(target), &out->limits);
+	out->settings = sb_io_settings();
+	sb_target_close(target);
 }

@@ -12,6 +12,7 @@
 #define SCANBENCH_BREAKDOWN_H
 
 #include "cache.h"
+#include "cgroup.h"
 #include "seqread.h"
 #include "relfiles.h"
 #include "scan.h"
@@ -54,7 +55,19 @@ typedef struct SbBreakdown
 	char	   *stream_check;	/* "agree", what disagrees, or NULL */
 } SbBreakdown;
 
+/* scan_breakdown's figures: the breakdown of one relation's scan. */
+typedef struct SbBreakdownCall
+{
+	SbBreakdown b;
+	int64		pages;
+	int64		bytes;
+	SbCgroupLimits limits;		/* which the rates include, not leave out */
+	Datum		settings;		/* jsonb */
+} SbBreakdownCall;
+
 extern void sb_breakdown(SbTarget *target, const char *query, int workers,
 						 SbCacheMode cache, bool count_io, SbBreakdown *b);
+extern void sb_breakdown_call(Oid relid, const char *query, int workers,
+							  SbCacheMode cache, SbBreakdownCall *out);
 
 #endif							/* SCANBENCH_BREAKDOWN_H */
