@@ -412,3 +412,50 @@ sb_write_mb_s(Oid spc, uint64 bytes, int block_size)
 	sb_scratch_run(spc, bytes, block_size, 0, true, results);
 	return sb_rate(w->bytes / SB_MB, w->timing.seconds);
 }
+
+static const char *const test_names[SB_NTESTS] = {
+	"seq_write", "rewrite", "seq_read", "random_read", "random_write"
+};
+
+/* A test's name, as storage_profile's rows and NOTICEs give it. */
+const char *
+sb_scratch_test_name(SbTest test)
+{
+	return test_names[test];
+}
+
+/*
+ * storage_profile's tests (sb_scratch_run, all of them), and a NOTICE
+ * where a random test's figures are partly the page cache's.
+ */
+void
+sb_scratch_profile(Oid spc, uint64 bytes, int block_size, uint64 random_ops,
+				   SbTestResult *results)
+{
+	int			i;
+
+	sb_scratch_run(spc, bytes, block_size, random_ops, false, results);
+
+	/*
+	 * Random rates that the page cache served are not the storage's: say
+	 * so where a block was read twice or the file was still cached.
+	 */
+	for (i = 0; i < SB_NTESTS; i++)
+	{
+		SbTestResult *r = &results[i];
+
+		if (!r->random)
+			continue;
+		if (r->repeats)
+			ereport(NOTICE,
+					(errmsg("%s: %llu operations on %llu blocks of %d bytes touched some blocks twice, which the page cache may have served",
+							test_names[i], (unsigned long long) r->ops,
+							(unsigned long long) (bytes / block_size), block_size),
+					 errhint("Pass a larger size_mb or fewer random_ops.")));
+		if (r->cached_pct_before >= 10)
+			ereport(NOTICE,
+					(errmsg("%s: %.0f %% of the scratch file was still in the page cache before it: its figures are partly the page cache's",
+							test_names[i], r->cached_pct_before),
+					 errdetail("The filesystem under the tablespace did not drop the file's pages when asked (tmpfs keeps them).")));
+	}
+}

@@ -41,5 +41,8 @@ extern void sb_scratch_run(Oid spc, uint64 bytes, int block_size,
 						   uint64 random_ops, bool write_only,
 						   SbTestResult *results);
 extern double sb_write_mb_s(Oid spc, uint64 bytes, int block_size);
+extern const char *sb_scratch_test_name(SbTest test);
+extern void sb_scratch_profile(Oid spc, uint64 bytes, int block_size,
+							   uint64 random_ops, SbTestResult *results);
 
 #endif							/* SCANBENCH_SCRATCH_H */

@@ -179,10 +179,6 @@ storage_info_tablespace(PG_FUNCTION_ARGS)
 /* Largest size_mb accepted: 16 TB. */
 #define SB_MAX_SIZE_MB		16000000
 
-static const char *const test_names[SB_NTESTS] = {
-	"seq_write", "rewrite", "seq_read", "random_read", "random_write"
-};
-
 /* storage_profile_result's columns renamed in 0.3 */
 static const SbRenamed storage_profile_renamed[] =
 {
@@ -233,30 +229,7 @@ storage_profile(PG_FUNCTION_ARGS)
 	sb_scratch_check_space(spc, bytes);
 	sb_init_srf(fcinfo);
 
-	sb_scratch_run(spc, bytes, block_size, (uint64) random_ops, false, results);
-
-	/*
-	 * Random rates that the page cache served are not the storage's: say
-	 * so where a block was read twice or the file was still cached.
-	 */
-	for (i = 0; i < SB_NTESTS; i++)
-	{
-		SbTestResult *r = &results[i];
-
-		if (!r->random)
-			continue;
-		if (r->repeats)
-			ereport(NOTICE,
-					(errmsg("%s: %llu operations on %llu blocks of %d bytes touched some blocks twice, which the page cache may have served",
-							test_names[i], (unsigned long long) r->ops,
-							(unsigned long long) (bytes / block_size), block_size),
-					 errhint("Pass a larger size_mb or fewer random_ops.")));
-		if (r->cached_pct_before >= 10)
-			ereport(NOTICE,
-					(errmsg("%s: %.0f %% of the scratch file was still in the page cache before it: its figures are partly the page cache's",
-							test_names[i], r->cached_pct_before),
-					 errdetail("The filesystem under the tablespace did not drop the file's pages when asked (tmpfs keeps them).")));
-	}
+	sb_scratch_profile(spc, bytes, block_size, (uint64) random_ops, results);
 
 	for (i = 0; i < SB_NTESTS; i++)
 	{
@@ -267,7 +240,7 @@ storage_profile(PG_FUNCTION_ARGS)
 		sb_row_init(&row, rsinfo->setDesc, storage_profile_renamed,
 				lengthof(storage_profile_renamed));
 		sb_row_text(&row, "tablespace", spcname);
-		sb_row_text(&row, "test", test_names[i]);
+		sb_row_text(&row, "test", sb_scratch_test_name((SbTest) i));
 		sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
 		sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
 		sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
