@@ -20,6 +20,13 @@
 #   - the Makefile's OBJS names each C file once, and REGRESS each test of
 #     sql/ (a file left out would not be built or run);
 #   - scanbench.c holds the module's magic block and no function;
+#   - no C file of src/ or bin/ (scanbench.c too) is over 1,000 lines: a
+#     file that long holds more than one concern;
+#   - no function of src/entry/ is over 80 lines, from the line of its
+#     opening brace to that of its closing one: an entry function decodes
+#     its arguments, calls the engine and builds its row, and the
+#     measuring is the engine's.  Each one over is named with its file
+#     and length;
 #   - in the client programs (bin/*/, with bin/common/; not bin/fuzz/,
 #     the fuzz tests of their parsers), each header NAME.h declares only
 #     functions NAME.c defines (a header without a NAME.c holds types
@@ -204,6 +211,49 @@ if (-f 'Makefile')
 	my @left = grep { !$tests{$_} } map { m{sql/(.*)\.sql$}; $1 } sort glob('sql/*.sql');
 	check(!@left, "the Makefile's REGRESS names every test of sql/", map { "not in REGRESS: $_" } @left);
 }
+
+# Files and entry functions of a size one can read: the lines of a file
+# as wc -l counts them; a function from its opening brace at the start
+# of a line to its closing one (PostgreSQL style).
+my $max_file = 1000;
+my $max_entry_fn = 80;
+my @c_files = ('scanbench.c', @engine, @entry);
+if (opendir(my $bin, 'bin'))
+{
+	my @dirs = map { "bin/$_" } grep { !/^\./ && -d "bin/$_" } readdir($bin);
+	closedir($bin);
+	push @c_files, sort map { glob("$_/*.c") } sort @dirs;
+}
+my @long_files;
+for my $f (@c_files)
+{
+	my $n = () = slurp($f) =~ /\n/g;
+	push @long_files, "$f has $n lines" if $n > $max_file;
+}
+check(!@long_files, "no C file of src/ or bin/ over $max_file lines", @long_files);
+
+my @long_fns;
+for my $f (@entry)
+{
+	my ($name, $start);
+	my @lines = split /\n/, slurp($f);
+	for my $i (0 .. $#lines)
+	{
+		$name = $1 if $lines[$i] =~ /^([A-Za-z_]\w*)\(/;
+		# a body's brace follows its signature's closing parenthesis; an
+		# initializer's follows "="
+		$start = $i if $lines[$i] =~ /^\{/ && defined $name && $i > 0
+		  && $lines[$i - 1] =~ /\)\s*$/;
+		if ($lines[$i] =~ /^\}/ && defined $start)
+		{
+			my $n = $i - $start + 1;
+			push @long_fns, "$f: $name() is $n lines" if $n > $max_entry_fn;
+			undef $start;
+			undef $name;
+		}
+	}
+}
+check(!@long_fns, "no function in src/entry/ over $max_entry_fn lines", @long_fns);
 
 # scanbench.c: the magic block only.
 my ($pub, $st) = definitions($code{'scanbench.c'});
