@@ -4,9 +4,10 @@
 # not SQL-callable, an entry file calling another's function, the engine
 # calling an entry file, a header declaring a function its .c does not
 # define, the engine seeing fcinfo or declaring an SQL entrance, a C file
-# or a test the Makefile does not list; and, in the client programs of
-# bin/, a header declaring another file's function and a circle of calls
-# between a program's files.  No server needed.
+# or a test the Makefile does not list, a C file of src/ or bin/ over
+# 1,000 lines, a function of src/entry/ over 80; and, in the client
+# programs of bin/, a header declaring another file's function and a
+# circle of calls between a program's files.  No server needed.
 use strict;
 use warnings;
 use Test::More;
@@ -107,6 +108,31 @@ like($out, qr/^#   not in REGRESS: more$/m, '... and the test left out');
 
 ($rc, $out) = run_check(tree('scanbench.c' => "PG_MODULE_MAGIC;\n\nvoid\n_PG_init(void)\n{\n}\n"));
 isnt($rc, 0, 'a function in scanbench.c fails');
+
+# A file of 1,001 lines, in the engine and in a client; an entry function
+# of 81 lines from brace to brace, beside one of 80 and a long
+# initializer.
+my $long_c = "/* long */\n" . ("int\t\tx;\n" x 1000);
+($rc, $out) = run_check(tree('src/long.c' => $long_c));
+isnt($rc, 0, 'a C file of src/ over 1,000 lines fails');
+like($out, qr/^not ok - no C file of src\/ or bin\/ over 1000 lines$/m, '... naming the rule');
+like($out, qr/^#   src\/long\.c has 1001 lines$/m, '... and the file with its length');
+
+($rc, $out) = run_check(tree('bin/prog/long.c' => $long_c));
+isnt($rc, 0, 'a C file of bin/ over 1,000 lines fails');
+like($out, qr/^#   bin\/prog\/long\.c has 1001 lines$/m, '... naming the file');
+
+($rc, $out) = run_check(tree('src/entry/b.c' => "PG_FUNCTION_INFO_V1(fb);\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n" . ("\tsb_now();\n" x 77) . "\treturn 0;\n}\n"));
+is($rc, 0, 'an entry function of 80 lines passes') or diag($out);
+
+# An initializer's braces at the start of a line are no function's.
+($rc, $out) = run_check(tree('src/entry/b.c' => "PG_FUNCTION_INFO_V1(fb);\n\nstatic const int table[] =\n{\n" . ("\t1,\n" x 90) . "};\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n\treturn table[0];\n}\n"));
+is($rc, 0, 'a long initializer in an entry file is no long function') or diag($out);
+
+($rc, $out) = run_check(tree('src/entry/b.c' => "PG_FUNCTION_INFO_V1(fb);\n\nDatum\nfb(PG_FUNCTION_ARGS)\n{\n" . ("\tsb_now();\n" x 78) . "\treturn 0;\n}\n"));
+isnt($rc, 0, 'an entry function over 80 lines fails');
+like($out, qr/^not ok - no function in src\/entry\/ over 80 lines$/m, '... naming the rule');
+like($out, qr/^#   src\/entry\/b\.c: fb\(\) is 81 lines$/m, '... and the file, the function and its length');
 
 # A client program: main.c stands on a.c, a.c on ../common/cli.c; a.h
 # declares a.c's function, types.h types alone.
