@@ -44,6 +44,7 @@
 #include "executor/executor.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "portability/instr_time.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -56,10 +57,12 @@
 #include "accesspath_rounds.h"
 #include "cache.h"
 #include "cgroup.h"
+#include "clock.h"
 #include "compat.h"
 #include "randio.h"
 #include "stats.h"
 #include "toastscan.h"
+#include "verdict.h"
 
 /* ---- What is measured ---- */
 
@@ -486,4 +489,46 @@ sb_toast_rounds(SbToast *t, bool cold, double max_seconds,
 		sb_path_close_random(drain, files);
 	pfree(read_s);
 	pfree(scan_s);
+}
+
+/*
+ * toast_efficiency(relid, cold, max_seconds)'s measurement: the table,
+ * its TOAST table and index opened, the scan planned under one backend's
+ * settings, the rounds, and the verdict; the elapsed time from the open.
+ */
+void
+sb_toast_call(Oid relid, bool cold, double max_seconds, SbToastCall *out)
+{
+	SbToast    *t;
+	SbToastRounds *rounds = &out->rounds;
+	double		limit_rate;
+	double		read_rate;
+	int			nestlevel;
+	instr_time	t0;
+
+	memset(out, 0, sizeof(*out));
+	INSTR_TIME_SET_CURRENT(t0);
+	t = sb_toast_open(relid);
+
+	/* one backend's reads, no JIT, every scan from the first block */
+	nestlevel = sb_path_settings_begin();
+	sb_toast_plan(t);
+	limit_rate = sb_cgroup_path_read_rate(t->main->segments[0]->path, BLCKSZ);
+
+	sb_toast_rounds(t, cold, max_seconds, rounds);
+	AtEOXact_GUC(true, nestlevel);
+
+	read_rate = sb_rate(rounds->read_bytes / (double) BLCKSZ, rounds->read_s);
+	sb_judge_toast(rounds->rounds, rounds->pct, rounds->pct_lo, rounds->pct_hi,
+				   cold, rounds->cached_pct_before, read_rate, limit_rate,
+				   &out->verdict);
+
+	out->toast_relid = t->toast->relid;
+	out->ncolumns = t->ncolumns;
+	out->columns = t->columns;
+	out->main_bytes = (int64) t->main->bytes;
+	out->toast_bytes = (int64) t->toast->bytes;
+	out->index_bytes = (int64) t->index->bytes;
+	out->elapsed_s = sb_seconds_since(t0);
+	sb_toast_close(t);
 }

@@ -14,6 +14,7 @@
 #include "nodes/plannodes.h"
 
 #include "relfiles.h"
+#include "verdict.h"
 #include "seqread.h"
 
 /* Rounds of a raw read of the three relations and a scan, alternated. */
@@ -60,6 +61,20 @@ typedef struct SbToastRounds
 	bool		budget_hit;
 } SbToastRounds;
 
+/* toast_efficiency's figures: the relations, the rounds, the verdict. */
+typedef struct SbToastCall
+{
+	Oid			toast_relid;
+	int			ncolumns;		/* the columns detoasted */
+	char	  **columns;
+	int64		main_bytes;
+	int64		toast_bytes;
+	int64		index_bytes;
+	SbToastRounds rounds;
+	double		elapsed_s;
+	SbVerdict	verdict;
+} SbToastCall;
+
 extern void sb_toast_check(Oid relid);
 extern SbToast *sb_toast_open(Oid relid);
 extern void sb_toast_plan(SbToast *t);
@@ -70,5 +85,7 @@ extern double sb_toast_cached_pct(SbToast *t);
 extern void sb_toast_rounds(SbToast *t, bool cold, double max_seconds,
 							SbToastRounds *out);
 extern void sb_toast_close(SbToast *t);
+extern void sb_toast_call(Oid relid, bool cold, double max_seconds,
+						  SbToastCall *out);
 
 #endif							/* SCANBENCH_TOASTSCAN_H */

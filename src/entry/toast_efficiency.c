@@ -19,17 +19,12 @@
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
-#include "portability/instr_time.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 
-#include "accesspath.h"
 #include "argcheck.h"
-#include "cgroup.h"
 #include "fnargs.h"
 #include "relcheck.h"
-#include "relfiles.h"
 #include "rows.h"
 #include "stats.h"
 #include "toastscan.h"
@@ -54,14 +49,14 @@ arg_cache(SbArgs *args)
 }
 
 static Datum
-columns_array(SbToast *t)
+columns_array(const SbToastCall *x)
 {
-	Datum	   *d = palloc(sizeof(Datum) * t->ncolumns);
+	Datum	   *d = palloc(sizeof(Datum) * x->ncolumns);
 	int			i;
 
-	for (i = 0; i < t->ncolumns; i++)
-		d[i] = CStringGetTextDatum(t->columns[i]);
-	return PointerGetDatum(construct_array(d, t->ncolumns, TEXTOID, -1,
+	for (i = 0; i < x->ncolumns; i++)
+		d[i] = CStringGetTextDatum(x->columns[i]);
+	return PointerGetDatum(construct_array(d, x->ncolumns, TEXTOID, -1,
 										   false, TYPALIGN_INT));
 }
 
@@ -72,16 +67,10 @@ toast_efficiency(PG_FUNCTION_ARGS)
 	Oid			relid;
 	SbCacheMode cache;
 	double		max_seconds;
-	SbToast    *t;
-	SbToastRounds rounds;
-	SbVerdict	v;
+	SbToastCall x;
+	SbToastRounds *rounds = &x.rounds;
 	SbRow		row;
-	uint64		bytes;
-	double		limit_rate;
-	double		read_rate;
-	int			nestlevel;
-	instr_time	t0;
-	instr_time	now;
+	int64		bytes;
 
 	sb_args_refuse_nulls(fcinfo);
 	sb_args_init(&args, fcinfo);
@@ -93,49 +82,31 @@ toast_efficiency(PG_FUNCTION_ARGS)
 	sb_toast_check(relid);
 	sb_row_init(&row, sb_result_tupdesc(fcinfo), NULL, 0);
 
-	INSTR_TIME_SET_CURRENT(t0);
-	t = sb_toast_open(relid);
+	sb_toast_call(relid, cache == SB_CACHE_COLD, max_seconds, &x);
 
-	/* one backend's reads, no JIT, every scan from the first block */
-	nestlevel = sb_path_settings_begin();
-	sb_toast_plan(t);
-	limit_rate = sb_cgroup_path_read_rate(t->main->segments[0]->path, BLCKSZ);
-
-	sb_toast_rounds(t, cache == SB_CACHE_COLD, max_seconds, &rounds);
-	AtEOXact_GUC(true, nestlevel);
-
-	bytes = t->main->bytes + t->toast->bytes + t->index->bytes;
-	read_rate = sb_rate(rounds.read_bytes / (double) BLCKSZ, rounds.read_s);
-	sb_judge_toast(rounds.rounds, rounds.pct, rounds.pct_lo, rounds.pct_hi,
-				   cache == SB_CACHE_COLD, rounds.cached_pct_before,
-				   read_rate, limit_rate, &v);
-
+	bytes = x.main_bytes + x.toast_bytes + x.index_bytes;
 	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
-	sb_row_datum(&row, "toast_relation", ObjectIdGetDatum(t->toast->relid));
-	sb_row_datum(&row, "columns", columns_array(t));
+	sb_row_datum(&row, "toast_relation", ObjectIdGetDatum(x.toast_relid));
+	sb_row_datum(&row, "columns", columns_array(&x));
 	sb_row_text(&row, "cache", sb_cache_name(cache));
-	sb_row_datum(&row, "rows", Int64GetDatum(rounds.last.rows));
-	sb_row_datum(&row, "values_detoasted", Int64GetDatum(rounds.last.values));
-	sb_row_datum(&row, "main_bytes", Int64GetDatum((int64) t->main->bytes));
-	sb_row_datum(&row, "toast_bytes", Int64GetDatum((int64) t->toast->bytes));
-	sb_row_datum(&row, "toast_index_bytes", Int64GetDatum((int64) t->index->bytes));
+	sb_row_datum(&row, "rows", Int64GetDatum(rounds->last.rows));
+	sb_row_datum(&row, "values_detoasted", Int64GetDatum(rounds->last.values));
+	sb_row_datum(&row, "main_bytes", Int64GetDatum(x.main_bytes));
+	sb_row_datum(&row, "toast_bytes", Int64GetDatum(x.toast_bytes));
+	sb_row_datum(&row, "toast_index_bytes", Int64GetDatum(x.index_bytes));
 	sb_row_float(&row, "toast_pct",
-				 sb_share_pct((double) (t->toast->bytes + t->index->bytes), (double) bytes), 1);
-	sb_row_datum(&row, "rounds", Int32GetDatum(rounds.rounds));
-	sb_row_float(&row, "read_s", rounds.read_s / Max(rounds.rounds, 1), 6);
-	sb_row_float(&row, "read_mb_s", sb_rate(rounds.read_bytes / SB_MB, rounds.read_s), 1);
-	sb_row_float(&row, "scan_s", rounds.scan_s / Max(rounds.rounds, 1), 6);
+				 sb_share_pct((double) (x.toast_bytes + x.index_bytes), (double) bytes), 1);
+	sb_row_datum(&row, "rounds", Int32GetDatum(rounds->rounds));
+	sb_row_float(&row, "read_s", rounds->read_s / Max(rounds->rounds, 1), 6);
+	sb_row_float(&row, "read_mb_s", sb_rate(rounds->read_bytes / SB_MB, rounds->read_s), 1);
+	sb_row_float(&row, "scan_s", rounds->scan_s / Max(rounds->rounds, 1), 6);
 	sb_row_float(&row, "scan_mb_s",
-				 sb_rate((double) bytes * rounds.rounds / SB_MB, rounds.scan_s), 1);
-	sb_row_float(&row, "scan_pct", rounds.pct, 1);
-	sb_row_float(&row, "pct_low", rounds.pct_lo, 1);
-	sb_row_float(&row, "pct_high", rounds.pct_hi, 1);
-	sb_row_float(&row, "cached_pct_before", rounds.cached_pct_before, 1);
-	INSTR_TIME_SET_CURRENT(now);
-	INSTR_TIME_SUBTRACT(now, t0);
-	sb_row_float(&row, "elapsed_s", INSTR_TIME_GET_DOUBLE(now), 3);
-	sb_row_verdict(&row, "verdict", &v);
-	sb_toast_close(t);
-
+				 sb_rate((double) bytes * rounds->rounds / SB_MB, rounds->scan_s), 1);
+	sb_row_float(&row, "scan_pct", rounds->pct, 1);
+	sb_row_float(&row, "pct_low", rounds->pct_lo, 1);
+	sb_row_float(&row, "pct_high", rounds->pct_hi, 1);
+	sb_row_float(&row, "cached_pct_before", rounds->cached_pct_before, 1);
+	sb_row_float(&row, "elapsed_s", x.elapsed_s, 3);
+	sb_row_verdict(&row, "verdict", &x.verdict);
 	PG_RETURN_DATUM(sb_row_result(&row));
 }
