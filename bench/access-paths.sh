@@ -58,6 +58,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/access-paths.sh [--scale SF] [--port PORT] [--runs N] [--only paths|crossover]" ;;
 	esac
 done
+sb_bench_record
 
 [ "$(id -u)" = 0 ] || { echo "bench/access-paths.sh: skipped: run as root"; exit 0; }
 sb_lab_check || { echo "bench/access-paths.sh: skipped: $SB_LAB_WHY"; exit 0; }

@@ -59,6 +59,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/advice.sh [--pg MAJOR] [--scale SF] [--runs N] [--max-seconds S] [--cells \"CACHE:MIB:CPUS ...\"] [--port PORT]" ;;
 	esac
 done
+sb_bench_record
 [ "$(id -u)" = 0 ] || sb_die "run as root: the cluster is made as postgres and put in control groups"
 sb_check_major "$SB_PGMAJOR"
 sb_install_packages

@@ -41,6 +41,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/breakdown.sh [--pg MAJOR] [--io-method M[,M...]|all] [--scale SF] [--pairs N]" ;;
 	esac
 done
+sb_bench_record
 [ "$(id -u)" = 0 ] || sb_die "run as root: the psql side drops the files from the page cache"
 sb_check_major "$SB_PGMAJOR"
 if [ -n "$methods" ] && [ "$SB_PGMAJOR" -lt 18 ]; then

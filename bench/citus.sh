@@ -34,6 +34,7 @@ while [ $# -gt 0 ]; do
 	*) sb_die "usage: bench/citus.sh [--pg 16|17|18] [--scale SF] [--pairs N] [--shard-count N]" ;;
 	esac
 done
+sb_bench_record
 [ "$(id -u)" = 0 ] || sb_die "run as root: it installs Citus and scanbench into the server's directories"
 
 sb_install_packages

@@ -45,6 +45,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/depth.sh [--size-mb MB] [--reads N] [--pairs N] [--port PORT] [--lab-disk \"LATENCY_US SERVED\"]" ;;
 	esac
 done
+sb_bench_record
 [ "$(id -u)" = 0 ] || sb_die "run as root: the cluster is made as postgres, and fio reads its files"
 sb_install_packages
 command -v fio >/dev/null || { apt-get install -y -qq fio >/dev/null 2>&1 || sb_die "fio is not installed and could not be"; }

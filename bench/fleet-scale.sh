@@ -99,6 +99,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+sb_bench_record
 [ "$days" -ge 2 ] || sb_die "--days must be at least 2"
 
 if [ "$citus" = 1 ]; then

@@ -27,6 +27,7 @@ trap sb_cleanup EXIT
 MB=${1:-64}
 MAX_S=${2:-10}
 ROUNDS=${3:-3}
+sb_bench_record
 SB_PGMAJOR=${SB_PGMAJOR:-15}
 fleet="$(sb_pgbin)/scanbench-fleet"
 [ -x "$fleet" ] || sb_die "no scanbench-fleet in $(sb_pgbin): make install first"

@@ -34,6 +34,7 @@ trap sb_cleanup EXIT
 SF=${1:-1}
 ROUNDS=${2:-3}
 PORT=${SB_BENCH_PORT:-54331}
+sb_bench_record
 
 sb_install_packages
 make -C "$SB_TOP" -s PG_CONFIG="$(sb_pgbin)/pg_config" all-loader >/dev/null ||

@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/nightly.sh [--scale SF] [--calls N] [--max-seconds S] [--here]" ;;
 	esac
 done
+sb_bench_record
 
 pgbin=$(sb_pgbin)
 [ $here -eq 0 ] && sb_bench_lineitem "$scale" lineitem 54335

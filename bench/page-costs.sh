@@ -49,6 +49,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/page-costs.sh [--scale SF] [--port PORT] [--runs N] [--only cgroup|own]" ;;
 	esac
 done
+sb_bench_record
 
 [ "$(id -u)" = 0 ] || { echo "bench/page-costs.sh: skipped: run as root"; exit 0; }
 sb_lab_check || { echo "bench/page-costs.sh: skipped: $SB_LAB_WHY"; exit 0; }

@@ -22,6 +22,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/scan.sh [--scale SF] [--pairs N]" ;;
 	esac
 done
+sb_bench_record
 [ "$(id -u)" = 0 ] || sb_die "run as root: dd and fio read the cluster's files directly"
 
 sb_install_packages

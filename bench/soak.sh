@@ -33,6 +33,7 @@ DURATION=${1:-180}
 case $DURATION in
 	'' | *[!0-9]*) sb_die "usage: bench/soak.sh [SECONDS]" ;;
 esac
+sb_bench_record
 [ "$(id -u)" = 0 ] || sb_die "run as root (it installs scanbench and runs the cluster as postgres)"
 
 sb_install_packages

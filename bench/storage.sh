@@ -34,6 +34,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/storage.sh [--size-mb MB] [--random-ops N] [--pairs N]" ;;
 	esac
 done
+sb_bench_record
 [ "$(id -u)" = 0 ] || sb_die "run as root: dd and fio write beside the cluster's files"
 
 sb_install_packages

@@ -56,6 +56,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/truth-depth.sh [--scale SF] [--port PORT] [--io-method METHOD] [--only TEXT]" ;;
 	esac
 done
+sb_bench_record
 
 [ "$(id -u)" = 0 ] || { echo "bench/truth-depth.sh: skipped: run as root"; exit 0; }
 sb_lab_check || { echo "bench/truth-depth.sh: skipped: $SB_LAB_WHY"; exit 0; }

@@ -89,6 +89,7 @@ while [ $# -gt 0 ]; do
 		*) sb_die "usage: bench/truth.sh [--scale SF] [--disk \"0 100 200 400\"] [--cpu \"0 0.25 0.5\"] [--load \"idle loaded\"] [--cache \"cold warm\"] [--runs N] [--max-seconds S] [--port PORT]" ;;
 	esac
 done
+sb_bench_record
 
 [ "$(id -u)" = 0 ] || { echo "bench/truth.sh: skipped: control groups are written as root"; exit 0; }
 sb_lab_check || { echo "bench/truth.sh: skipped: $SB_LAB_WHY"; exit 0; }

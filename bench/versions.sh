@@ -94,6 +94,7 @@ while [ $# -gt 0 ]; do
 	*) sb_log "unknown option: $1 (see --help)"; exit 2 ;;
 	esac
 done
+sb_bench_record
 for m in $majors; do (sb_check_major "$m") || exit 2; done
 [[ $runs =~ ^[1-9][0-9]*$ ]] && [[ $rounds =~ ^[1-9][0-9]*$ ]] ||
 	{ sb_log "--runs and --rounds take positive integers"; exit 2; }

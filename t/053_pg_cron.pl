@@ -1,4 +1,4 @@
-# The pg_cron recipe of the README, for real: pg_cron preloaded, the check
+# The pg_cron recipe of doc/monitoring.md, for real: pg_cron preloaded, the check
 # scheduled, and the scheduled run in the history.  The history is staged
 # so that the run alarms: the job fails with the alarm's message in
 # cron.job_run_details, and the run is recorded all the same.

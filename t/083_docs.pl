@@ -1,5 +1,5 @@
 # tools/docs-check.pl: the tree's README and doc/ pass it, and each thing it
-# guards makes it fail: a README over 20,000 bytes, a relative link to a
+# guards makes it fail: a README over 12,000 bytes, a relative link to a
 # file or a heading that does not exist, a page of doc/ the README does not
 # link, a column named in backquotes that the install script does not
 # have.  No server needed.
@@ -47,9 +47,9 @@ sub tree
 ($rc, $out) = run_check(tree());
 is($rc, 0, 'a tree whose links all resolve passes') or diag($out);
 
-($rc, $out) = run_check(tree('README.md' => "# t\n\n[a](doc/a.md)\n" . ('x' x 20001) . "\n"));
-isnt($rc, 0, 'a README over 20,000 bytes fails');
-like($out, qr/^not ok - README\.md is \d+ bytes, at most 20000$/m, '... and says so');
+($rc, $out) = run_check(tree('README.md' => "# t\n\n[a](doc/a.md)\n" . ('x' x 12001) . "\n"));
+isnt($rc, 0, 'a README over 12,000 bytes fails');
+like($out, qr/^not ok - README\.md is \d+ bytes, at most 12000$/m, '... and says so');
 
 ($rc, $out) = run_check(tree('doc/a.md' => "# A\n\nSee [b](b.md).\n"));
 isnt($rc, 0, 'a link to a missing file fails');

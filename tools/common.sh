@@ -272,6 +272,46 @@ sb_restart_cluster()
 
 # Cleanup steps run last-registered first: the cluster stops before its
 # directory goes, a mount is undone before its image is removed.
+# The command line of the script that sourced this file ("." passes its
+# arguments on), for sb_bench_record.
+SB_ARGV=("$@")
+
+# sb_bench_record: from here on, the bench's standard output also goes to a
+# result file of its own, bench/results/NAME-YYYYMMDDTHHMMSSZ.txt, headed by
+# the command line, the time, the commit and the machine.  A page quotes a
+# run's current table and reasons about it; the run itself, with what a
+# reader needs to repeat it, is kept here rather than in the page.
+# SB_BENCH_RESULTS names another directory, or "none" for no file (a test
+# running a bench at a test's size).  Call it once the arguments are read,
+# so that a mistyped command leaves no file behind.
+sb_bench_record()
+{
+	local dir=${SB_BENCH_RESULTS:-$SB_TOP/bench/results} name file
+	[ "$dir" = none ] && return 0
+	name=$(basename "$0" .sh)
+	mkdir -p "$dir" || sb_die "cannot make the results directory $dir"
+	file=$dir/$name-$(date -u +%Y%m%dT%H%M%SZ).txt
+	{
+		echo "# bench/$name.sh${SB_ARGV[*]:+ ${SB_ARGV[*]}}"
+		echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'), commit $(git -C "$SB_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
+		echo "# $(sb_machine)"
+		echo
+	} >"$file" || sb_die "cannot write $file"
+	exec > >(tee -a "$file")
+	sb_log "the figures also go to ${file#"$SB_TOP"/}"
+}
+
+# One line on the machine: CPUs and their model, memory, kernel, system,
+# load average: what a figure measured here needs beside it.
+sb_machine()
+{
+	local model mem os
+	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	mem=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
+	os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")
+	echo "$(nproc) CPUs (${model:-unknown}), $mem GiB, Linux $(uname -r), ${os:-unknown system}, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 sb_on_exit() { SB_CLEANUP="$1; ${SB_CLEANUP:-:}"; }
 sb_cleanup() { eval "${SB_CLEANUP:-:}"; }
 
@@ -317,6 +357,7 @@ sb_bench_args()
 			*) sb_die "usage: $usage" ;;
 		esac
 	done
+	sb_bench_record
 }
 
 # sb_bench_table PORT: after sb_bench_args, the bench's table: with --here
