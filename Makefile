@@ -39,13 +39,25 @@ OBJS = scanbench.o \
 	src/entry/toast_efficiency.o src/entry/workload_scans.o
 PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 
-# Install scripts: the current version's script, scanbench--$(EXTVERSION).sql,
-# is the whole SQL surface written out by concern; the first version's
-# script and the upgrade steps are the path of a database made by an older
-# version.  Released scripts never change; t/080_upgrade.pl proves that a
-# fresh install and an upgrade give the same catalog.
-DATA = scanbench--0.1.sql $(sort $(wildcard scanbench--*--*.sql)) \
-	scanbench--$(EXTVERSION).sql
+# Install scripts.  The current version's, scanbench--$(EXTVERSION).sql, is
+# made from the SQL surface, surface/*.sql, one file a concern, in the
+# order below (listed, not globbed: the order is the script's); each
+# unreleased upgrade step from its manifest, surface/upgrade/A--B.sql,
+# which holds only what an upgrade needs and names the surface's objects
+# it makes.  Neither is kept in git: make writes them (DATA_built), from
+# the sources alone, as pgvector writes its script.  The first version's
+# script and the released steps never change; t/080_upgrade.pl proves
+# that a fresh install and an upgrade give the same catalog.
+SURFACE = $(addprefix surface/,header.sql schema.sql raw_read.sql scan_rate.sql \
+	scan_efficiency.sql page_costs.sql access_paths.sql index_crossover.sql \
+	toast_efficiency.sql storage.sql history.sql history_helpers.sql \
+	history_record.sql history_judge.sql efficiency_check.sql history_months.sql \
+	history_distribute.sql trend.sql metrics_chart.sql citus.sql advice.sql \
+	fleet_queue.sql page_costs_history.sql workload.sql)
+UNRELEASED_STEPS = $(patsubst surface/upgrade/%.sql,scanbench--%.sql,\
+	$(sort $(wildcard surface/upgrade/*--*.sql)))
+DATA_built = scanbench--$(EXTVERSION).sql $(UNRELEASED_STEPS)
+DATA = scanbench--0.1.sql $(filter-out $(DATA_built),$(sort $(wildcard scanbench--*--*.sql)))
 
 # pg_regress runs the setup first, then the rest in name order; each file
 # of sql/ is listed (tools/check-layout.sh checks that none is left out).
@@ -64,6 +76,16 @@ EXTRA_CLEAN = tmp_check results regression.diffs regression.out
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# The scripts made from the surface (surface/assemble.pl says how).
+SURFACE_PERL = $(if $(PERL),$(PERL),perl)
+scanbench--$(EXTVERSION).sql: $(addprefix $(srcdir)/,$(SURFACE) surface/assemble.pl scanbench.control)
+	$(SURFACE_PERL) $(srcdir)/surface/assemble.pl install $(EXTVERSION) $(addprefix $(srcdir)/,$(SURFACE)) >$@.tmp
+	mv $@.tmp $@
+$(UNRELEASED_STEPS): scanbench--%.sql: $(srcdir)/surface/upgrade/%.sql \
+		$(addprefix $(srcdir)/,$(SURFACE) surface/assemble.pl)
+	$(SURFACE_PERL) $(srcdir)/surface/assemble.pl step $< $(addprefix $(srcdir)/,$(SURFACE)) >$@.tmp
+	mv $@.tmp $@
 
 # PGXS tracks no header dependencies unless the server was configured
 # with --enable-depend.

@@ -47,7 +47,13 @@ my ($bindir, $pkglibdir, $sharedir) = map { pg_config($_) } qw(--bindir --pkglib
 open(my $fh, '<', 'scanbench.control') or die $!;
 my ($version) = join('', <$fh>) =~ /^default_version\s*=\s*'([^']+)'/m;
 close $fh;
-my @sql = map { s{.*/}{}r } glob('scanbench--*.sql');
+# The scripts: those kept in the tree, and those make writes (the current
+# version's from surface/, each unreleased step from its manifest), whether
+# or not made yet.
+my %sql = map { s{.*/}{}r => 1 } glob('scanbench--*.sql');
+$sql{"scanbench--$version.sql"} = 1;
+$sql{ s{.*/(.*)\.sql$}{scanbench--$1.sql}r } = 1 for glob('surface/upgrade/*--*.sql');
+my @sql = sort keys %sql;
 my @want = ("$pkglibdir/scanbench.so", "$sharedir/extension/scanbench.control",
 	(map { "$sharedir/extension/$_" } @sql), "$bindir/scanbench-load", "$bindir/scanbench-fleet",
 	"$bindir/scanbench-probe", "$sharedir/scanbench/scanbench_storage_profiles.conf");

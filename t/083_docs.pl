@@ -63,11 +63,11 @@ like($out, qr/no heading #no-such-heading in \.\.\/README\.md/, '... naming the 
 isnt($rc, 0, 'a page of doc/ the README does not link fails');
 like($out, qr/^not ok - doc\/b\.md is linked from README\.md$/m, '... naming the page');
 
-# With the install script of the control file's version, a column named in
-# backquotes must be one of its names.
+# With the SQL surface (surface/*.sql, of which make writes the install
+# script), a column named in backquotes must be one of its names.
 my %sql_tree = (
 	'scanbench.control' => "default_version = '9.9'\n",
-	'scanbench--9.9.sql' => "-- not a name: old_s\nCREATE TYPE r AS (read_s float8, scan_pct float8);\nCOMMENT ON TYPE r IS 'gone_s';\n");
+	'surface/r.sql' => "-- not a name: old_s\nCREATE TYPE r AS (read_s float8, scan_pct float8);\nCOMMENT ON TYPE r IS 'gone_s';\n");
 ($rc, $out) = run_check(tree(%sql_tree, 'doc/a.md' => "# A\n\n## The part: two\n\n`read_s` and `scan_pct` are columns.\n"));
 is($rc, 0, 'columns the install script defines pass') or diag($out);
 

@@ -140,15 +140,15 @@ for my $p (@pages[1 .. $#pages])
 
 # Column names in backquotes.  A word shaped like the SQL surface's column
 # vocabulary (a time *_s, a rate *_mb_s, a share *_pct) must be a name the
-# current install script (scanbench--VERSION.sql, VERSION from
-# scanbench.control) uses outside its comments and strings, or a field a
+# SQL surface (surface/*.sql, of which make writes the current install
+# script) uses outside its comments and strings, or a field a
 # client program names in a string (scanbench-fleet's report columns), so a
 # page cannot keep naming a column after it is renamed.
 my $control = slurp("$top/scanbench.control");
 my ($version) = defined $control ? $control =~ /^default_version\s*=\s*'([^']+)'/m : ();
 if (defined $version)
 {
-	my $sql = slurp("$top/scanbench--$version.sql") // '';
+	my $sql = join('', map { slurp($_) // '' } glob("$top/surface/*.sql"));
 	$sql =~ s/--[^\n]*//g;
 	$sql =~ s/'(?:[^']|'')*'//g;
 	my %names = map { $_ => 1 } $sql =~ /\b([a-z_][a-z0-9_]*)\b/g;
@@ -172,7 +172,7 @@ if (defined $version)
 				  unless $names{$1} || $seen{$1}++;
 			}
 		}
-		check(!@bad, "$rel: every column it names in backquotes exists in scanbench--$version.sql", @bad);
+		check(!@bad, "$rel: every column it names in backquotes exists in surface/", @bad);
 	}
 }
 

@@ -19,8 +19,8 @@ DESCRIPTION
       1. checks that the papers agree: scanbench.control's
          default_version, META.json's version (and its provides'),
          debian/changelog's newest entry and CHANGELOG.md's newest section
-         all name VERSION, the install script scanbench--VERSION.sql
-         exists, and CHANGELOG.md's section is dated with the date of the
+         all name VERSION, make writes the install script
+         scanbench--VERSION.sql from surface/, and CHANGELOG.md's section is dated with the date of the
          debian/changelog entry;
       2. builds scanbench-VERSION.tar.gz (for packagers) and
          scanbench-VERSION.zip (PGXN) with make dist (git archive of
@@ -105,8 +105,9 @@ git rev-parse --git-dir >/dev/null 2>&1 || { nok "$SB_TOP is not a git checkout:
 control=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" scanbench.control)
 [ "$control" = "$version" ] && ok "scanbench.control: default_version $version" ||
 	nok "scanbench.control says default_version '$control', not $version"
-[ -f "scanbench--$version.sql" ] && ok "the install script scanbench--$version.sql exists" ||
-	nok "no scanbench--$version.sql"
+make -s scanbench--"$version".sql >/dev/null 2>&1 && [ -s "scanbench--$version.sql" ] &&
+	ok "make writes the install script scanbench--$version.sql from surface/" ||
+	nok "make does not write scanbench--$version.sql from surface/"
 read -r meta_v meta_pv meta_status < <(python3 -c '
 import json
 m = json.load(open("META.json"))

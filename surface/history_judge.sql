@@ -1,0 +1,278 @@
+--
+-- How a recorded run compares with the earlier ones: status 'regression'
+-- (efficiency_check raises), 'warning', 'ok', 'first' (nothing earlier
+-- to compare with) or 'not_judged' (unstable, cached or empty), with a
+-- message a person reads in a cron mail.
+--
+CREATE FUNCTION scan_history_judge(run bigint,
+								   min_pct float8 DEFAULT NULL,
+								   max_drop_pct float8 DEFAULT NULL,
+								   warn_pct float8 DEFAULT NULL,
+								   warn_drop_pct float8 DEFAULT NULL,
+								   window_days integer DEFAULT NULL,
+								   server text DEFAULT NULL,
+								   OUT status text, OUT message text,
+								   OUT detail text, OUT hint text,
+								   OUT median_pct float8, OUT drop_pct float8,
+								   OUT earlier_runs integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext_schema text;
+	cur @extschema@.scan_history;
+	compared @extschema@.scan_history[];
+	marks text;
+	label text;
+	subject text;
+	since timestamptz;
+	changes text;
+	fails text[] := '{}';
+	few text;
+	drop_judged float8;
+	warns text[] := '{}';
+	warn_at float8;
+	lim text;
+BEGIN
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	IF run IS NULL THEN
+		RAISE EXCEPTION 'run must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a run number of scan_history (its id column).';
+	END IF;
+
+	-- Given its server, the run is read from that server's shard alone; by
+	-- its number alone, from every shard of a distributed history.
+	IF scan_history_judge.server IS NULL THEN
+		SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	ELSE
+		SELECT * INTO cur FROM @extschema@.scan_history h
+		WHERE h.server = scan_history_judge.server AND h.id = run;
+	END IF;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no run % in scan_history%', run,
+			CASE WHEN scan_history_judge.server IS NOT NULL
+			THEN format(' of server %s', scan_history_judge.server) ELSE '' END
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- A limit not given is the one the run was judged with when
+	-- efficiency_check recorded it (a run it recorded always keeps
+	-- max_drop_pct), so that judging it again gives the check's verdict;
+	-- a run recorded otherwise is judged with the usual defaults.
+	IF cur.limit_max_drop_pct IS NOT NULL THEN
+		min_pct := coalesce(min_pct, cur.limit_min_pct);
+		max_drop_pct := coalesce(max_drop_pct, cur.limit_max_drop_pct);
+		warn_pct := coalesce(warn_pct, cur.limit_warn_pct);
+		warn_drop_pct := coalesce(warn_drop_pct, cur.limit_warn_drop_pct);
+		window_days := coalesce(window_days, cur.limit_window_days, 30);
+	ELSE
+		max_drop_pct := coalesce(max_drop_pct, 20);
+		warn_drop_pct := coalesce(warn_drop_pct, 10);
+		window_days := coalesce(window_days, 30);
+	END IF;
+	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
+														 warn_drop_pct, window_days);
+
+	-- A fleet's run, in a central history, is named with its server: the
+	-- same relation on another server is another series.
+	label := CASE WHEN cur.relschema = 'public' THEN quote_ident(cur.relname)
+			 ELSE quote_ident(cur.relschema) || '.' || quote_ident(cur.relname) END
+			 || CASE WHEN cur.server IS NOT NULL THEN ' on ' || cur.server ELSE '' END;
+	subject := format('%s scan efficiency %s %%', label, round(cur.scan_pct::numeric, 1));
+	hint := format('The runs: SELECT * FROM %I.scan_history WHERE relschema = %L AND relname = %L AND %s ORDER BY measured_at DESC;',
+				   ext_schema, cur.relschema, cur.relname,
+				   CASE WHEN cur.server IS NULL THEN 'server IS NULL'
+				   ELSE format('server = %L', cur.server) END);
+	earlier_runs := 0;
+
+	marks := scanbench_internal.scan_history_marks(cur.verdict);
+	IF (cur.scan_pct IS NOT NULL AND NOT scanbench_internal.scan_history_usable(cur.scan_pct))
+	   OR NOT isfinite(cur.measured_at) THEN
+		-- A row kept from before the history checked its figures.
+		status := 'not_judged';
+		message := CASE WHEN NOT isfinite(cur.measured_at)
+				   THEN format('%s scan efficiency was not judged: it was recorded at %s', label, cur.measured_at)
+				   ELSE format('%s scan efficiency was not judged: its figure %s %% is not a finite number from 0 to 10000',
+							   label, cur.scan_pct) END;
+		detail := format('Run %s is left out of every comparison.', cur.id);
+		RETURN;
+	END IF;
+	IF cur.scan_pct IS NULL OR marks IS NULL THEN
+		status := 'not_judged';
+		IF 'over_budget' = ANY (cur.verdict) THEN
+			message := format('%s scan efficiency was not judged: no pair was measured within the time budget (%s s)',
+							  label, round(cur.elapsed_s::numeric, 1));
+		ELSIF cur.scan_pct IS NULL THEN
+			message := format('%s scan efficiency was not judged: nothing was measured (an empty relation)', label);
+		ELSE
+			message := format('%s was not judged: %s', subject, array_to_string(ARRAY[
+				CASE WHEN 'unstable' = ANY (cur.verdict) THEN
+					format('the measurement was unstable (95 %% interval %s–%s %%)',
+						   round(cur.scan_pct_lo::numeric, 1), round(cur.scan_pct_hi::numeric, 1)) END,
+				CASE WHEN 'cached' = ANY (cur.verdict) THEN
+					format('part of the relation was already cached (%s %% before the reads, %s %% before the scans)',
+						   round(cur.read_cached_pct::numeric, 1), round(cur.scan_cached_pct::numeric, 1)) END,
+				CASE WHEN 'burst' = ANY (cur.verdict) THEN
+					'its passes ran faster than the server''s limits allow over time (a burst)' END],
+				'; '));
+		END IF;
+		detail := format('Run %s (verdict %s) is recorded and left out of later comparisons. '
+						 'An unstable run needs a quieter machine or more time (max_seconds); '
+						 'a cached one means another process holds the files in memory; '
+						 'a burst one needs method => ''whole'' or a larger relation; '
+						 'an over_budget one needs a larger max_seconds.',
+						 cur.id, coalesce(array_to_string(cur.verdict, ','), 'none'));
+		RETURN;
+	END IF;
+
+	-- The runs it is compared with, read once (from one shard of a
+	-- distributed history): their median, then what changed.
+	compared := ARRAY(SELECT c FROM scanbench_internal.scan_history_compared(cur, window_days) c);
+	SELECT count(*)::int4, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.scan_pct)::numeric, 1)::float8,
+		   min(c.measured_at)
+	INTO earlier_runs, median_pct, since
+	FROM unnest(compared) c;
+
+	IF earlier_runs = 0 THEN
+		status := 'first';
+		message := format('%s: first recorded run%s in %s days, nothing to compare with yet',
+						  subject,
+						  CASE WHEN marks <> '' THEN ' marked ' || marks ELSE '' END,
+						  window_days);
+		detail := format('Run %s is recorded; later runs are compared with it.', cur.id);
+		RETURN;
+	END IF;
+
+	median_pct := round(median_pct::numeric, 1);
+	drop_pct := CASE WHEN median_pct > 0
+				THEN round((100 * (median_pct - cur.scan_pct) / median_pct)::numeric, 1) END;
+
+	IF min_pct IS NOT NULL AND cur.scan_pct < min_pct THEN
+		fails := fails || format('is below its limit of %s %%', min_pct);
+	END IF;
+	-- A drop is told from noise only against a few runs: with fewer than
+	-- three earlier ones, a single noisy run would be the median (the fleet
+	-- waits for three as well); the limits on the figure itself still hold.
+	IF earlier_runs < 3 THEN
+		few := format('a drop is judged from 3 earlier runs, there %s %s',
+					  CASE WHEN earlier_runs = 1 THEN 'is' ELSE 'are' END, earlier_runs);
+		drop_judged := NULL;
+	ELSE
+		drop_judged := drop_pct;
+	END IF;
+	IF drop_judged > max_drop_pct THEN
+		fails := fails || format('is %s %% below its %s-day median %s %%',
+								 round(drop_pct), window_days, round(median_pct::numeric, 1));
+	END IF;
+	-- By default a warning 10 % above the limit, but never so high that a
+	-- figure could not stay clear of it: at most halfway to 100 %.
+	warn_at := coalesce(warn_pct, least(min_pct * 1.1, (min_pct + 100) / 2));
+	IF cardinality(fails) = 0 THEN
+		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
+			warns := warns || format('is close to its limit of %s %%', min_pct);
+		END IF;
+		IF drop_judged > warn_drop_pct THEN
+			warns := warns || format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
+									 round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct);
+		END IF;
+	END IF;
+
+	-- What changed: each fact of this run against the value most of the
+	-- compared runs had (the latest of equally common ones).
+	WITH w AS (
+		SELECT c.* FROM unnest(compared) c
+	), facts AS (
+		SELECT f.ord, f.fact, f.val, w.measured_at
+		FROM w, LATERAL (VALUES
+			(1, 'filesystem', w.filesystem), (2, 'device', w.device),
+			(3, 'scheduler', w.scheduler), (4, 'read_ahead_kb', w.read_ahead_kb::text),
+			(5, 'kernel', w.kernel), (6, 'server version', w.server_version),
+			(7, 'block_size', w.block_size::text),
+			(9, 'cpu_quota_us', coalesce(w.cpu_quota_us::text, 'none')),
+			(9, 'cpu_period_us', coalesce(w.cpu_period_us::text, 'none')),
+			(9, 'read_bps_limit', coalesce(w.read_bps_limit::text, 'none')),
+			(9, 'write_bps_limit', coalesce(w.write_bps_limit::text, 'none')),
+			(9, 'read_iops_limit', coalesce(w.read_iops_limit::text, 'none')),
+			(9, 'write_iops_limit', coalesce(w.write_iops_limit::text, 'none'))) AS f(ord, fact, val)
+		UNION ALL
+		SELECT 10, s.key, s.value, w.measured_at FROM w, jsonb_each_text(w.settings) AS s
+	), usual AS (
+		SELECT DISTINCT ON (fact) ord, fact, val
+		FROM facts WHERE val IS NOT NULL
+		GROUP BY ord, fact, val
+		ORDER BY fact, count(*) DESC, max(measured_at) DESC
+	), now_facts AS (
+		SELECT f.fact, f.val FROM (VALUES
+			('filesystem', cur.filesystem), ('device', cur.device),
+			('scheduler', cur.scheduler), ('read_ahead_kb', cur.read_ahead_kb::text),
+			('kernel', cur.kernel), ('server version', cur.server_version),
+			('block_size', cur.block_size::text),
+			('cpu_quota_us', coalesce(cur.cpu_quota_us::text, 'none')),
+			('cpu_period_us', coalesce(cur.cpu_period_us::text, 'none')),
+			('read_bps_limit', coalesce(cur.read_bps_limit::text, 'none')),
+			('write_bps_limit', coalesce(cur.write_bps_limit::text, 'none')),
+			('read_iops_limit', coalesce(cur.read_iops_limit::text, 'none')),
+			('write_iops_limit', coalesce(cur.write_iops_limit::text, 'none'))) AS f(fact, val)
+		UNION ALL
+		SELECT s.key, s.value FROM jsonb_each_text(cur.settings) AS s
+	), size AS (
+		SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w.bytes) AS bytes FROM w
+	)
+	SELECT string_agg(c, '; ' ORDER BY o, c) INTO changes
+	FROM (
+		SELECT u.ord AS o, format('%s changed %s → %s', u.fact, u.val, n.val) AS c
+		FROM usual u JOIN now_facts n USING (fact)
+		WHERE n.val IS NOT NULL AND n.val <> u.val
+		UNION ALL
+		SELECT 8, format('size changed %s → %s', pg_size_pretty(s.bytes::bigint), pg_size_pretty(cur.bytes))
+		FROM size s
+		WHERE s.bytes > 0 AND abs(cur.bytes - s.bytes) > 0.1 * s.bytes
+	) AS changed;
+
+	lim := concat_ws(', ',
+					 CASE WHEN min_pct IS NOT NULL THEN format('alarm below %s %%', min_pct) END,
+					 format('alarm at a drop of %s %%', max_drop_pct),
+					 CASE WHEN warn_at IS NOT NULL THEN format('warning below %s %%', round(warn_at::numeric, 1)) END,
+					 CASE WHEN warn_drop_pct IS NOT NULL THEN format('warning at a drop of %s %%', warn_drop_pct) END);
+	detail := format('Run %s at %s, %s: read %s MB/s, scan %s MB/s%s, verdict %s. '
+					 'Median of %s earlier run%s since %s%s. Limits: %s.',
+					 cur.id, to_char(cur.measured_at, 'YYYY-MM-DD HH24:MI:SS TZ'), cur.cache,
+					 coalesce(round(cur.read_mb_s::numeric, 1)::text, '?'),
+					 coalesce(round(cur.scan_mb_s::numeric, 1)::text, '?'),
+					 CASE WHEN cur.scan_pct_lo IS NOT NULL AND cur.scan_pct_hi IS NOT NULL
+					 THEN format(', 95 %% interval %s–%s %%', round(cur.scan_pct_lo::numeric, 1),
+								 round(cur.scan_pct_hi::numeric, 1)) ELSE '' END,
+					 coalesce(array_to_string(cur.verdict, ','), 'none'), earlier_runs,
+					 CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+					 to_char(since, 'YYYY-MM-DD'),
+					 CASE WHEN marks <> '' THEN ', all marked ' || marks ELSE '' END,
+					 lim);
+
+	IF cardinality(fails) > 0 THEN
+		status := 'regression';
+		message := subject || ' ' || array_to_string(fails, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSIF cardinality(warns) > 0 THEN
+		status := 'warning';
+		message := subject || ' ' || array_to_string(warns, ' and ') || '; ' ||
+			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
+	ELSE
+		status := 'ok';
+		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s%s',
+						  subject, window_days, round(median_pct::numeric, 1), earlier_runs,
+						  CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,
+						  CASE WHEN few IS NOT NULL THEN ' (' || few || ')' ELSE '' END,
+						  CASE WHEN changes IS NOT NULL THEN '; ' || changes ELSE '' END);
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) IS
+'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct. server, when given, is the run''s server: on a history distributed by server, the run is then read from its shard alone';
+
+REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO pg_monitor;
+
