@@ -25,6 +25,7 @@
 --
 CREATE SEQUENCE scan_history_id_seq;
 
+-- @begin scan_history_table
 CREATE TABLE scan_history (
 	id					bigint NOT NULL DEFAULT pg_catalog.nextval('scan_history_id_seq'::pg_catalog.regclass),
 	measured_at			timestamptz NOT NULL,
@@ -305,3 +306,4 @@ REVOKE ALL ON TABLE scan_history FROM PUBLIC;
 REVOKE ALL ON SEQUENCE scan_history_id_seq FROM PUBLIC;
 GRANT SELECT ON TABLE scan_history TO pg_monitor;
 
+-- @end scan_history_table

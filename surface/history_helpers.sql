@@ -35,12 +35,14 @@ COMMENT ON FUNCTION scan_verdict_marks() IS
 -- The marks a run is compared under: NULL when it cannot be judged (a
 -- mark scan_verdict_marks() says is not judged), else '' or the marks
 -- that make its figure a different quantity, in verdict order.
+-- @begin scan_history_marks
 CREATE FUNCTION scanbench_internal.scan_history_marks(verdict text[]) RETURNS text
 AS 'MODULE_PATHNAME', 'scan_history_marks'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
 'NULL for a verdict that cannot be judged (a mark scan_verdict_marks() says is not judged: unstable, cached, burst, empty, over_budget), else the marks runs are compared under (those it says are compared apart: host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
+-- @end scan_history_marks
 
 -- A figure a judgement can use: a finite scan efficiency from 0 to 10000 %,
 -- as the table's CHECK constraints ask of every row recorded since 0.4.0.
@@ -55,6 +57,7 @@ END;
 COMMENT ON FUNCTION scanbench_internal.scan_history_usable(float8) IS
 'true for a scan efficiency a judgement can use: finite, from 0 to 10000 %';
 
+-- @begin scan_history_window
 -- The runs a run is compared with, defined once: the earlier judged runs
 -- of the same server, relation, cache mode and marks in the window_days
 -- up to it, whose figure is one a judgement can use (a row of a server
@@ -149,6 +152,7 @@ $$;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_median(bigint, integer) IS
 'the median a run is compared with: of the runs scan_history_window gives (earlier judged runs of the same server, relation, cache mode and marks in the window_days (days) up to it), %; with how many there are and the first one''s time';
+-- @end scan_history_window
 
 CREATE FUNCTION scanbench_internal.scan_history_check_limits(min_pct float8, max_drop_pct float8,
 										  warn_pct float8, warn_drop_pct float8,

@@ -6,6 +6,7 @@
 -- and for rows written by hand): a history that took a NaN or 1e308 would
 -- give every later judgement of the relation a wrong or failing answer.
 --
+-- @begin scan_history_record
 CREATE FUNCTION scan_history_record(run scan_efficiency_result,
 									min_pct float8 DEFAULT NULL,
 									max_drop_pct float8 DEFAULT NULL,
@@ -146,9 +147,11 @@ COMMENT ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, 
 'add a scan_efficiency result row to scan_history, with the schedulers and read-ahead of the devices under it (storage_info), the server''s control group limits, the kernel, server version and I/O settings, and the limits it is judged with (efficiency_check gives them; scan_history_judge uses them when given none); returns the run number';
 
 REVOKE ALL ON FUNCTION scan_history_record(scan_efficiency_result, float8, float8, float8, float8, integer) FROM PUBLIC;
+-- @end scan_history_record
 
 -- efficiency_check's measurement puts the caches back as they were: a
 -- nightly cold check must not leave the morning's queries reading from disk.
+-- @begin scan_history_measure
 CREATE FUNCTION scanbench_internal.scan_history_measure(rel regclass, cache text, runs integer,
 									 sample float8, max_seconds float8,
 									 target_pct float8, method text,
@@ -180,4 +183,5 @@ COMMENT ON FUNCTION scanbench_internal.scan_history_measure(regclass, text, inte
 'measure with scan_efficiency (restoring the caches afterwards) and record the run with the limits it is judged with; returns the run number';
 
 REVOKE ALL ON FUNCTION scanbench_internal.scan_history_measure(regclass, text, integer, float8, float8, float8, text, float8, float8, float8, float8, integer) FROM PUBLIC;
+-- @end scan_history_measure
 

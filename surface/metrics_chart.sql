@@ -11,6 +11,7 @@
 -- servers scanbench-fleet compares with each other share it); this
 -- server's own runs carry neither, as before 0.5.0.
 --
+-- @begin scanbench_metrics
 CREATE FUNCTION scanbench_metrics() RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -193,6 +194,7 @@ COMMENT ON FUNCTION scanbench_metrics() IS
 
 REVOKE ALL ON FUNCTION scanbench_metrics() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION scanbench_metrics() TO pg_monitor;
+-- @end scanbench_metrics
 
 --
 -- The history as a picture a DBA pastes into a ticket: scan efficiency

@@ -138,6 +138,7 @@ REVOKE ALL ON FUNCTION scan_efficiency(regclass, text, integer, integer, float8,
 -- scan_advice call, in the order they were measured: the samples a median
 -- hides, to see whether the first pairs differ from the last.
 --
+-- @begin scan_pairs
 CREATE FUNCTION scan_pairs(OUT function text, OUT relation regclass,
 						   OUT pair integer, OUT first_side text,
 						   OUT side_a text, OUT side_b text,
@@ -158,3 +159,4 @@ COMMENT ON FUNCTION scan_pairs() IS
 
 REVOKE ALL ON FUNCTION scan_pairs() FROM PUBLIC;
 
+-- @end scan_pairs
