@@ -106,6 +106,14 @@ like($out, qr/^#   not in OBJS: src\/entry\/b\.o$/m, '... naming the C file left
 like($out, qr/^#   in OBJS without a source: src\/gone\.o$/m, '... and the object with no source');
 like($out, qr/^#   not in REGRESS: more$/m, '... and the test left out');
 
+($rc, $out) = run_check(tree('Makefile' => "OBJS = scanbench.o src/clock.o src/entry/a.o src/entry/b.o\nREGRESS = basic\n"
+	  . "SURFACE = \$(addprefix surface/,header.sql \\\n\tgone.sql header.sql)\n",
+	'sql/basic.sql' => "SELECT 1;\n", 'surface/header.sql' => "-- the top\n", 'surface/reads.sql' => "SELECT 1;\n"));
+isnt($rc, 0, 'a Makefile whose SURFACE leaves out a file of surface/ fails');
+like($out, qr/^#   not in SURFACE: surface\/reads\.sql$/m, '... naming the file left out');
+like($out, qr/^#   in SURFACE without a file: surface\/gone\.sql$/m, '... the name with no file');
+like($out, qr/^#   twice in SURFACE: surface\/header\.sql$/m, '... and the file named twice');
+
 ($rc, $out) = run_check(tree('scanbench.c' => "PG_MODULE_MAGIC;\n\nvoid\n_PG_init(void)\n{\n}\n"));
 isnt($rc, 0, 'a function in scanbench.c fails');
 

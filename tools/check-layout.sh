@@ -17,8 +17,9 @@
 #     entry files share (src/fnargs.c, src/fnargs.h): the engine gets
 #     plain values and structs;
 #   - no file outside src/entry/ is an SQL entrance (PG_FUNCTION_INFO_V1);
-#   - the Makefile's OBJS names each C file once, and REGRESS each test of
-#     sql/ (a file left out would not be built or run);
+#   - the Makefile's OBJS names each C file once, REGRESS each test of
+#     sql/, and SURFACE each file of surface/ (a file left out would not be
+#     built, run or put in the install script);
 #   - scanbench.c holds the module's magic block and no function;
 #   - no C file of src/ or bin/ (scanbench.c too) is over 1,000 lines: a
 #     file that long holds more than one concern;
@@ -33,7 +34,9 @@
 #     alone), and no circle runs between a program's files: one stands on
 #     another when it calls a function the other defines.  A circle is
 #     printed with its files and calls;
-#   - in a git checkout, no built file is tracked.
+#   - in a git checkout, no built file is tracked, and no script make
+#     writes from surface/ (the current version's install script, each
+#     unreleased step): a copy in git would go stale or be edited by hand.
 # The last line is "N passed, N failed"; the exit status is 1 on a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -210,6 +213,16 @@ if (-f 'Makefile')
 	my %tests = map { $_ => 1 } split ' ', $regress // '';
 	my @left = grep { !$tests{$_} } map { m{sql/(.*)\.sql$}; $1 } sort glob('sql/*.sql');
 	check(!@left, "the Makefile's REGRESS names every test of sql/", map { "not in REGRESS: $_" } @left);
+	my ($surface) = $mk =~ /^SURFACE\s*=\s*(.*)$/m;
+	$surface //= '';
+	$surface =~ s{\$\(addprefix\s+surface/,\s*(.*?)\)\s*$}{join ' ', map { "surface/$_" } split ' ', $1}e;
+	my %in_surface;
+	$in_surface{$_}++ for split ' ', $surface;
+	my %sfiles = map { $_ => 1 } glob('surface/*.sql');
+	my @off = ((map { "not in SURFACE: $_" } grep { !$in_surface{$_} } sort keys %sfiles),
+			   (map { "in SURFACE without a file: $_" } grep { !$sfiles{$_} } sort keys %in_surface),
+			   (map { "twice in SURFACE: $_" } grep { $in_surface{$_} > 1 } sort keys %in_surface));
+	check(!@off, "the Makefile's SURFACE names every file of surface/ once", @off);
 }
 
 # Files and entry functions of a size one can read: the lines of a file
@@ -340,6 +353,15 @@ if (-e '.git')
 		push @built, $f if $magic eq "\x7fELF" || $f =~ /\.(o|so|bc|a)$/;
 	}
 	check(!@built, 'no built file (object, library, program) is in git', @built);
+
+	# The scripts make writes from surface/: kept in git, one would be
+	# read instead of the surface, go stale and be edited by hand.
+	my ($version) = (-f 'scanbench.control' ? slurp('scanbench.control') : '') =~ /^default_version\s*=\s*'([^']+)'/m;
+	my @made = ((defined $version ? ("scanbench--$version.sql") : ()),
+				map { s{^surface/upgrade/(.*)\.sql$}{scanbench--$1.sql}r } glob('surface/upgrade/*--*.sql'));
+	my %tracked = map { $_ => 1 } split /\0/, `git ls-files -z`;
+	my @kept = grep { $tracked{$_} } @made;
+	check(!@kept, 'no script make writes from surface/ is in git', map { "$_ is made by make: git rm --cached it" } @kept);
 }
 
 print "$pass passed, $fail failed\n";
