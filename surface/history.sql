@@ -266,7 +266,7 @@ COMMENT ON COLUMN scan_history.method IS 'how the relation was measured: pairs o
 COMMENT ON COLUMN scan_history.pairs IS 'read/scan pairs measured';
 COMMENT ON COLUMN scan_history.coverage_pct IS 'share of the relation read, %';
 COMMENT ON COLUMN scan_history.elapsed_s IS 'time the measurement took, seconds';
-COMMENT ON COLUMN scan_history.verdict IS 'the run''s verdict marks: {ok}, or any of unstable, cached, host_cache, burst, cpu_contended, cpu_limited, io_limited, storage_not_limiting';
+COMMENT ON COLUMN scan_history.verdict IS 'the run''s verdict marks: {ok}, or any of those scan_verdict_marks() lists';
 COMMENT ON COLUMN scan_history.write_mb_s IS 'write rate of the storage, MB/s (10^6 bytes), when measured';
 COMMENT ON COLUMN scan_history.filesystem IS 'filesystem type under the relation''s first file';
 COMMENT ON COLUMN scan_history.device IS 'block device under the relation''s first file';

@@ -41,7 +41,7 @@ AS 'MODULE_PATHNAME', 'scan_history_marks'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
-'NULL for a verdict that cannot be judged (a mark scan_verdict_marks() says is not judged: unstable, cached, burst, empty, over_budget), else the marks runs are compared under (those it says are compared apart: host_cache, cpu_contended, cpu_limited, io_limited, storage_not_limiting)';
+'NULL for a verdict that cannot be judged (it holds a mark scan_verdict_marks() says is not judged), else the marks runs are compared under (those it says are compared apart), in verdict order';
 -- @end scan_history_marks
 
 -- A figure a judgement can use: a finite scan efficiency from 0 to 10000 %,
