@@ -46,8 +46,9 @@ PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 # which holds only what an upgrade needs and names the surface's objects
 # it makes.  Neither is kept in git: make writes them (DATA_built), from
 # the sources alone, as pgvector writes its script.  The first version's
-# script and the released steps never change; t/080_upgrade.pl proves
-# that a fresh install and an upgrade give the same catalog.
+# script and the released steps, in released/, never change;
+# t/080_upgrade.pl proves that a fresh install and an upgrade give the
+# same catalog.
 SURFACE = $(addprefix surface/,header.sql schema.sql raw_read.sql scan_rate.sql \
 	scan_efficiency.sql page_costs.sql access_paths.sql index_crossover.sql \
 	toast_efficiency.sql storage.sql history.sql history_helpers.sql \
@@ -57,7 +58,7 @@ SURFACE = $(addprefix surface/,header.sql schema.sql raw_read.sql scan_rate.sql 
 UNRELEASED_STEPS = $(patsubst surface/upgrade/%.sql,scanbench--%.sql,\
 	$(sort $(wildcard surface/upgrade/*--*.sql)))
 DATA_built = scanbench--$(EXTVERSION).sql $(UNRELEASED_STEPS)
-DATA = scanbench--0.1.sql $(filter-out $(DATA_built),$(sort $(wildcard scanbench--*--*.sql)))
+DATA = released/scanbench--0.1.sql $(sort $(wildcard released/scanbench--*--*.sql))
 
 # pg_regress runs the setup first, then the rest in name order; each file
 # of sql/ is listed (tools/check-layout.sh checks that none is left out).

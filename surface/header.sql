@@ -6,9 +6,10 @@
 --
 -- This file is the current surface, by concern; a fresh CREATE EXTENSION
 -- runs it.  A database of an older version gets the same objects through
--- the upgrade steps beside it (scanbench--0.1.sql, then
+-- the upgrade steps (released/scanbench--0.1.sql, then
 -- scanbench--0.1--0.2.sql, scanbench--0.2--0.3.sql and
--- scanbench--0.3--0.4.0.sql), which never change once released;
+-- scanbench--0.3--0.4.0.sql, then the unreleased step make writes from
+-- surface/upgrade/), which never change once released;
 -- t/080_upgrade.pl proves that both ways give the same catalog.
 --
 -- Result rows are named composite types, so that a history table can hold

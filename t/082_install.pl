@@ -47,10 +47,10 @@ my ($bindir, $pkglibdir, $sharedir) = map { pg_config($_) } qw(--bindir --pkglib
 open(my $fh, '<', 'scanbench.control') or die $!;
 my ($version) = join('', <$fh>) =~ /^default_version\s*=\s*'([^']+)'/m;
 close $fh;
-# The scripts: those kept in the tree, and those make writes (the current
-# version's from surface/, each unreleased step from its manifest), whether
-# or not made yet.
-my %sql = map { s{.*/}{}r => 1 } glob('scanbench--*.sql');
+# The scripts: the released ones (released/), and those make writes (the
+# current version's from surface/, each unreleased step from its
+# manifest), whether or not made yet.
+my %sql = map { s{.*/}{}r => 1 } glob('released/scanbench--*.sql');
 $sql{"scanbench--$version.sql"} = 1;
 $sql{ s{.*/(.*)\.sql$}{scanbench--$1.sql}r } = 1 for glob('surface/upgrade/*--*.sql');
 my @sql = sort keys %sql;

@@ -114,6 +114,11 @@ like($out, qr/^#   not in SURFACE: surface\/reads\.sql$/m, '... naming the file 
 like($out, qr/^#   in SURFACE without a file: surface\/gone\.sql$/m, '... the name with no file');
 like($out, qr/^#   twice in SURFACE: surface\/header\.sql$/m, '... and the file named twice');
 
+($rc, $out) = run_check(tree('released/scanbench--1.0--1.1.sql' => "SELECT 1;\n",
+	'surface/upgrade/1.0--1.1.sql' => "-- \@include reads\n"));
+isnt($rc, 0, 'a step both released and made from a manifest fails');
+like($out, qr/^#   released\/scanbench--1\.0--1\.1\.sql and surface\/upgrade\/1\.0--1\.1\.sql: /m, '... naming both');
+
 ($rc, $out) = run_check(tree('scanbench.c' => "PG_MODULE_MAGIC;\n\nvoid\n_PG_init(void)\n{\n}\n"));
 isnt($rc, 0, 'a function in scanbench.c fails');
 

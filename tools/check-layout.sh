@@ -19,7 +19,8 @@
 #   - no file outside src/entry/ is an SQL entrance (PG_FUNCTION_INFO_V1);
 #   - the Makefile's OBJS names each C file once, REGRESS each test of
 #     sql/, and SURFACE each file of surface/ (a file left out would not be
-#     built, run or put in the install script);
+#     built, run or put in the install script); no step is both released
+#     (released/) and made from a manifest (surface/upgrade/);
 #   - scanbench.c holds the module's magic block and no function;
 #   - no C file of src/ or bin/ (scanbench.c too) is over 1,000 lines: a
 #     file that long holds more than one concern;
@@ -223,6 +224,12 @@ if (-f 'Makefile')
 			   (map { "in SURFACE without a file: $_" } grep { !$sfiles{$_} } sort keys %in_surface),
 			   (map { "twice in SURFACE: $_" } grep { $in_surface{$_} > 1 } sort keys %in_surface));
 	check(!@off, "the Makefile's SURFACE names every file of surface/ once", @off);
+	# A step is released (kept in released/) or made from its manifest
+	# (surface/upgrade/), never both: make install would put both in one
+	# place.
+	my @both = grep { -e "released/scanbench--$_.sql" } map { m{^surface/upgrade/(.*)\.sql$}; $1 } sort glob('surface/upgrade/*--*.sql');
+	check(!@both, 'no step is both released and made from a manifest',
+		  map { "released/scanbench--$_.sql and surface/upgrade/$_.sql: a released step is frozen, delete its manifest" } @both);
 }
 
 # Files and entry functions of a size one can read: the lines of a file
