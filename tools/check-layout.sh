@@ -224,12 +224,6 @@ if (-f 'Makefile')
 			   (map { "in SURFACE without a file: $_" } grep { !$sfiles{$_} } sort keys %in_surface),
 			   (map { "twice in SURFACE: $_" } grep { $in_surface{$_} > 1 } sort keys %in_surface));
 	check(!@off, "the Makefile's SURFACE names every file of surface/ once", @off);
-	# A step is released (kept in released/) or made from its manifest
-	# (surface/upgrade/), never both: make install would put both in one
-	# place.
-	my @both = grep { -e "released/scanbench--$_.sql" } map { m{^surface/upgrade/(.*)\.sql$}; $1 } sort glob('surface/upgrade/*--*.sql');
-	check(!@both, 'no step is both released and made from a manifest',
-		  map { "released/scanbench--$_.sql and surface/upgrade/$_.sql: a released step is frozen, delete its manifest" } @both);
 }
 
 # Files and entry functions of a size one can read: the lines of a file
@@ -274,6 +268,13 @@ for my $f (@entry)
 	}
 }
 check(!@long_fns, "no function in src/entry/ over $max_entry_fn lines", @long_fns);
+
+# A step is released (kept in released/) or made from its manifest
+# (surface/upgrade/), never both: make install would put both in one
+# place.
+my @both = grep { -e "released/scanbench--$_.sql" } map { m{^surface/upgrade/(.*)\.sql$}; $1 } sort glob('surface/upgrade/*--*.sql');
+check(!@both, 'no step is both released and made from a manifest',
+	  map { "released/scanbench--$_.sql and surface/upgrade/$_.sql: a released step is frozen, delete its manifest" } @both);
 
 # scanbench.c: the magic block only.
 my ($pub, $st) = definitions($code{'scanbench.c'});
