@@ -21,7 +21,7 @@ CREATE TYPE scan_advice_result AS (
 );
 
 COMMENT ON TYPE scan_advice_result IS 'one candidate change of scan_advice: measured here, or predicted from the scan''s breakdown';
-COMMENT ON COLUMN scan_advice_result.relation IS 'the relation scanned';
+-- @comments scan_advice_result FROM scan_rate_result: relation
 COMMENT ON COLUMN scan_advice_result.setting IS 'what to change: a server setting, data_checksums, read-ahead, scheduler, a control group file (cpu.max, io.max rbps, and their cgroup v1 names), or an option of the table''s tablespace (random_page_cost, effective_io_concurrency: the command says which)';
 COMMENT ON COLUMN scan_advice_result.value IS 'the value proposed';
 COMMENT ON COLUMN scan_advice_result.current IS 'the value now, as SHOW prints it (for max_parallel_workers_per_gather: the workers the planner gives this scan now; for a tablespace''s option: the value in force for it)';

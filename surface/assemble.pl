@@ -22,6 +22,14 @@
 # "-- @end NAME"; those two lines are left out of every script.  Each object
 # is written once, in the surface: a step names it, never copies it.
 #
+# A column that means the same in two objects is described once: in the
+# surface, a line
+#
+#   -- @comments TARGET FROM SOURCE: COLUMN...
+#
+# stands for a COMMENT ON COLUMN TARGET.COLUMN with the text of SOURCE's
+# same column, which the surface writes out (on one line).
+#
 # Plain Perl without modules: it runs wherever the extension is built.
 use strict;
 use warnings;
@@ -34,12 +42,37 @@ fail("usage: assemble.pl install VERSION FILE... | step MANIFEST FILE...")
   unless ($mode eq 'install' || $mode eq 'step') && defined $arg && @ARGV;
 
 my $marker = qr/^-- \@(begin|end) (\S+)\s*$/;
-my (%file, %block, @order);
+my $columns = qr/^-- \@comments (\w+) FROM (\w+):((?:\s+\w+)+)\s*$/;
+my (%file, %block, @order, %raw, %column_text);
 for my $path (@ARGV)
 {
 	open(my $fh, '<', $path) or fail("$path: $!");
-	my @lines = <$fh>;
+	$raw{$path} = [<$fh>];
 	close $fh;
+	for (@{ $raw{$path} })
+	{
+		$column_text{"$1.$2"} = $3 if /^COMMENT ON COLUMN (?:\@extschema\@\.)?(\w+)\.(\w+) IS ('.*';)\s*$/;
+	}
+}
+for my $path (@ARGV)
+{
+	my @lines;
+	for my $l (@{ $raw{$path} })
+	{
+		if ($l =~ /^-- \@comments/)
+		{
+			my ($target, $source, $cols) = $l =~ $columns or fail("$path: not -- \@comments TARGET FROM SOURCE: COLUMN...: $l");
+			for my $c (split ' ', $cols)
+			{
+				my $text = $column_text{"$source.$c"} // fail("$path: no one-line COMMENT ON COLUMN $source.$c to take");
+				push @lines, "COMMENT ON COLUMN $target.$c IS $text\n";
+			}
+		}
+		else
+		{
+			push @lines, $l;
+		}
+	}
 	my $name = $path =~ s{.*/}{}r =~ s{\.sql$}{}r;
 	fail("$path: a second surface file named $name") if $file{$name};
 	$file{$name} = [grep { !/$marker/ } @lines];

@@ -50,7 +50,7 @@ COMMENT ON COLUMN scan_efficiency_shard_result.read_cached_pct IS 'highest share
 COMMENT ON COLUMN scan_efficiency_shard_result.scan_cached_pct IS 'highest share of the blocks in either cache before a timed scan, in percent';
 COMMENT ON COLUMN scan_efficiency_shard_result.pairs IS 'number of read/scan pairs measured';
 COMMENT ON COLUMN scan_efficiency_shard_result.slowest_shard IS 'node rows: the placement with the lowest scan_mb_s; NULL on shard rows';
-COMMENT ON COLUMN scan_efficiency_shard_result.measured_at IS 'when the measurement ended';
+-- @comments scan_efficiency_shard_result FROM scan_efficiency_result: measured_at
 COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any of unstable, cached, storage_not_limiting';
 
 CREATE FUNCTION scan_efficiency_shards(rel regclass,

@@ -47,7 +47,7 @@ CREATE TABLE fleet_queue_disk (
 
 COMMENT ON TABLE fleet_queue_disk IS
 'the disks of each night of scanbench-fleet --night: a disk with a lease is measuring one of its servers, and no other server of it starts; not kept by pg_dump';
-COMMENT ON COLUMN fleet_queue_disk.night IS 'the night, as --night names it';
+-- @comments fleet_queue_disk FROM fleet_queue: night
 COMMENT ON COLUMN fleet_queue_disk.disk IS 'the disk, as fleet_queue.disk names it';
 COMMENT ON COLUMN fleet_queue_disk.runner IS 'the runner measuring a server of it: host:pid; NULL when none';
 COMMENT ON COLUMN fleet_queue_disk.server IS 'the server being measured; NULL when none';

@@ -278,12 +278,7 @@ COMMENT ON COLUMN scan_history.settings IS 'the server''s I/O settings, as SHOW 
 COMMENT ON COLUMN scan_history.recorded_by IS 'role that recorded the run';
 COMMENT ON COLUMN scan_history.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the run''s timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
 COMMENT ON COLUMN scan_history.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the run''s timed passes (cgroup cpu.stat); NULL where it cannot be read';
-COMMENT ON COLUMN scan_history.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
-COMMENT ON COLUMN scan_history.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
-COMMENT ON COLUMN scan_history.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
-COMMENT ON COLUMN scan_history.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
-COMMENT ON COLUMN scan_history.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
-COMMENT ON COLUMN scan_history.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+-- @comments scan_history FROM scan_breakdown_result: cpu_quota_us cpu_period_us read_bps_limit write_bps_limit read_iops_limit write_iops_limit
 COMMENT ON COLUMN scan_history.limit_min_pct IS 'efficiency_check''s min_pct (%) the run was judged with; NULL when none was given or the run was recorded otherwise';
 COMMENT ON COLUMN scan_history.limit_max_drop_pct IS 'efficiency_check''s max_drop_pct (%) the run was judged with; NULL when the run was recorded otherwise (then it keeps no limits at all)';
 COMMENT ON COLUMN scan_history.limit_warn_pct IS 'efficiency_check''s warn_pct (%) the run was judged with; NULL for the default (10 % above min_pct, at most halfway to 100 %)';
@@ -293,7 +288,7 @@ COMMENT ON COLUMN scan_history.data_checksums IS 'data checksums were on (a CPU 
 COMMENT ON COLUMN scan_history.jit IS 'the jit setting during the run';
 COMMENT ON COLUMN scan_history.io_max_combine_limit IS 'io_max_combine_limit, the cap of io_combine_limit, in blocks; NULL before PostgreSQL 18';
 COMMENT ON COLUMN scan_history.io_workers IS 'I/O worker processes running during the run (io_method = worker); NULL where none are used';
-COMMENT ON COLUMN scan_history.server_major IS 'the server''s major version, such as 18';
+-- @comments scan_history FROM scan_efficiency_result: server_major
 COMMENT ON COLUMN scan_history.server IS 'the server measured, as scanbench-fleet names it (its name= tag, else host:port/dbname); NULL: this server';
 COMMENT ON COLUMN scan_history.system_identifier IS 'the measured server''s database system identifier (pg_control_system()), shared by a primary and its standbys; NULL: this server';
 COMMENT ON COLUMN scan_history.server_host IS 'host (or socket directory) the fleet reached the server at; NULL: this server';

@@ -38,7 +38,7 @@ CREATE TYPE index_crossover_result AS (
 );
 
 COMMENT ON TYPE index_crossover_result IS 'index_crossover: where an index scan stops beating a sequential scan, measured and planned';
-COMMENT ON COLUMN index_crossover_result.relation IS 'the table';
+-- @comments index_crossover_result FROM access_paths_result: relation
 COMMENT ON COLUMN index_crossover_result.idx IS 'the btree index whose first key bounds the rows asked for';
 COMMENT ON COLUMN index_crossover_result.tablespace IS 'the table''s tablespace, whose page costs the planner uses';
 COMMENT ON COLUMN index_crossover_result.table_rows IS 'the table''s rows as the planner has them (reltuples): selectivities are shares of it';
@@ -52,8 +52,7 @@ COMMENT ON COLUMN index_crossover_result.crossover_selectivity IS 'crossover_row
 COMMENT ON COLUMN index_crossover_result.crossover_low IS 'lower end of the 95 % interval of crossover_selectivity (jackknife over the rounds)';
 COMMENT ON COLUMN index_crossover_result.crossover_high IS 'upper end of the 95 % interval of crossover_selectivity';
 COMMENT ON COLUMN index_crossover_result.planner_crossover IS 'the selectivity at which the planner, under the settings in force, costs the index scan above the sequential scan (within about 1 %); 0 when it never prefers the index scan, NULL when it always does';
-COMMENT ON COLUMN index_crossover_result.random_page_cost IS 'random_page_cost in force for the tablespace';
-COMMENT ON COLUMN index_crossover_result.seq_page_cost IS 'seq_page_cost in force for the tablespace';
+-- @comments index_crossover_result FROM page_costs_result: random_page_cost seq_page_cost
 COMMENT ON COLUMN index_crossover_result.planned_at_half IS 'index or seq: the cheaper of the two for the planner, under the settings in force, at half the measured crossover (where the index scan is the faster)';
 COMMENT ON COLUMN index_crossover_result.planned_at_twice IS 'index or seq: the cheaper at twice the measured crossover (where the sequential scan is the faster)';
 COMMENT ON COLUMN index_crossover_result.matching_random_page_cost IS 'the random_page_cost at which the planner''s crossover falls on the measured one, seq_page_cost as it is; NULL when correlated, cached or over_budget';

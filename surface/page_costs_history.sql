@@ -104,8 +104,7 @@ SELECT pg_catalog.pg_extension_config_dump('page_costs_history_id_seq', '');
 
 COMMENT ON TABLE page_costs_history IS
 'one row per recorded page_costs run (page_costs_record, page_costs_check); kept by pg_dump';
-COMMENT ON COLUMN page_costs_history.id IS 'run number, increasing';
-COMMENT ON COLUMN page_costs_history.measured_at IS 'when the run was measured';
+-- @comments page_costs_history FROM scan_history: id measured_at
 COMMENT ON COLUMN page_costs_history.relid IS 'OID of the table at the time (changes when the table is reloaded)';
 COMMENT ON COLUMN page_costs_history.relschema IS 'schema of the table at the time';
 COMMENT ON COLUMN page_costs_history.relname IS 'name of the table at the time; runs are compared by schema and name';
@@ -122,11 +121,10 @@ COMMENT ON COLUMN page_costs_history.cached_page_us IS 'microseconds a page took
 COMMENT ON COLUMN page_costs_history.ratio IS 'the mean random page''s time over the mean sequential page''s; runs of {ok} are the median page_costs_judge compares with';
 COMMENT ON COLUMN page_costs_history.ratio_low IS 'lower end of the 95 % interval of that ratio';
 COMMENT ON COLUMN page_costs_history.ratio_high IS 'upper end of the 95 % interval of that ratio';
-COMMENT ON COLUMN page_costs_history.seq_page_cost IS 'seq_page_cost in force for the tablespace';
+-- @comments page_costs_history FROM page_costs_result: seq_page_cost
 COMMENT ON COLUMN page_costs_history.random_page_cost IS 'random_page_cost in force for the tablespace: the setting page_costs_judge holds against the recommendation';
 COMMENT ON COLUMN page_costs_history.recommended_random_page_cost IS 'random_page_cost the figures give for the tablespace; NULL when over_budget or cached';
-COMMENT ON COLUMN page_costs_history.recommended_low IS 'the recommendation at the ratio''s lower end';
-COMMENT ON COLUMN page_costs_history.recommended_high IS 'the recommendation at the ratio''s upper end';
+-- @comments page_costs_history FROM page_costs_result: recommended_low recommended_high
 COMMENT ON COLUMN page_costs_history.effective_io_concurrency IS 'effective_io_concurrency in force for the tablespace: the setting page_costs_judge holds against the recommended depth';
 COMMENT ON COLUMN page_costs_history.depths IS 'the depths the table''s pages were read at, at random';
 COMMENT ON COLUMN page_costs_history.depth_pages_s IS 'random 8 kB reads a second at each of those depths, cold';
@@ -136,11 +134,11 @@ COMMENT ON COLUMN page_costs_history.recommended_eic_low IS 'the least of the sw
 COMMENT ON COLUMN page_costs_history.recommended_eic_high IS 'the most of the sweeps'' depths; NULL below three sweeps';
 COMMENT ON COLUMN page_costs_history.command IS 'the statement that sets the recommendation for the tablespace';
 COMMENT ON COLUMN page_costs_history.untimed_s IS 'seconds of reads left out of the timing';
-COMMENT ON COLUMN page_costs_history.elapsed_s IS 'seconds the measurement took, wall clock';
+-- @comments page_costs_history FROM page_costs_result: elapsed_s
 COMMENT ON COLUMN page_costs_history.verdict IS 'the run''s verdict: {ok}, or any of over_budget, unstable, cached; only runs of {ok} are judged';
-COMMENT ON COLUMN page_costs_history.server_version IS 'PostgreSQL server_version';
-COMMENT ON COLUMN page_costs_history.server_major IS 'the server''s major version, such as 18';
-COMMENT ON COLUMN page_costs_history.recorded_by IS 'role that recorded the run';
+-- @comments page_costs_history FROM scan_history: server_version
+-- @comments page_costs_history FROM scan_efficiency_result: server_major
+-- @comments page_costs_history FROM scan_history: recorded_by
 COMMENT ON COLUMN page_costs_history.limit_max_off_pct IS 'page_costs_check''s max_off_pct (%) the run was judged with; NULL when the run was recorded otherwise';
 COMMENT ON COLUMN page_costs_history.limit_window_days IS 'page_costs_check''s window_days (days) the run was judged with; NULL when the run was recorded otherwise';
 

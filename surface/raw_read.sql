@@ -57,11 +57,10 @@ COMMENT ON COLUMN raw_read_segment_result.segno IS 'segment number: 0 for the fi
 COMMENT ON COLUMN raw_read_segment_result.path IS 'the file, relative to the data directory';
 COMMENT ON COLUMN raw_read_segment_result.bytes IS 'bytes read from this file';
 COMMENT ON COLUMN raw_read_segment_result.reads IS 'read() calls made on this file';
-COMMENT ON COLUMN raw_read_segment_result.block_size IS 'bytes asked for by each read()';
-COMMENT ON COLUMN raw_read_segment_result.cache IS 'cache state asked for: cold, warm, direct or asis';
+-- @comments raw_read_segment_result FROM raw_read_result: block_size cache
 COMMENT ON COLUMN raw_read_segment_result.cached_pct_before IS 'percent of this file''s blocks in the page cache just before the timed read (mincore)';
 COMMENT ON COLUMN raw_read_segment_result.read_s IS 'wall-clock seconds of the read of this file';
-COMMENT ON COLUMN raw_read_segment_result.read_mb_s IS 'bytes / read_s, in MB/s (10^6 bytes)';
+-- @comments raw_read_segment_result FROM raw_read_result: read_mb_s
 COMMENT ON COLUMN raw_read_segment_result.user_s IS 'user CPU seconds of this backend during the read of this file';
 COMMENT ON COLUMN raw_read_segment_result.sys_s IS 'system CPU seconds of this backend during the read of this file';
 

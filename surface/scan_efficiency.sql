@@ -65,7 +65,7 @@ COMMENT ON TYPE scan_efficiency_result IS 'the executor''s count(1) scan rate as
 COMMENT ON COLUMN scan_efficiency_result.relation IS 'the relation measured';
 COMMENT ON COLUMN scan_efficiency_result.bytes IS 'bytes of the relation when the call began (blocks x BLCKSZ); both sides read only those blocks';
 COMMENT ON COLUMN scan_efficiency_result.rows IS 'rows the scans returned: over the sampled stretches (pairs) or in the last run (whole)';
-COMMENT ON COLUMN scan_efficiency_result.cache IS 'cache state asked for: cold, warm or asis';
+-- @comments scan_efficiency_result FROM scan_rate_result: cache
 COMMENT ON COLUMN scan_efficiency_result.block_size IS 'bytes asked for by each read() of the raw reads';
 COMMENT ON COLUMN scan_efficiency_result.runs IS 'whole-relation passes of each side asked for (method whole; not used by pairs)';
 COMMENT ON COLUMN scan_efficiency_result.read_mb_s IS 'median raw read rate over pairs or runs, MB/s (10^6 bytes): bytes over the wall-clock time of each pass';
@@ -91,12 +91,7 @@ COMMENT ON COLUMN scan_efficiency_result.write_mb_s IS 'with_write: sequential w
 COMMENT ON COLUMN scan_efficiency_result.verdict IS 'marks: {ok}, or any of those scan_verdict_marks() lists, in its order; when nothing was measured, why: {empty} (no blocks) or {over_budget} (no pair within max_seconds)';
 COMMENT ON COLUMN scan_efficiency_result.cpu_wait_s IS 'seconds the backend was runnable but waiting for a CPU during the timed passes (/proc/self/schedstat), the time its CPU quota held it back included; in the rates, not taken out of them';
 COMMENT ON COLUMN scan_efficiency_result.cpu_throttled_s IS 'seconds the server''s control group was held back by its CPU quota during the timed passes (cgroup cpu.stat); NULL where it cannot be read';
-COMMENT ON COLUMN scan_efficiency_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
-COMMENT ON COLUMN scan_efficiency_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
-COMMENT ON COLUMN scan_efficiency_result.read_bps_limit IS 'read throttle of the data''s device for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
-COMMENT ON COLUMN scan_efficiency_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
-COMMENT ON COLUMN scan_efficiency_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
-COMMENT ON COLUMN scan_efficiency_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+-- @comments scan_efficiency_result FROM scan_breakdown_result: cpu_quota_us cpu_period_us read_bps_limit write_bps_limit read_iops_limit write_iops_limit
 COMMENT ON COLUMN scan_efficiency_result.lock_wait_s IS 'seconds the call waited for its lock on the relation before measuring; the time budget (max_seconds) starts once the lock is held';
 COMMENT ON COLUMN scan_efficiency_result.cached_pct_start IS 'percent of the relation''s blocks in shared_buffers or the page cache when the call began, before anything was evicted';
 COMMENT ON COLUMN scan_efficiency_result.cached_pct_end IS 'percent of the relation''s blocks in shared_buffers or the page cache when the call ended (after the restore, with restore => true)';

@@ -112,8 +112,7 @@ CREATE TYPE scan_breakdown_result AS (
 );
 
 COMMENT ON TYPE scan_breakdown_result IS 'one scan taken apart: its time against a raw read (read_s) and a warm scan (cpu_s) of the same blocks, CPU by process, read wait, bytes by source, and shares of wall time';
-COMMENT ON COLUMN scan_breakdown_result.relation IS 'the relation scanned';
-COMMENT ON COLUMN scan_breakdown_result.query IS 'the select list that ran: SELECT <query> FROM relation';
+-- @comments scan_breakdown_result FROM scan_rate_result: relation query
 COMMENT ON COLUMN scan_breakdown_result.cache IS 'cache state of the measured scan and of the raw read: cold, warm or asis';
 COMMENT ON COLUMN scan_breakdown_result.workers_launched IS 'parallel workers the measured scan really started';
 COMMENT ON COLUMN scan_breakdown_result.rows IS 'tuples the measured scan read';
@@ -121,7 +120,7 @@ COMMENT ON COLUMN scan_breakdown_result.pages IS 'blocks of the relation (BLCKSZ
 COMMENT ON COLUMN scan_breakdown_result.bytes IS 'pages times BLCKSZ, in bytes';
 COMMENT ON COLUMN scan_breakdown_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache just before the measured scan';
 COMMENT ON COLUMN scan_breakdown_result.scan_s IS 'wall seconds of the measured scan, ExecutorStart to ExecutorEnd';
-COMMENT ON COLUMN scan_breakdown_result.scan_mb_s IS 'bytes / scan_s, in MB/s (10^6 bytes)';
+-- @comments scan_breakdown_result FROM scan_rate_result: scan_mb_s
 COMMENT ON COLUMN scan_breakdown_result.read_s IS 'wall seconds of a raw sequential read of the same files in 8 kB reads, same cache state';
 COMMENT ON COLUMN scan_breakdown_result.read_mb_s IS 'bytes / read_s, in MB/s';
 COMMENT ON COLUMN scan_breakdown_result.cpu_s IS 'wall seconds of a warm scan of the same blocks with the same select list: the executor''s work without storage';
@@ -184,16 +183,16 @@ CREATE TYPE scan_shape_result AS (
 );
 
 COMMENT ON TYPE scan_shape_result IS 'one statement shape of scan_shapes: its scan rate against the raw read rate of the same files measured in the same call';
-COMMENT ON COLUMN scan_shape_result.relation IS 'the relation scanned';
+-- @comments scan_shape_result FROM scan_rate_result: relation
 COMMENT ON COLUMN scan_shape_result.shape IS 'count(1), count(*), count(last column), sum(number column) or "filter, no row passes"';
 COMMENT ON COLUMN scan_shape_result.query IS 'what ran between SELECT and FROM, and the WHERE clause if any';
-COMMENT ON COLUMN scan_shape_result.cache IS 'cache state asked for: cold, warm or asis';
+-- @comments scan_shape_result FROM scan_rate_result: cache
 COMMENT ON COLUMN scan_shape_result.runs IS 'rounds; each scans every shape once, in alternating order';
 COMMENT ON COLUMN scan_shape_result.cached_pct_before IS 'percent of the blocks in shared_buffers or the page cache just before the scan, the most over the rounds';
 COMMENT ON COLUMN scan_shape_result.rows IS 'rows of the relation, as count(1) read them';
 COMMENT ON COLUMN scan_shape_result.scan_s IS 'wall seconds of the scan, ExecutorStart to ExecutorEnd, median over the rounds';
 COMMENT ON COLUMN scan_shape_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
-COMMENT ON COLUMN scan_shape_result.rows_s IS 'rows / scan_s';
+-- @comments scan_shape_result FROM scan_rate_result: rows_s
 COMMENT ON COLUMN scan_shape_result.ns_per_row IS 'wall nanoseconds per row';
 COMMENT ON COLUMN scan_shape_result.read_mb_s IS 'raw read rate of the same files in 8 kB reads, same cache state, a read at the start of each round, median, in MB/s';
 COMMENT ON COLUMN scan_shape_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
@@ -218,7 +217,7 @@ CREATE TYPE scan_sweep_result AS (
 );
 
 COMMENT ON TYPE scan_sweep_result IS 'the count(1) scan under one value of the swept setting';
-COMMENT ON COLUMN scan_sweep_result.relation IS 'the relation scanned';
+-- @comments scan_sweep_result FROM scan_rate_result: relation
 COMMENT ON COLUMN scan_sweep_result.setting IS 'the setting swept, or parallel_workers (the scan''s own argument)';
 COMMENT ON COLUMN scan_sweep_result.value IS 'its value for this row, as given';
 COMMENT ON COLUMN scan_sweep_result.cache IS 'cache state of every scan and raw read: cold, warm or asis';
@@ -227,10 +226,10 @@ COMMENT ON COLUMN scan_sweep_result.workers_planned IS 'parallel workers the pla
 COMMENT ON COLUMN scan_sweep_result.workers_launched IS 'parallel workers really started, the fewest over the rounds';
 COMMENT ON COLUMN scan_sweep_result.cached_pct_before IS 'percent of the blocks cached just before the scan, the most over the rounds';
 COMMENT ON COLUMN scan_sweep_result.scan_s IS 'wall seconds of the scan, median over the rounds';
-COMMENT ON COLUMN scan_sweep_result.scan_mb_s IS 'relation bytes / scan_s, in MB/s (10^6 bytes)';
+-- @comments scan_sweep_result FROM scan_shape_result: scan_mb_s
 COMMENT ON COLUMN scan_sweep_result.speedup IS 'scan_s of the first value / scan_s of this one';
 COMMENT ON COLUMN scan_sweep_result.read_mb_s IS 'raw read rate of the same files in 8 kB reads, a read at the start of each round, median, in MB/s';
-COMMENT ON COLUMN scan_sweep_result.scan_pct IS 'scan_mb_s as a percentage of read_mb_s';
+-- @comments scan_sweep_result FROM scan_shape_result: scan_pct
 COMMENT ON COLUMN scan_sweep_result.settings IS 'the settings that shape reads while this value was set, as in scan_rate_result.settings';
 
 CREATE FUNCTION scan_rate(rel regclass,

@@ -62,12 +62,9 @@ COMMENT ON COLUMN storage_info_result.max_sectors_kb IS 'devices: largest reques
 COMMENT ON COLUMN storage_info_result.size_bytes IS 'devices: size, bytes';
 COMMENT ON COLUMN storage_info_result.note IS 'why a value is missing, or where it comes from';
 COMMENT ON COLUMN storage_info_result.settings IS 'server settings that shape I/O (block_size, segment_size, shared_buffers, effective_io_concurrency, io_method, io_combine_limit, ...)';
-COMMENT ON COLUMN storage_info_result.cpu_quota_us IS 'CPU time the server''s control group may use per period, microseconds (cgroup v1 cpu.cfs_quota_us, v2 cpu.max), the tightest up to the root; NULL when none';
-COMMENT ON COLUMN storage_info_result.cpu_period_us IS 'the period of that quota, microseconds; NULL when no quota';
+-- @comments storage_info_result FROM scan_breakdown_result: cpu_quota_us cpu_period_us
 COMMENT ON COLUMN storage_info_result.read_bps_limit IS 'read throttle of the device under data_path for the server''s control group, bytes/s (v1 blkio.throttle.read_bps_device, v2 io.max rbps); NULL when none';
-COMMENT ON COLUMN storage_info_result.write_bps_limit IS 'write throttle of that device, bytes/s; NULL when none';
-COMMENT ON COLUMN storage_info_result.read_iops_limit IS 'read throttle of that device, I/O operations/s; NULL when none';
-COMMENT ON COLUMN storage_info_result.write_iops_limit IS 'write throttle of that device, I/O operations/s; NULL when none';
+-- @comments storage_info_result FROM scan_breakdown_result: write_bps_limit read_iops_limit write_iops_limit
 
 CREATE TYPE storage_profile_result AS (
 	tablespace			text,
@@ -100,8 +97,7 @@ COMMENT ON COLUMN storage_profile_result.iops IS 'random tests: operations per s
 COMMENT ON COLUMN storage_profile_result.latency_p50_us IS 'random tests: median latency of one operation, microseconds';
 COMMENT ON COLUMN storage_profile_result.latency_p95_us IS 'random tests: 95th percentile latency, microseconds';
 COMMENT ON COLUMN storage_profile_result.latency_p99_us IS 'random tests: 99th percentile latency, microseconds';
-COMMENT ON COLUMN storage_profile_result.user_s IS 'user CPU seconds of this backend';
-COMMENT ON COLUMN storage_profile_result.sys_s IS 'system CPU seconds of this backend';
+-- @comments storage_profile_result FROM random_read_result: user_s sys_s
 COMMENT ON COLUMN storage_profile_result.cpu_pct IS '100 * (user_s + sys_s) / elapsed_s, as bonnie++ and iozone report CPU';
 
 CREATE FUNCTION storage_info(rel regclass)

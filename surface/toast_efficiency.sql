@@ -31,7 +31,7 @@ CREATE TYPE toast_efficiency_result AS (
 );
 
 COMMENT ON TYPE toast_efficiency_result IS 'toast_efficiency: a scan that detoasts every value against raw reads of the main fork, the TOAST table and its index';
-COMMENT ON COLUMN toast_efficiency_result.relation IS 'the table';
+-- @comments toast_efficiency_result FROM access_paths_result: relation
 COMMENT ON COLUMN toast_efficiency_result.toast_relation IS 'its TOAST table';
 COMMENT ON COLUMN toast_efficiency_result.columns IS 'the columns scanned and detoasted: those of variable length not set to STORAGE PLAIN';
 COMMENT ON COLUMN toast_efficiency_result.cache IS 'cold (the three relations evicted from shared_buffers and the page cache before each side of a round) or warm (each side run once untimed first)';
@@ -50,7 +50,7 @@ COMMENT ON COLUMN toast_efficiency_result.scan_pct IS 'scan_mb_s as a percent of
 COMMENT ON COLUMN toast_efficiency_result.pct_low IS 'lower end of the 95 % interval of scan_pct (jackknife over the rounds)';
 COMMENT ON COLUMN toast_efficiency_result.pct_high IS 'upper end of the 95 % interval of scan_pct';
 COMMENT ON COLUMN toast_efficiency_result.cached_pct_before IS 'percent of the three relations in shared_buffers or the page cache before a timed side (the most over the rounds)';
-COMMENT ON COLUMN toast_efficiency_result.elapsed_s IS 'seconds the call took, wall clock';
+-- @comments toast_efficiency_result FROM index_crossover_result: elapsed_s
 COMMENT ON COLUMN toast_efficiency_result.verdict IS '{ok}, or over_budget (fewer than 3 rounds), unstable (the interval wider than +-15 %), cached (cold, more than 5 % resident after eviction), io_limited (cold, the server''s read throttle set the rate)';
 
 CREATE FUNCTION toast_efficiency(rel regclass,

@@ -94,7 +94,7 @@ COMMENT ON COLUMN workload_snapshots.query IS 'the statement''s text, constants 
 COMMENT ON TABLE workload_io_snapshots IS
 'pg_stat_io''s read counters of relations as workload_snapshot found them (PostgreSQL 16 on), a row per kind of process, object and I/O context; workload_io subtracts two snapshots; kept by pg_dump';
 COMMENT ON COLUMN workload_io_snapshots.snapshot IS 'the snapshot''s number, as workload_snapshot returned it';
-COMMENT ON COLUMN workload_io_snapshots.taken_at IS 'when the snapshot was taken';
+-- @comments workload_io_snapshots FROM workload_snapshots: taken_at
 COMMENT ON COLUMN workload_io_snapshots.backend_type IS 'pg_stat_io.backend_type: client backend, autovacuum worker, io worker, ...';
 COMMENT ON COLUMN workload_io_snapshots.object IS 'pg_stat_io.object: relation or temp relation';
 COMMENT ON COLUMN workload_io_snapshots.context IS 'pg_stat_io.context: normal, bulkread (the ring of a large sequential scan), bulkwrite or vacuum';
@@ -648,10 +648,9 @@ COMMENT ON COLUMN workload_io_result.read_wait_s IS 'seconds waited for them (tr
 COMMENT ON COLUMN workload_io_result.read_mb_s IS 'bytes_read / read_wait_s, MB/s (10^6 bytes): the rate per second of wait, of all processes of that kind together';
 COMMENT ON COLUMN workload_io_result.block_wait_us IS 'microseconds waited a block (block_size)';
 COMMENT ON COLUMN workload_io_result.reference IS 'the measured rate nearest read_mb_s (by ratio): sequential, random, random_at_depth or page_cache (workload_references)';
-COMMENT ON COLUMN workload_io_result.reference_mb_s IS 'that reference''s rate, MB/s';
-COMMENT ON COLUMN workload_io_result.reference_pct IS '100 x read_mb_s / reference_mb_s, %';
+-- @comments workload_io_result FROM workload_reads_result: reference_mb_s reference_pct
 COMMENT ON COLUMN workload_io_result.verdict IS 'marks, as workload_reads gives them (no storage_bound or executor_bound: pg_stat_io keeps no time but the reads''), reset when the row''s counters were reset in the interval';
-COMMENT ON COLUMN workload_io_result.note IS 'what a mark means here and the command that gives a missing figure';
+-- @comments workload_io_result FROM workload_reads_result: note
 
 CREATE FUNCTION workload_io(from_snapshot bigint, to_snapshot bigint DEFAULT NULL)
 RETURNS SETOF workload_io_result
@@ -797,7 +796,7 @@ COMMENT ON COLUMN workload_scans_result.rows IS 'rows it returned, over all its 
 COMMENT ON COLUMN workload_scans_result.loops IS 'times it ran (the inner side of a nested loop runs once a row of the outer; parallel workers add theirs)';
 COMMENT ON COLUMN workload_scans_result.blocks_read IS 'blocks it read from outside shared_buffers, its own: a bitmap heap scan''s bitmap index scans and a subplan in its filter are left out';
 COMMENT ON COLUMN workload_scans_result.blocks_hit IS 'blocks it found in shared_buffers, its own';
-COMMENT ON COLUMN workload_scans_result.bytes_read IS 'blocks_read x block_size';
+-- @comments workload_scans_result FROM workload_reads_result: bytes_read
 COMMENT ON COLUMN workload_scans_result.read_wait_s IS 'seconds it waited for those reads (track_io_timing, set on for the run); from PostgreSQL 18 the time waited, not the time the reads took (reads issued ahead are waited for less)';
 COMMENT ON COLUMN workload_scans_result.read_mb_s IS 'bytes_read / read_wait_s, MB/s (10^6 bytes): the rate per second of wait; NULL when nothing was read or no read was waited for';
 COMMENT ON COLUMN workload_scans_result.node_s IS 'seconds the node ran, its own (its children''s time left out), over all its loops';
@@ -806,7 +805,7 @@ COMMENT ON COLUMN workload_scans_result.in_flight IS 'reads its read stream kept
 COMMENT ON COLUMN workload_scans_result.cached_pct IS 'cold: % of its table''s (and index''s) blocks still in shared_buffers or the page cache after the eviction; NULL warm';
 COMMENT ON COLUMN workload_scans_result.reference IS 'the reference of its access path (workload_references): sequential for a Seq Scan, random for an Index Scan or Index Only Scan, random_at_depth for a Bitmap Heap Scan (random where none at depth is recorded)';
 COMMENT ON COLUMN workload_scans_result.reference_mb_s IS 'that reference''s rate, MB/s; NULL when none is recorded';
-COMMENT ON COLUMN workload_scans_result.reference_pct IS '100 x read_mb_s / reference_mb_s, %';
+-- @comments workload_scans_result FROM workload_reads_result: reference_pct
 COMMENT ON COLUMN workload_scans_result.verdict IS '{ok}, or cached (more than 5 % resident after the eviction), host_cache (a cold run read faster than twice every rate of the storage: a cache below this system served it), io_limited (the server''s read throttle set the rate), depth_limited (read one at a time where the storage gives 1.5 times more at depth), storage_not_limiting (its reads took less than half its time); NULL when it read nothing from outside shared_buffers';
 COMMENT ON COLUMN workload_scans_result.note IS 'why a figure is missing, and the command that gives it';
 
