@@ -149,8 +149,9 @@ my ($version) = defined $control ? $control =~ /^default_version\s*=\s*'([^']+)'
 if (defined $version)
 {
 	my $sql = join('', map { slurp($_) // '' } glob("$top/surface/*.sql"));
-	$sql =~ s/--[^\n]*//g;
-	$sql =~ s/'(?:[^']|'')*'//g;
+	# Strings and comments in one pass, each read from where it starts: a
+	# string may hold "--" and a comment a quote.
+	$sql =~ s/'(?:[^']|'')*'|--[^\n]*//g;
 	my %names = map { $_ => 1 } $sql =~ /\b([a-z_][a-z0-9_]*)\b/g;
 	for my $c (glob("$top/bin/*/*.c"))
 	{
