@@ -20,8 +20,8 @@ DESCRIPTION
          default_version, META.json's version (and its provides'),
          debian/changelog's newest entry and CHANGELOG.md's newest section
          all name VERSION, make writes the install script
-         scanbench--VERSION.sql from surface/, and CHANGELOG.md's section is dated with the date of the
-         debian/changelog entry;
+         scanbench--VERSION.sql from surface/, and CHANGELOG.md's
+         section is dated with the date of the debian/changelog entry;
       2. builds scanbench-VERSION.tar.gz (for packagers) and
          scanbench-VERSION.zip (PGXN) with make dist (git archive of
          HEAD: a clean tree, nothing built, nothing uncommitted) and
