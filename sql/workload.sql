@@ -175,3 +175,35 @@ SELECT * FROM scanbench_internal.workload_judge(8192, 199, 80, 100, 8, NULL, NUL
 -- their geometric mean, 28.3 MB/s.
 SELECT * FROM scanbench_internal.workload_judge(8192, 25, NULL, 100, 8, NULL, NULL);
 SELECT * FROM scanbench_internal.workload_judge(8192, 30, NULL, 100, 8, NULL, NULL);
+
+-- workload_references_measure: its limits refused before anything is
+-- read; the references measured (page_costs, recorded) only where none is
+-- recorded or the newest is older than max_age.
+SELECT * FROM workload_references_measure(max_seconds => 0);
+SELECT * FROM workload_references_measure(max_seconds => 'NaN');
+SELECT * FROM workload_references_measure(max_age => '-1 day');
+SELECT * FROM workload_references_measure(max_age => NULL);
+DELETE FROM page_costs_history;
+CREATE TABLE sb_wl_small AS SELECT g FROM generate_series(1, 1000) g;
+CREATE TABLE sb_wl_refs (id integer, pad text) WITH (autovacuum_enabled = false);
+INSERT INTO sb_wl_refs SELECT g, repeat('x', 400) FROM generate_series(1, 140000) g;
+-- Too small for page_costs' rounds, named: its own error, nothing kept.
+\set VERBOSITY terse
+SELECT * FROM workload_references_measure(rel => 'sb_wl_small');
+\set VERBOSITY default
+SELECT count(*) AS runs FROM page_costs_history;
+SET client_min_messages = warning;
+SELECT reference, mb_s > 0 AS measured, source LIKE 'page_costs_history %: public.sb_wl_refs' AS from_it
+FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 5)
+WHERE reference IN ('sequential', 'random') ORDER BY reference;
+SELECT count(*) AS runs FROM page_costs_history;
+-- Fresh: returned as they are, nothing measured again.
+SELECT count(*) > 0 AS has_references FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 5);
+SELECT count(*) AS runs FROM page_costs_history;
+-- max_age 0: measured again.
+SELECT count(*) > 0 AS has_references
+FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 5, max_age => '0');
+SELECT count(*) AS runs FROM page_costs_history;
+RESET client_min_messages;
+DROP TABLE sb_wl_refs, sb_wl_small;
+DELETE FROM page_costs_history;

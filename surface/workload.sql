@@ -351,6 +351,103 @@ COMMENT ON FUNCTION workload_references() IS
 REVOKE ALL ON FUNCTION workload_references() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION workload_references() TO pg_monitor;
 
+-- workload_references_measure gives the same rows, measuring them first
+-- where none is recorded or the newest is older than max_age: a page_costs
+-- run of a table of the workload's storage, recorded, within a budget.  It
+-- reads server files and writes the history: the superuser's, as
+-- page_costs and page_costs_record are.
+CREATE FUNCTION workload_references_measure(rel regclass DEFAULT NULL,
+											max_seconds float8 DEFAULT 60,
+											max_age interval DEFAULT '30 days')
+RETURNS SETOF workload_references_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	missing text;
+	newest timestamptz;
+	target regclass := rel;
+	run bigint;
+	t0 timestamptz;
+BEGIN
+	missing := CASE WHEN max_seconds IS NULL THEN 'max_seconds'
+				WHEN max_age IS NULL THEN 'max_age' END;
+	IF missing IS NOT NULL THEN
+		RAISE EXCEPTION '% must not be NULL', missing
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Leave the argument out for its default.';
+	END IF;
+	-- NaN sorts above every number: it fails the upper bound.
+	IF NOT (max_seconds > 0 AND max_seconds <= 604800) THEN
+		RAISE EXCEPTION 'max_seconds must be above 0 and at most 604800 (a week), not %', max_seconds
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF max_age < interval '0' THEN
+		RAISE EXCEPTION 'max_age must not be negative, not %', max_age
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'interval ''0'' measures again whatever the age of the references.';
+	END IF;
+
+	-- The references are page_costs' rates (workload_references): fresh
+	-- enough, nothing is measured and nothing is evicted.
+	SELECT max(h.measured_at) INTO newest
+	FROM @extschema@.page_costs_history h
+	WHERE h.seq_page_us > 0 AND h.random_page_us > 0;
+	IF newest IS NOT NULL AND now() - newest <= max_age THEN
+		RAISE NOTICE 'the storage''s references were measured % ago, within max_age (%): nothing measured',
+			date_trunc('second', now() - newest), max_age;
+		RETURN QUERY SELECT * FROM @extschema@.workload_references();
+		RETURN;
+	END IF;
+
+	-- What would make recording fail after the measurement: said first.
+	IF pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' THEN
+		RAISE EXCEPTION 'workload_references_measure cannot record a run in a read-only transaction'
+			USING ERRCODE = 'read_only_sql_transaction',
+				  HINT = 'Measure on the primary: the references are kept in page_costs_history.';
+	END IF;
+	IF NOT has_table_privilege('@extschema@.page_costs_history', 'INSERT')
+	   OR NOT has_sequence_privilege('@extschema@.page_costs_history_id_seq', 'USAGE') THEN
+		RAISE EXCEPTION 'permission denied for table page_costs_history'
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+
+	-- Without a table named, the largest plain table of 10 MB or more the
+	-- caller may read (page_costs needs that much for its rounds), not one
+	-- of an extension's own (the histories).
+	IF target IS NULL THEN
+		SELECT c.oid::regclass INTO target
+		FROM pg_class c
+		JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.relkind = 'r' AND c.relpersistence = 'p'
+		  AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+		  AND NOT EXISTS (SELECT 1 FROM pg_depend d
+						  WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+							AND d.deptype = 'e')
+		  AND pg_relation_size(c.oid) >= 10 * 1024 * 1024
+		  AND has_table_privilege(c.oid, 'SELECT')
+		ORDER BY pg_relation_size(c.oid) DESC, c.oid
+		LIMIT 1;
+		IF target IS NULL THEN
+			RAISE EXCEPTION 'no table of 10 MB or more to measure the storage with'
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+					  HINT = 'Name one on the storage the workload reads: workload_references_measure(rel => ''...'').';
+		END IF;
+	END IF;
+
+	t0 := clock_timestamp();
+	run := @extschema@.page_costs_record(@extschema@.page_costs(target, max_seconds));
+	RAISE NOTICE 'measured the page costs of % in % s: page_costs_history run %',
+		target, round(extract(epoch FROM clock_timestamp() - t0)::numeric, 1), run;
+	RETURN QUERY SELECT * FROM @extschema@.workload_references();
+END
+$$;
+
+COMMENT ON FUNCTION workload_references_measure(regclass, float8, interval) IS
+'the rates this storage was measured to give (workload_references), measured first when no page_costs run is recorded or the newest is older than max_age: page_costs of rel (default the largest table of 10 MB or more the caller may read) within max_seconds (s), recorded in page_costs_history';
+
+REVOKE ALL ON FUNCTION workload_references_measure(regclass, float8, interval) FROM PUBLIC;
+
 -- The judge of one query's (or one pg_stat_io row's) reads: the reference
 -- nearest its rate, whether the page cache served them, whether the reads
 -- or the rest of the query took its time.  Literal inputs, no table read:

@@ -446,6 +446,8 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		  [ q{SELECT pg_catalog.count(*) FROM E.scan_advice('public.t', 'warm', 5)} ],
 		'E.workload_snapshot()' => [ q{SELECT E.workload_snapshot()} ],
 		'E.workload_references()' => [ q{SELECT pg_catalog.count(*) FROM E.workload_references()} ],
+		'E.workload_references_measure(regclass,double precision,interval)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.workload_references_measure('public.pc', 1, interval '0')} ],
 		'E.workload_reads(bigint,bigint)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.workload_reads((SELECT pg_catalog.min(w.snapshot) FROM E.workload_snapshots w))} ],
 		'E.workload_io(bigint,bigint)' =>
