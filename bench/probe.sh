@@ -6,15 +6,16 @@
 #
 # For each major it runs t/097_lab_probe.pl through tools/test.sh (its
 # quick tier, the lab on): a cluster without the extension's help in a
-# control group whose reads are capped (bytes, or requests a second) and
-# whose memory, page cache included, is limited, measured by the probe,
+# control group whose reads are capped (bytes a second; requests a second
+# on a lab disk) and whose memory, page cache included, is limited,
+# measured by the probe,
 # and by scan_efficiency on the same server.  The cells are that file's,
 # defined there once; on 18 and later under io_method worker and sync.
 # A row per cell:
 #
-#   cap          the group's read cap: MiB/s, or requests a second and
-#                the mean size of the requests it counted (the kernel's
-#                read-ahead sets that size, not the server)
+#   cap          the group's read cap, MiB/s; or the lab disk's requests
+#                a second and the mean size of the requests it served
+#                (the kernel's read-ahead sets that size, not the server)
 #   memory       the group's memory limit, also given as --memory
 #   known        the rate the cap allows, MB/s: the byte cap, or the
 #                requests a second times their mean size
@@ -22,7 +23,8 @@
 #   wait         its read rate per second of read wait, MB/s
 #   volume       pass 1 as a % of the volume stated (gp3's 125 MiB/s; for
 #                the request cap a volume of that many IOPS, at the size
-#                the group sent), and what the limit counts
+#                the probe assumes, the read-ahead's), and what the limit
+#                counts (bytes or requests a second)
 #   pass 1/2     what the probe called each pass; pass 2's share read
 #                from the disk, by the group's counters, beside it
 #   efficiency   scan_efficiency's scan_mb_s, cold, on the same server
@@ -31,7 +33,7 @@
 # counted at the end).  It takes the machine's lab lock itself while it
 # measures (t/SbLab.pm), so this script does not: a lab that waited for
 # it would wait for ever.  Root (tools/test.sh installs and makes control
-# groups); about 6 minutes a major.
+# groups); about 10 minutes a major.
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 
@@ -67,6 +69,7 @@ echo
 echo "| PostgreSQL | cell | cap | memory | known MB/s | scan MB/s | wait MB/s | % of volume | pass 1 | pass 2 | scan_efficiency MB/s |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for m in ${majors//,/ }; do
-	sed -n 's/^# table \(|.*\)$/\1/p' "$log.$m"
+	# A failed file's output is printed twice: each row once.
+	sed -n 's/^# table \(|.*\)$/\1/p' "$log.$m" | awk '!seen[$0]++'
 done
 [ $failed -eq 0 ]
