@@ -21,7 +21,7 @@
 #     own request cap: its counters (blkio.throttle.io_serviced) count a
 #     request once where its throttle charges each part a large one is
 #     split into, so the size of what it limits is not known to 10 %;
-#   - memory: the byte cap, memory 1 GiB: pass 1 at the cap, not shown
+#   - memory: the byte cap, memory 2 GiB: pass 1 at the cap, not shown
 #     cold (the memory could have held the table); pass 2 warm.
 # What each pass really was comes from the read counters: pass 2 read
 # (nearly) the whole table from the disk, or (nearly) none of it.  The
@@ -60,7 +60,7 @@ plan skip_all => "no lab disk here: $why" if defined $why;
 my @cells = (
 	{ name => 'bytes', mib_s => 125, memory => 96, pass2 => 'cold', storage => 'gp3' },
 	{ name => 'requests', iops => 800, ra_kb => 128, memory => 96, pass2 => 'cold', storage => 'lab:iops=800' },
-	{ name => 'memory', mib_s => 125, memory => 1024, pass2 => 'warm', storage => 'gp3' },
+	{ name => 'memory', mib_s => 125, memory => 2048, pass2 => 'warm', storage => 'gp3' },
 );
 
 my $probe = client_program('scanbench-probe');
