@@ -58,7 +58,7 @@ for m in ${majors//,/ }; do
 	set -- $counts
 	failed=$((failed + $2))
 	[ "$2" -eq 0 ] || grep -E '^(not ok|#   Failed)' "$log.$m" >&2
-	echo "$m $(date -u '+%Y-%m-%d %H:%M UTC') $1 $2" >>"$log"
+	echo "$m $(date -u '+%Y-%m-%dT%H:%MZ') $1 $2" >>"$log"
 done
 
 echo "scanbench-probe in the lab: $(uname -n), $(nproc) CPUs, $(uname -r)"
