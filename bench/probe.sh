@@ -33,7 +33,7 @@
 # counted at the end).  It takes the machine's lab lock itself while it
 # measures (t/SbLab.pm), so this script does not: a lab that waited for
 # it would wait for ever.  Root (tools/test.sh installs and makes control
-# groups); about 10 minutes a major.
+# groups); 6 to 8 minutes a major.
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 
@@ -46,6 +46,7 @@ while [ $# -gt 0 ]; do
 done
 for m in ${majors//,/ }; do (sb_check_major "$m") || exit 2; done
 [ "$(id -u)" = 0 ] || sb_die "run as root: tools/test.sh installs the extension and makes control groups"
+sb_bench_record
 
 log=$(mktemp /tmp/scanbench-probe-bench.XXXXXX)
 trap 'rm -f "$log" "$log".*' EXIT
