@@ -312,6 +312,18 @@ is($p[0]{cache}, 'cold', '... the pass within the burst\'s limit is still cold')
 is($p[0]{burst}, JSON::PP::true, '... and faster than the baseline: a burst');
 is($p[0]{verdict}, '{burst}', '... verdict burst');
 
+# A request limit at a size no one stated (the read-ahead's, assumed) is
+# no ceiling: the kernel may send the volume larger requests, so a pass
+# above it is not called warm for that alone.
+cold_table($node, 'big');
+($j) = probe_json(0, 'requests bind at an assumed size', '-t', 'big', '--memory', '17MB', '--passes', '1',
+	'--storage', 'tiny:iops=1,mb_s=100000');
+@p = @{ $j->{passes} };
+is($p[0]{limit_kind}, 'requests a second', 'a request limit binds at the assumed 128 kB');
+is($p[0]{cache}, 'cold', '... a pass above it, out of both caches, still cold');
+like($p[0]{note}, qr/above the volume's 1 requests a second at 128 kB \(the Linux default read-ahead, assumed\): either a cache served some of them or the volume was sent larger requests; give --request-kib/,
+	'... the note says why it is not judged on it');
+
 # --min-pct: a cold pass below it exits 1; above it, 0.
 cold_table($node, 'big');
 ($j) = probe_json(1, 'a cold pass below --min-pct', '-t', 'big', '--memory', '17MB', '--passes', '1',

@@ -1,6 +1,7 @@
 # A disk of known speed and a CPU of known size for a test's cluster,
 # through tools/lab.sh: the cluster's postmaster (and so its backends) in
-# control groups that throttle its reads and cap its CPU, and busy loops
+# control groups that throttle its reads, cap its CPU and (->memory) its
+# memory, page cache included, and busy loops
 # outside them; and a disk of known latency, depth and caps
 # (tools/lab-disk) for a tablespace.  Everything made is removed when the
 # test ends, however it ends.
@@ -155,6 +156,26 @@ sub limit
 	my ($self, $mib, $cpus, $iops) = @_;
 	my ($ok, $out) = run_lab('limit', $self->{name}, $self->{node}->data_dir, $mib, $cpus, $iops // 0);
 	die "tools/lab.sh limit: $out" unless $ok;
+}
+
+# memory(MIB): the group's memory at MIB MiB, the page cache its reads
+# fill included (0: no limit).  Dies where the memory controller is not
+# mounted.
+sub memory
+{
+	my ($self, $mib) = @_;
+	my ($ok, $out) = run_lab('memory', $self->{name}, $mib);
+	die "tools/lab.sh memory: $out" unless $ok;
+}
+
+# reads(): (requests, bytes) the group has read from the data
+# directory's disk since it was made, as its throttle counts them.
+sub reads
+{
+	my ($self) = @_;
+	my ($ok, $out) = run_lab('reads', $self->{name}, $self->{node}->data_dir);
+	die "tools/lab.sh reads: $out" unless $ok && $out =~ /^\d+ \d+$/;
+	return split ' ', $out;
 }
 
 # weight(N): the group's CPU weight, N times the default (1: the default).

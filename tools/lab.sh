@@ -2,7 +2,10 @@
 # A disk of known speed and a CPU of known size for a throwaway cluster:
 # control groups that throttle its reads of one disk (cgroup v1
 # blkio.throttle.read_bps_device, v2 io.max) and cap its CPU (v1
-# cpu.cfs_quota_us, v2 cpu.max), and busy loops on every CPU outside them.
+# cpu.cfs_quota_us, v2 cpu.max), and busy loops on every CPU outside them;
+# where the memory controller is there, a memory of known size (v1
+# memory.limit_in_bytes, v2 memory.max), which holds the page cache the
+# group's reads fill as well as its processes.
 #
 # Sourced by bench/truth.sh (functions, nothing done by itself) and run as
 # a command by the TAP tests (t/SbLab.pm):
@@ -13,8 +16,12 @@
 #                                       reads of the disk under PATH at MIB
 #                                       MiB/s and IOPS requests/s, CPUS of a
 #                                       CPU (0: no limit)
+#   tools/lab.sh memory NAME MIB        the group's memory, page cache
+#                                       included, at MIB MiB (0: no limit)
 #   tools/lab.sh move NAME DATADIR      the cluster's postmaster and its
 #                                       children into the group
+#   tools/lab.sh reads NAME PATH        "requests bytes" the group has read
+#                                       from the disk under PATH
 #   tools/lab.sh stat NAME              "nr_throttled throttled_s" of the group
 #   tools/lab.sh weight NAME N          the group's CPU weight, N times the
 #                                       default (1: back to it), and its
@@ -55,10 +62,14 @@ sb_lab_dirs()
 		SB_LAB_V=1
 		SB_LAB_CPU_TOP=/sys/fs/cgroup/cpu$parent
 		SB_LAB_IO_TOP=/sys/fs/cgroup/blkio$parent
+		SB_LAB_MEM_TOP=
+		[ -e /sys/fs/cgroup/memory/memory.limit_in_bytes ] && SB_LAB_MEM_TOP=/sys/fs/cgroup/memory$parent
 	elif [ -e /sys/fs/cgroup/cgroup.controllers ]; then
 		SB_LAB_V=2
 		SB_LAB_CPU_TOP=/sys/fs/cgroup$parent
 		SB_LAB_IO_TOP=$SB_LAB_CPU_TOP
+		SB_LAB_MEM_TOP=
+		grep -qw memory "$SB_LAB_CPU_TOP/cgroup.controllers" 2>/dev/null && SB_LAB_MEM_TOP=$SB_LAB_CPU_TOP
 	else
 		SB_LAB_V=
 		SB_LAB_WHY="no cgroup v1 cpu and blkio hierarchies, and no cgroup v2 mount at /sys/fs/cgroup"
@@ -145,6 +156,54 @@ sb_lab_create()
 		mkdir -p "$SB_LAB_CPU_TOP/$name" || return 1
 	else
 		mkdir -p "$SB_LAB_CPU_TOP/$name" "$SB_LAB_IO_TOP/$name" || return 1
+		# The memory group is made only where the controller is: a lab
+		# without it limits reads and CPU all the same.
+		[ -z "$SB_LAB_MEM_TOP" ] || mkdir -p "$SB_LAB_MEM_TOP/$name" || return 1
+	fi
+}
+
+# sb_lab_memory NAME MIB: the group's memory at MIB MiB, 0 for no limit.
+# The page cache its reads fill is charged to it (and only what it reads
+# itself: pages another group read stay charged there), so a file larger
+# than the limit cannot stay cached for it, whatever the machine has free.
+sb_lab_memory()
+{
+	local name=$1 mib=$2 bytes
+	sb_lab_dirs || return 1
+	if [ -z "$SB_LAB_MEM_TOP" ]; then
+		echo "no memory controller: cgroup v1 has no memory hierarchy at /sys/fs/cgroup/memory, or v2 offers no memory controller" >&2
+		return 1
+	fi
+	bytes=$(awk -v m="$mib" 'BEGIN { printf "%d", m * 1048576 }')
+	if [ "$SB_LAB_V" = 1 ]; then
+		[ "$bytes" -gt 0 ] || bytes=-1
+		echo "$bytes" >"$SB_LAB_MEM_TOP/$name/memory.limit_in_bytes" || return 1
+	else
+		echo "+memory" >"$SB_LAB_CPU_TOP/cgroup.subtree_control" 2>/dev/null
+		[ "$bytes" -gt 0 ] || bytes=max
+		echo "$bytes" >"$SB_LAB_MEM_TOP/$name/memory.max" || return 1
+	fi
+}
+
+# sb_lab_reads NAME PATH: "requests bytes" the group has read from the
+# disk under PATH since it was made: the read requests as the throttle
+# counts them (read-ahead's, not the reader's own), so their mean size is
+# what a limit of requests a second works on.
+sb_lab_reads()
+{
+	local name=$1 mm
+	sb_lab_dirs || return 1
+	mm=$(sb_lab_disk "$2") || return 1
+	if [ "$SB_LAB_V" = 1 ]; then
+		awk -v mm="$mm" 'FILENAME ~ /serviced$/ && $1 == mm && $2 == "Read" { n = $3 }
+			FILENAME ~ /bytes$/ && $1 == mm && $2 == "Read" { b = $3 }
+			END { printf "%d %d\n", n, b }' \
+			"$SB_LAB_IO_TOP/$name/blkio.throttle.io_serviced" \
+			"$SB_LAB_IO_TOP/$name/blkio.throttle.io_service_bytes"
+	else
+		awk -v mm="$mm" '$1 == mm { for (i = 2; i <= NF; i++) { split($i, kv, "=");
+				if (kv[1] == "rios") n = kv[2]; if (kv[1] == "rbytes") b = kv[2] } }
+			END { printf "%d %d\n", n, b }' "$SB_LAB_IO_TOP/$name/io.stat"
 	fi
 }
 
@@ -196,7 +255,7 @@ sb_lab_move()
 	sb_lab_dirs || return 1
 	pm=$(head -1 "$data/postmaster.pid") || return 1
 	for pid in $pm $(ps -o pid= --ppid "$pm"); do
-		for d in "$SB_LAB_CPU_TOP/$name" "$SB_LAB_IO_TOP/$name"; do
+		for d in "$SB_LAB_CPU_TOP/$name" "$SB_LAB_IO_TOP/$name" ${SB_LAB_MEM_TOP:+"$SB_LAB_MEM_TOP/$name"}; do
 			echo "$pid" >"$d/cgroup.procs" 2>/dev/null ||
 				{ [ -d "/proc/$pid" ] && return 1; }
 		done
@@ -267,7 +326,7 @@ sb_lab_remove()
 {
 	local name=$1 d to pid
 	sb_lab_dirs || return 0
-	for d in "$SB_LAB_CPU_TOP/$name" "$SB_LAB_IO_TOP/$name"; do
+	for d in "$SB_LAB_CPU_TOP/$name" "$SB_LAB_IO_TOP/$name" ${SB_LAB_MEM_TOP:+"$SB_LAB_MEM_TOP/$name"}; do
 		[ -d "$d" ] || continue
 		to=$(dirname "$d")
 		[ "$SB_LAB_V" = 2 ] && to=/sys/fs/cgroup
@@ -286,10 +345,10 @@ sb_lab_delegate()
 	local user=$1 d
 	[ -n "${SB_LAB_PARENT:-}" ] || return 1
 	sb_lab_dirs || return 1
-	for d in "$SB_LAB_CPU_TOP" "$SB_LAB_IO_TOP"; do
+	for d in "$SB_LAB_CPU_TOP" "$SB_LAB_IO_TOP" ${SB_LAB_MEM_TOP:+"$SB_LAB_MEM_TOP"}; do
 		mkdir -p "$d" && chown -R "$user" "$d" || return 1
 	done
-	[ "$SB_LAB_V" = 2 ] && echo "+cpu +io" >"$SB_LAB_CPU_TOP/cgroup.subtree_control" 2>/dev/null
+	[ "$SB_LAB_V" = 2 ] && echo "+cpu +io${SB_LAB_MEM_TOP:+ +memory}" >"$SB_LAB_CPU_TOP/cgroup.subtree_control" 2>/dev/null
 	return 0
 }
 
@@ -299,7 +358,7 @@ sb_lab_undelegate()
 	local d g
 	[ -n "${SB_LAB_PARENT:-}" ] || return 0
 	sb_lab_dirs || return 0
-	for d in "$SB_LAB_CPU_TOP" "$SB_LAB_IO_TOP"; do
+	for d in "$SB_LAB_CPU_TOP" "$SB_LAB_IO_TOP" ${SB_LAB_MEM_TOP:+"$SB_LAB_MEM_TOP"}; do
 		[ -d "$d" ] || continue
 		for g in "$d"/*/; do
 			[ -d "$g" ] && sb_lab_remove "$(basename "$g")"
@@ -466,6 +525,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 		;;
 	create) sb_lab_create "$@" ;;
 	limit) sb_lab_limit "$@" ;;
+	memory) sb_lab_memory "$@" ;;
+	reads) sb_lab_reads "$@" ;;
 	move) sb_lab_move "$@" ;;
 	stat) sb_lab_stat "$@" ;;
 	weight) sb_lab_weight "$@" ;;
@@ -491,7 +552,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	disk-ra-file) sb_lab_disk_ra_file "$@" ;;
 	disk-umount) sb_lab_disk_umount "$@" ;;
 	*)
-		echo "usage: tools/lab.sh check|create|limit|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir|disk-check|disk-mount|disk-set|disk-stat|disk-time|disk-ra|disk-ra-file|disk-umount ..." >&2
+		echo "usage: tools/lab.sh check|create|limit|memory|reads|move|stat|weight|load-start|load-stop|remove|delegate|undelegate|lock-dir|disk-check|disk-mount|disk-set|disk-stat|disk-time|disk-ra|disk-ra-file|disk-umount ..." >&2
 		exit 2
 		;;
 	esac

@@ -861,7 +861,9 @@ sb_as_pg env -u PGHOST -u PGPORT \
 	PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer -j $tap_jobs" \
 	>"$tap_log" 2>&1
 tap_rc=$?
-grep -E '^(t/|not ok|Files=|Result:|#   Failed)' "$tap_log"
+# A lab file's table rows ("# table | ..."), noted as it measures, are
+# printed too: bench/probe.sh makes its table of them.
+grep -E '^(t/|not ok|Files=|Result:|#   Failed|# table \|)' "$tap_log"
 # Each TAP file's wall-clock time, slowest first: what to look at when
 # the run grows long, and what doc/development.md's tiers are made from.
 # prove -v --timer ends a file that passed with its "ok N ms" line; one

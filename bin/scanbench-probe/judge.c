@@ -9,7 +9,9 @@
  *     the difference came from the volume;
  *   - the volume: over the pass it can deliver at most its limit (burst
  *     included) times the pass's time, so blocks that came faster than
- *     that came from a cache.
+ *     that came from a cache.  A limit of requests a second is such a
+ *     bound only at a request size that was stated: the kernel's
+ *     read-ahead sends what size it likes, and no client can see it.
  * A pass is called cold only when at least 90 % of its blocks must have
  * come from the volume (hits at most 1 %), warm when anything shows a
  * cache served it (more than 5 % hits, blocks faster than the volume, a
@@ -97,7 +99,8 @@ judge_pass(const Pass *p, const Judged *first, const Run *run, const TableInfo *
 	double		min_frac,
 				max_frac;
 	double		burst_limit = NAN,
-				limit = NAN;
+				limit = NAN,
+				ceiling = NAN;	/* what the volume can deliver at most */
 	char	   *warm = NULL;
 
 	memset(j, 0, sizeof(*j));
@@ -150,23 +153,37 @@ judge_pass(const Pass *p, const Judged *first, const Run *run, const TableInfo *
 	j->latency_ms = !isnan(opt->latency_ms) ? opt->latency_ms
 		: profile ? profile->fig[PF_LATENCY_MS] : NAN;
 
-	/* The volume's limits at that size. */
+	/*
+	 * The volume's limits at that size.  A limit of requests a second is a
+	 * ceiling on bytes only at a size someone stated (--request-kib, or the
+	 * largest request the volume counts as one): at a size assumed or read
+	 * from the server, the kernel's read-ahead may have sent the volume
+	 * larger requests than that, and a pass above the limit shows that as
+	 * well as it shows a cache.  Then only the bytes a second bound what
+	 * can have come from the volume.
+	 */
 	j->limit_mb_s = j->burst_limit_mb_s = j->volume_pct = NAN;
 	if (profile)
 	{
 		bool		by;
+		bool		stated = !isnan(opt->request_kib) || !isnan(profile->fig[PF_REQUEST_KIB]);
 
 		limit = profile_limit(profile_baseline(profile), j->request_bytes, &j->limit_by_requests);
 		burst_limit = profile_limit(profile_burst(profile), j->request_bytes, &by);
 		j->limit_mb_s = limit / 1e6;
 		j->burst_limit_mb_s = burst_limit / 1e6;
 		j->volume_pct = 100.0 * scan_bytes_s / limit;
+		ceiling = (by && !stated) ? profile_burst(profile).bytes_s : burst_limit;
+		if (by && !stated && exec_s > 0 && read_bytes / exec_s > TOLERANCE * burst_limit)
+			j->note = xprintf("its blocks from outside shared buffers came at %.1f MB/s, above the volume's %.0f requests a second at %.0f kB (%s): either a cache served some of them or the volume was sent larger requests; give --request-kib for a limit that can tell",
+							  read_bytes / exec_s / 1e6, profile_burst(profile).iops,
+							  j->request_bytes / 1024, j->request_from);
 	}
 
 	/* How much can have come from the volume: the bounds. */
 	max_frac = blocks > 0 ? e->read_blocks / blocks : 0;
-	if (profile && exec_s > 0 && j->scanned_bytes > 0)
-		max_frac = fmin(max_frac, TOLERANCE * burst_limit * exec_s / j->scanned_bytes);
+	if (!isnan(ceiling) && exec_s > 0 && j->scanned_bytes > 0)
+		max_frac = fmin(max_frac, TOLERANCE * ceiling * exec_s / j->scanned_bytes);
 	min_frac = 0;
 	if (!isnan(opt->memory_bytes) && j->scanned_bytes > 0)
 	{
@@ -185,11 +202,11 @@ judge_pass(const Pass *p, const Judged *first, const Run *run, const TableInfo *
 		add(&warm, xprintf("pg_buffercache found %.1f %% of the table in shared buffers before it%s",
 						   100.0 * run->buffered_before / t->blocks,
 						   run->prewarmed ? " (--prewarm)" : ""));
-	if (profile && exec_s > 0 && read_bytes / exec_s > TOLERANCE * burst_limit)
+	if (!isnan(ceiling) && exec_s > 0 && read_bytes / exec_s > TOLERANCE * ceiling)
 		add(&warm, xprintf("its blocks from outside shared buffers came at %.1f MB/s, faster than the volume's %.1f MB/s%s: at most %.0f %% of them can have come from it",
-						   read_bytes / exec_s / 1e6, burst_limit / 1e6,
+						   read_bytes / exec_s / 1e6, ceiling / 1e6,
 						   profile_has_burst(profile) ? " (burst included)" : "",
-						   100.0 * TOLERANCE * burst_limit * exec_s / read_bytes));
+						   100.0 * TOLERANCE * ceiling * exec_s / read_bytes));
 	if (first && first->scan_mb_s > 0 && j->scan_mb_s > FASTER * first->scan_mb_s)
 		add(&warm, xprintf("it ran %.1f times as fast as pass 1: a cache held what pass 1 read",
 						   j->scan_mb_s / first->scan_mb_s));
@@ -257,8 +274,12 @@ judge_pass(const Pass *p, const Judged *first, const Run *run, const TableInfo *
 		j->verdict = NULL;
 
 	if (blocks > 0 && e->dirtied_blocks > 0.01 * blocks)
-		j->note = xprintf("it dirtied %.0f blocks (hint bits, set by the first scan after a load or a bulk change): its time includes writing them; VACUUM the table first",
-						  e->dirtied_blocks);
+	{
+		char	   *dirtied = xprintf("it dirtied %.0f blocks (hint bits, set by the first scan after a load or a bulk change): its time includes writing them; VACUUM the table first",
+									  e->dirtied_blocks);
+
+		add(&j->note, dirtied);
+	}
 }
 
 /* The pass that is the figure: the first cold one; -1 when none is. */
