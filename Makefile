@@ -33,7 +33,7 @@ OBJS = scanbench.o \
 	src/planscan.o src/seqread.o src/settings.o src/stats.o src/tablespace.o src/toastscan.o \
 	src/verdict.o \
 	src/entry/access_paths.o src/entry/advice.o src/entry/citus.o \
-	src/entry/index_crossover.o src/entry/page_costs.o \
+	src/entry/index_crossover.o src/entry/judge.o src/entry/page_costs.o \
 	src/entry/raw_read.o src/entry/scan_efficiency.o src/entry/scan_history.o \
 	src/entry/scan_pairs.o src/entry/scan_rate.o src/entry/storage.o \
 	src/entry/toast_efficiency.o src/entry/workload_scans.o
@@ -63,7 +63,7 @@ DATA = released/scanbench--0.1.sql $(sort $(wildcard released/scanbench--*--*.sq
 # pg_regress runs the setup first, then the rest in name order; each file
 # of sql/ is listed (tools/check-layout.sh checks that none is left out).
 REGRESS = scanbench_setup access_paths advice breakdown citus comments history \
-	history_checks history_months index_crossover messages null_args page_costs page_costs_history \
+	history_checks history_months index_crossover judge messages null_args page_costs page_costs_history \
 	privileges raw_read safety scan_efficiency scan_pairs scan_rate storage toast_efficiency workload \
 	workload_scans
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench

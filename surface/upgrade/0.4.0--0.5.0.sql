@@ -191,6 +191,7 @@ REVOKE ALL ON FUNCTION scanbench_internal.scan_history_kernel() FROM PUBLIC;
 -- @comment COLUMN scan_advice_result.cost
 -- @comment FUNCTION scan_advice(
 -- @include scan_pairs
+-- @include judge_figure
 -- scan_efficiency's interval holds a figure that moved during the call.
 -- @comment COLUMN scan_efficiency_result.scan_pct_lo
 -- @comment COLUMN scan_efficiency_result.scan_pct_hi

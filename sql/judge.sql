@@ -1,0 +1,93 @@
+--
+-- The judge of a scan_efficiency figure, fed with figures given as they
+-- are (scanbench_internal.judge_figure): each rule's threshold from both
+-- sides, so that a threshold moved by mistake fails here.  A stable cold
+-- figure of a storage-limited scan is the base every case changes one or
+-- two figures of: median 50, interval 49 to 51 (+-2 %).
+--
+\set SHOW_CONTEXT never
+CREATE FUNCTION pg_temp.j(extra jsonb) RETURNS text
+LANGUAGE sql AS $$
+SELECT scanbench_internal.judge_figure(
+	'{"cache": "cold", "n": 40, "median": 50, "lo": 49, "hi": 51}'::jsonb || extra)
+$$;
+
+-- The base: ok.
+SELECT pg_temp.j('{}');
+
+-- unstable: the interval's half-width over target_pct (5 when 0 or not given).
+SELECT pg_temp.j('{"lo": 47.55, "hi": 52.45}') AS "4.9 %",
+	   pg_temp.j('{"lo": 47.45, "hi": 52.55}') AS "5.1 %",
+	   pg_temp.j('{"lo": 47.45, "hi": 52.55, "target_pct": 6}') AS "5.1 % of 6",
+	   pg_temp.j('{"lo": null, "hi": null}') AS "no interval";
+
+-- cached: more than 5 % of the blocks still cached after eviction, cold only.
+SELECT pg_temp.j('{"cached_pct": 5}') AS "5 %",
+	   pg_temp.j('{"cached_pct": 5.1}') AS "5.1 %",
+	   pg_temp.j('{"cached_pct": 50, "cache": "warm"}') AS "warm";
+
+-- host_cache: cold buffered reads over 1.1 times O_DIRECT's, outside limits.
+SELECT pg_temp.j('{"host_ratio": 1.1}') AS "1.1",
+	   pg_temp.j('{"host_ratio": 1.11}') AS "1.11",
+	   pg_temp.j('{"host_ratio": 2, "cache": "warm"}') AS "warm",
+	   pg_temp.j('{"host_ratio": 2, "read_bps": 100000000, "read_mb_s": 95}') AS "at a throttle";
+
+-- io_limited: reads at 90 % of a byte throttle, or 80 % of a request one.
+SELECT pg_temp.j('{"read_bps": 100000000, "read_mb_s": 89.9}') AS "89.9 of 100 MB/s",
+	   pg_temp.j('{"read_bps": 100000000, "read_mb_s": 90}') AS "90 of 100 MB/s",
+	   pg_temp.j('{"read_iops_limit": 400, "read_iops": 319.9}') AS "319.9 of 400/s",
+	   pg_temp.j('{"read_iops_limit": 400, "read_iops": 320}') AS "320 of 400/s";
+
+-- burst: faster than 1.1 times a limit allows.
+SELECT pg_temp.j('{"read_bps": 100000000, "read_mb_s": 110}') AS "110 of 100 MB/s",
+	   pg_temp.j('{"read_bps": 100000000, "read_mb_s": 110.1}') AS "110.1 of 100 MB/s",
+	   pg_temp.j('{"read_iops_limit": 400, "read_iops": 440.1}') AS "440.1 of 400/s",
+	   pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "cpu_busy_s": 5.5}') AS "0.55 of 0.5 CPU",
+	   pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "cpu_busy_s": 5.51}') AS "0.551 of 0.5 CPU";
+
+-- cpu_contended: others' CPU kept the backend waiting over 10 % of the
+-- timed time (what its own quota held back is not others').
+SELECT pg_temp.j('{"timed_s": 10, "cpu_wait_s": 1}') AS "10 %",
+	   pg_temp.j('{"timed_s": 10, "cpu_wait_s": 1.01}') AS "10.1 %",
+	   pg_temp.j('{"timed_s": 10, "cpu_wait_s": 2, "throttled_s": 1}') AS "10 % besides the quota's";
+
+-- cpu_limited: the quota held the passes back over 5 % of their time, and
+-- the scan ran at 90 % of its warm ceiling or used 85 % of the quota.
+SELECT pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "throttled_s": 0.5}') AS "5 % held",
+	   pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "throttled_s": 0.51}') AS "5.1 % held",
+	   pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "throttled_s": 1, "ceiling_ratio": 0.89}') AS "below its ceiling",
+	   pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "throttled_s": 1, "ceiling_ratio": 0.89, "scan_timed_s": 10, "scan_busy_s": 4.2}') AS "84 % used",
+	   pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "throttled_s": 1, "ceiling_ratio": 0.89, "scan_timed_s": 10, "scan_busy_s": 4.25}') AS "85 % used",
+	   pg_temp.j('{"cpu_quota_us": 50000, "cpu_period_us": 100000, "timed_s": 10, "throttled_s": 1, "ceiling_ratio": 0.89, "scan_periods": 100, "scan_spent_periods": 85}') AS "85 % of periods spent";
+
+-- depth_limited: cold, the device at depth 1.5 times the one-at-a-time
+-- read and the scan, the scan below its ceiling, outside limits.
+SELECT pg_temp.j('{"direct_mb_s": 100, "scan_mb_s": 100, "device_mb_s": 149.9, "device_pct": 66}') AS "1.499",
+	   pg_temp.j('{"direct_mb_s": 100, "scan_mb_s": 100, "device_mb_s": 150, "device_pct": 66}') AS "1.5",
+	   pg_temp.j('{"direct_mb_s": 100, "scan_mb_s": 100, "device_mb_s": 150, "device_pct": 66, "ceiling_ratio": 0.9}') AS "at its ceiling",
+	   pg_temp.j('{"direct_mb_s": 100, "scan_mb_s": 100, "device_mb_s": 150, "device_pct": 66, "timed_s": 10, "cpu_wait_s": 2}') AS "kept off a CPU";
+
+-- storage_not_limiting: the scan at 90 % of its warm ceiling, or above
+-- 105 % of the device read at depth (of the raw read where there is none).
+SELECT pg_temp.j('{"ceiling_ratio": 0.899}') AS "0.899",
+	   pg_temp.j('{"ceiling_ratio": 0.9}') AS "0.9",
+	   pg_temp.j('{"device_pct": 105, "device_mb_s": 10}') AS "105 % of the device",
+	   pg_temp.j('{"device_pct": 105.1, "device_mb_s": 10}') AS "105.1 % of the device",
+	   pg_temp.j('{"median": 110, "lo": 105, "hi": 115}') AS "interval from 105",
+	   pg_temp.j('{"median": 110, "lo": 105.1, "hi": 115}') AS "interval from 105.1";
+
+-- Under a request throttle, O_DIRECT's 1 MB requests meet it far below
+-- buffered reads: they are not compared by their bytes (no host_cache,
+-- no depth_limited).
+SELECT pg_temp.j('{"read_iops_limit": 100, "read_iops": 50, "direct_mb_s": 104, "host_ratio": 3}') AS "O_DIRECT at the throttle",
+	   pg_temp.j('{"read_iops_limit": 100, "read_iops": 50, "direct_mb_s": 116, "host_ratio": 3}') AS "above it";
+
+-- Speaking: with what, the NOTICEs scan_efficiency gives.
+SELECT pg_temp.j('{"what": "t", "timed_s": 10, "cpu_wait_s": 2, "read_bps": 100000000, "read_mb_s": 95,
+				   "device": "8:0", "io_version": 2}');
+
+-- Refused: an input it does not know, a number given as a string.
+SELECT scanbench_internal.judge_figure('{"medain": 50}');
+SELECT scanbench_internal.judge_figure('{"median": "50"}');
+SELECT scanbench_internal.judge_figure('[50]');
+SELECT scanbench_internal.judge_figure('{"cache": "lukewarm"}');
