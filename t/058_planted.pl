@@ -467,6 +467,8 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		'E.workload_scans(text,text)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM E.workload_scans('SELECT pg_catalog.count(*) FROM public.t')} ],
 		'E.scan_pairs()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_pairs()} ],
+		'scanbench_internal.judge_figure(jsonb)' =>
+		  [ q{SELECT scanbench_internal.judge_figure('{"cache": "cold", "median": 50, "lo": 49, "hi": 51}')} ],
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (
