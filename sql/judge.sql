@@ -86,8 +86,10 @@ SELECT pg_temp.j('{"read_iops_limit": 100, "read_iops": 50, "direct_mb_s": 104, 
 SELECT pg_temp.j('{"what": "t", "timed_s": 10, "cpu_wait_s": 2, "read_bps": 100000000, "read_mb_s": 95,
 				   "device": "8:0", "io_version": 2}');
 
--- Refused: an input it does not know, a number given as a string.
+-- Refused: an input it does not know, a number given as a string, not an
+-- object, NULL, a cache mode that is none.
 SELECT scanbench_internal.judge_figure('{"medain": 50}');
 SELECT scanbench_internal.judge_figure('{"median": "50"}');
 SELECT scanbench_internal.judge_figure('[50]');
+SELECT scanbench_internal.judge_figure(NULL);
 SELECT scanbench_internal.judge_figure('{"cache": "lukewarm"}');

@@ -164,10 +164,10 @@ REVOKE ALL ON FUNCTION scan_pairs() FROM PUBLIC;
 CREATE FUNCTION scanbench_internal.judge_figure(input jsonb)
 RETURNS text
 AS 'MODULE_PATHNAME', 'judge_figure'
-LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.judge_figure(jsonb) IS
-'scan_efficiency''s verdict for figures given, not measured: a JSON object of the judge''s inputs (median, lo, hi, cache, read_mb_s, ceiling_ratio, timed_s, cpu_wait_s, read_bps, ... as src/verdict.h names them; a key left out is a figure not had, an unknown key an error), the marks as text (ok, or marks separated by commas); silent unless what names a relation';
+'scan_efficiency''s verdict for figures given, not measured: a JSON object of the judge''s inputs (median, lo, hi, cache, read_mb_s, ceiling_ratio, cpu_wait_s, read_bps, ... as src/verdict.h names them; a key left out is a figure not had, an unknown key an error), the marks as text (ok, or marks separated by commas); silent unless what names a relation';
 
 REVOKE ALL ON FUNCTION scanbench_internal.judge_figure(jsonb) FROM PUBLIC;
 

@@ -32,6 +32,7 @@
 #include "utils/numeric.h"
 
 #include "argcheck.h"
+#include "fnargs.h"
 #include "verdict.h"
 
 PG_FUNCTION_INFO_V1(judge_figure);
@@ -170,7 +171,7 @@ set_input(SbJudgeInput *in, SbCgroupLimits *lim, const char *name,
 Datum
 judge_figure(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *input = PG_GETARG_JSONB_P(0);
+	Jsonb	   *input;
 	SbCgroupLimits *lim = palloc0(sizeof(SbCgroupLimits));
 	SbJudgeInput in;
 	SbVerdict	v;
@@ -179,6 +180,8 @@ judge_figure(PG_FUNCTION_ARGS)
 	JsonbValue	val;
 	JsonbIteratorToken tok;
 
+	sb_args_refuse_nulls(fcinfo);
+	input = PG_GETARG_JSONB_P(0);
 	if (!JB_ROOT_IS_OBJECT(input))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
