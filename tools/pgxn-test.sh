@@ -86,7 +86,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # The zip as PGXN takes it: one top directory named for the release,
-# META.json at its top with the same version, nothing built.
+# META.json at its top with the same version, nothing built (pg_regress's
+# results/ at the top; bench/results/ is kept runs of the benches, source).
 listing=$(unzip -Z1 "$zip") && [ -n "$listing" ] || { nok "unzip -Z1 $zip lists its files"; finish; }
 tops=$(printf '%s\n' "$listing" | cut -d/ -f1 | sort -u | tr '\n' ' ')
 [ "$tops" = "$name " ] && ok "the zip has one top directory, $name/" || nok "the zip's top directories: $tops (want $name/)"
@@ -94,7 +95,7 @@ meta_version=$(unzip -p "$zip" "$name/META.json" 2>/dev/null |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])' 2>/dev/null)
 [ "$meta_version" = "$version" ] && ok "its META.json says version $version" ||
 	nok "its META.json says version '${meta_version}', scanbench.control $version"
-built=$(printf '%s\n' "$listing" | grep -E '\.(o|so|bc)$|/(results|tmp_check)/|/scanbench-(load|fleet|probe)$' | head -3)
+built=$(printf '%s\n' "$listing" | grep -E '\.(o|so|bc)$|^[^/]+/results/|/tmp_check/|/scanbench-(load|fleet|probe)$' | head -3)
 [ -z "$built" ] && ok "nothing built is in the zip" || nok "built files in the zip: $built"
 # The install script is made by make from surface/ (no script is built
 # into the zip: git archive takes what a commit holds).
