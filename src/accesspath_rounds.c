@@ -408,6 +408,7 @@ sb_path_measure(Oid relid, Oid indexid, double selectivity,
 		SbPathFigures *cold;
 		SbPathFigures *warm;
 		TimestampTz share_end;
+		TimestampTz warm_end;
 
 		if (p == NULL)
 			continue;
@@ -420,9 +421,17 @@ sb_path_measure(Oid relid, Oid indexid, double selectivity,
 						  limit_rate, cold))
 			stopped++;
 
-		/* warm: the path's pages in shared_buffers, its CPU alone */
+		/*
+		 * warm: the path's pages in shared_buffers, its CPU alone.  The cold
+		 * rounds left time for two warm runs as they ran; a machine that
+		 * got busier since makes one take longer, so the warm run may also
+		 * take its even part, with the paths still to come, of what the
+		 * call has left: the call's max_seconds is kept either way.
+		 */
+		warm_end = sb_path_deadline(Max(sb_path_seconds_left(deadline), 0.0) / (nleft + 1));
+		warm_end = Max(warm_end, share_end);
 		warm = figures_start(&out[nout++], (SbPath) i, false, sb_path_depth(p));
-		if (sb_path_warm(p, share_end, &warm->run))
+		if (sb_path_warm(p, warm_end, &warm->run))
 		{
 			warm->nruns = warm->rounds = 1;
 			/* the cold row's verdict, judging nothing */
