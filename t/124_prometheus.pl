@@ -73,7 +73,7 @@ SKIP:
 	my ($out, $err) = ('', '');
 	my $ok = IPC::Run::run([ $promtool, 'check', 'rules', $rules ], '>', \$out, '2>', \$err);
 	ok($ok, 'promtool check rules') or diag("$out$err");
-	like($out, qr/SUCCESS: 5 rules found/, 'five rules');
+	like($out, qr/SUCCESS: 6 rules found/, 'six rules');
 	($out, $err) = ('', '');
 	# promtool reads the rule files named in the test file from its directory.
 	$ok = IPC::Run::run([ $promtool, 'test', 'rules', 'scanbench.rules.test.yml' ],
@@ -199,7 +199,7 @@ while (time < $deadline)
 		$evaluated = @rules && !grep { !$_->{lastEvaluation} || $_->{lastEvaluation} =~ /^0001/ } @rules;
 		if ($evaluated)
 		{
-			is(scalar @rules, 5, 'Prometheus loaded the five rules');
+			is(scalar @rules, 6, 'Prometheus loaded the six rules');
 			is(join(' ', map { "$_->{name}=$_->{health}" } grep { $_->{health} ne 'ok' } @rules), '',
 				'every rule evaluates without an error');
 			last;
@@ -239,13 +239,15 @@ my %alert_finds = (
 	ScanbenchEfficiencyWarning => 's2',
 	ScanbenchBelowCohort => 's5',
 	ScanbenchServerNotReporting => 's7',
-	ScanbenchNotMeasured => 's6');
+	ScanbenchNotMeasured => 's6',
+	ScanbenchWorkloadQuerySlower => 'query 1');
 my $res = $http->get("http://127.0.0.1:$port/api/v1/rules");
 my $rr = eval { decode_json($res->{content}) } // {};
 for my $rule (map { @{ $_->{rules} } } @{ $rr->{data}{groups} // [] })
 {
 	my $r = query($rule->{query});
-	my $found = join ' ', sort map { $_->{metric}{server} // '' } @{ $r->{data}{result} // [] };
+	my $found = join ' ', sort map { $_->{metric}{server} // (defined $_->{metric}{queryid} ? "query $_->{metric}{queryid}" : '') }
+	  @{ $r->{data}{result} // [] };
 	is($found, $alert_finds{ $rule->{name} }, "$rule->{name} finds $alert_finds{ $rule->{name} }");
 }
 
