@@ -53,7 +53,7 @@ SURFACE = $(addprefix surface/,header.sql schema.sql raw_read.sql scan_rate.sql 
 	scan_efficiency.sql page_costs.sql access_paths.sql index_crossover.sql \
 	toast_efficiency.sql storage.sql history.sql history_helpers.sql \
 	history_record.sql history_judge.sql efficiency_check.sql history_months.sql \
-	history_distribute.sql trend.sql metrics_chart.sql citus.sql advice.sql \
+	history_distribute.sql trend.sql workload_check.sql metrics_chart.sql citus.sql advice.sql \
 	fleet_queue.sql page_costs_history.sql workload.sql)
 UNRELEASED_STEPS = $(patsubst surface/upgrade/%.sql,scanbench--%.sql,\
 	$(sort $(wildcard surface/upgrade/*--*.sql)))
@@ -65,7 +65,7 @@ DATA = released/scanbench--0.1.sql $(sort $(wildcard released/scanbench--*--*.sq
 REGRESS = scanbench_setup access_paths advice breakdown citus comments history \
 	history_checks history_months index_crossover judge messages null_args page_costs page_costs_history \
 	privileges raw_read safety scan_efficiency scan_pairs scan_rate storage toast_efficiency workload \
-	workload_scans
+	workload_check workload_scans
 REGRESS_OPTS = --inputdir=. --load-extension=scanbench
 # No TAP_TESTS: PGXS would run every TAP file within installcheck, which
 # stays pg_regress alone; prove_installcheck below runs them.

@@ -186,6 +186,11 @@ BEGIN ATOMIC
 										   f.name, s.labels, s.id, s.value)
 		FROM samples s JOIN families f ON f.ord OPERATOR(pg_catalog.=) s.ord
 		WHERE NOT s.finite
+		UNION ALL
+		-- The workload's part, after the history's families: the latest
+		-- workload_check's queries (surface/workload_check.sql).
+		SELECT 1000 OPERATOR(pg_catalog.+) w.ord, w.sub, w.line
+		FROM scanbench_internal.workload_metrics() w
 	) AS lines;
 END;
 

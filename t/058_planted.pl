@@ -460,6 +460,26 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		  [ q{SELECT * FROM scanbench_internal.workload_judge(8192, 90, 50, 100, 8, 60, 2000)} ],
 		'scanbench_internal.workload_interval(bigint,bigint)' =>
 		  [ q{SELECT scanbench_internal.workload_interval((SELECT pg_catalog.min(w.snapshot) FROM E.workload_snapshots w), NULL)} ],
+		# The nightly check: the first call takes its snapshot, later ones
+		# record and judge (a query may have fallen by then: SB003).
+		'E.workload_check(double precision,double precision,integer,integer)' =>
+		  [ q{CALL E.workload_check()}, qr/(?:NOTICE|WARNING|ERROR):  (?:SB003: )?(?:workload check \d+|query -?\d+)/ ],
+		'E.workload_history_judge(bigint)' => [ q{SELECT pg_catalog.count(*) FROM E.workload_history_judge()} ],
+		'E.workload_history_prune(interval)' => [ q{SELECT E.workload_history_prune('400 days')} ],
+		'scanbench_internal.workload_drop_judge(double precision,double precision,integer,bigint,text,text,double precision,double precision,double precision,double precision,jsonb,jsonb,double precision,double precision)' =>
+		  [ q{SELECT * FROM scanbench_internal.workload_drop_judge(20, 50, 4, 5000, 'random', 'sequential', 10, 60, 5000, 1000, '{"a": "1"}', '{"a": "2"}', 50, 25)} ],
+		'scanbench_internal.workload_check_limits(double precision,double precision,integer)' =>
+		  [ q{SELECT scanbench_internal.workload_check_limits(50, 25, 30)} ],
+		'scanbench_internal.workload_check_ready(double precision,double precision,integer,integer)' =>
+		  [ q{SELECT scanbench_internal.workload_check_ready(50, 25, 30, 100)} ],
+		'scanbench_internal.workload_settings()' => [ q{SELECT scanbench_internal.workload_settings()} ],
+		'scanbench_internal.workload_check_record(double precision,double precision,integer,integer)' =>
+		  [ q{SELECT scanbench_internal.workload_check_record(50, 25, 30, 100)} ],
+		'scanbench_internal.workload_check_report(bigint)' =>
+		  [ q{SELECT scanbench_internal.workload_check_report((SELECT pg_catalog.max(c.id) FROM E.workload_checks c))},
+			qr/(?:NOTICE|WARNING|ERROR):  (?:SB003: )?(?:workload check \d+|query -?\d+)/ ],
+		'scanbench_internal.workload_metrics()' =>
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.workload_metrics()} ],
 
 		# C; the query is the caller's, named with its schemas as the
 		# caller would; what the library sends of its own names
@@ -479,10 +499,12 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		'E.workload_reads(bigint,bigint)',
 		'E.workload_io(bigint,bigint)',
 		'E.workload_references()',
+		'E.workload_history_judge(bigint)',
 	);
 	my @monitor_reads = (q{SELECT pg_catalog.count(*) FROM E.scan_trend}, q{SELECT pg_catalog.count(*) FROM E.scan_history},
 		q{SELECT pg_catalog.count(*) FROM E.page_costs_history}, q{SELECT pg_catalog.count(*) FROM E.workload_snapshots},
-		q{SELECT pg_catalog.count(*) FROM E.workload_io_snapshots});
+		q{SELECT pg_catalog.count(*) FROM E.workload_io_snapshots}, q{SELECT pg_catalog.count(*) FROM E.workload_checks},
+		q{SELECT pg_catalog.count(*) FROM E.workload_history});
 
 	my $members = $node->safe_psql($db, q{
 		SET search_path = pg_catalog, pg_temp;

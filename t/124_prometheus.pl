@@ -73,7 +73,7 @@ SKIP:
 	my ($out, $err) = ('', '');
 	my $ok = IPC::Run::run([ $promtool, 'check', 'rules', $rules ], '>', \$out, '2>', \$err);
 	ok($ok, 'promtool check rules') or diag("$out$err");
-	like($out, qr/SUCCESS: 5 rules found/, 'five rules');
+	like($out, qr/SUCCESS: 6 rules found/, 'six rules');
 	($out, $err) = ('', '');
 	# promtool reads the rule files named in the test file from its directory.
 	$ok = IPC::Run::run([ $promtool, 'test', 'rules', 'scanbench.rules.test.yml' ],
@@ -113,6 +113,22 @@ $node->safe_psql('postgres', q{
 	     generate_series(0, 4) AS d;
 	INSERT INTO scan_history (measured_at, relschema, relname, cache, server, tags, reason)
 	VALUES (now(), NULL, 't', 'cold', 's6', '{"class": "nvme"}', 'could not connect: refused');
+});
+# The workload's checks on the central server (its own queries): five
+# nights, the last with one query read at random where it read in order.
+$node->safe_psql('postgres', q{
+	INSERT INTO workload_checks (id, measured_at, from_snapshot, to_snapshot, interval_s, settings,
+		sequential_mb_s, random_mb_s, page_cache_mb_s, limit_max_drop_pct, limit_warn_drop_pct, limit_window_days)
+	SELECT n, now() - make_interval(days => 5 - n), CASE WHEN n > 1 THEN n - 1 END, n, 86400,
+		jsonb_build_object('enable_seqscan', CASE WHEN n = 5 THEN 'off' ELSE 'on' END), 200, 2, 2000, 50, 25, 30
+	FROM generate_series(1, 5) n;
+	INSERT INTO workload_history (check_id, measured_at, queryid, database, role, toplevel, query, calls,
+		exec_s, blocks_read, blocks_hit, read_wait_s, read_wait_pct, read_mb_s, cached_pct, reference, reference_pct)
+	SELECT c.id, c.measured_at, q, 'tpch', 'app', true, 'SELECT ' || q, 10, 10, 10000, 100, 5, 50,
+		CASE WHEN q = 1 AND c.id = 5 THEN 4 ELSE 100 END, 1,
+		CASE WHEN q = 1 AND c.id = 5 THEN 'random' ELSE 'sequential' END, 50
+	FROM workload_checks c, generate_series(1, 2) q
+	WHERE c.id > 1;
 });
 my $metrics = $node->safe_psql('postgres', 'SELECT scanbench_metrics()') . "\n";
 like($metrics, qr/^scanbench_scan_efficiency_percent\{server="s5",.*cohort="class=nvme"\} 30$/m,
@@ -183,7 +199,7 @@ while (time < $deadline)
 		$evaluated = @rules && !grep { !$_->{lastEvaluation} || $_->{lastEvaluation} =~ /^0001/ } @rules;
 		if ($evaluated)
 		{
-			is(scalar @rules, 5, 'Prometheus loaded the five rules');
+			is(scalar @rules, 6, 'Prometheus loaded the six rules');
 			is(join(' ', map { "$_->{name}=$_->{health}" } grep { $_->{health} ne 'ok' } @rules), '',
 				'every rule evaluates without an error');
 			last;
@@ -223,13 +239,15 @@ my %alert_finds = (
 	ScanbenchEfficiencyWarning => 's2',
 	ScanbenchBelowCohort => 's5',
 	ScanbenchServerNotReporting => 's7',
-	ScanbenchNotMeasured => 's6');
+	ScanbenchNotMeasured => 's6',
+	ScanbenchWorkloadQuerySlower => 'query 1');
 my $res = $http->get("http://127.0.0.1:$port/api/v1/rules");
 my $rr = eval { decode_json($res->{content}) } // {};
 for my $rule (map { @{ $_->{rules} } } @{ $rr->{data}{groups} // [] })
 {
 	my $r = query($rule->{query});
-	my $found = join ' ', sort map { $_->{metric}{server} // '' } @{ $r->{data}{result} // [] };
+	my $found = join ' ', sort map { $_->{metric}{server} // (defined $_->{metric}{queryid} ? "query $_->{metric}{queryid}" : '') }
+	  @{ $r->{data}{result} // [] };
 	is($found, $alert_finds{ $rule->{name} }, "$rule->{name} finds $alert_finds{ $rule->{name} }");
 }
 

@@ -166,6 +166,8 @@ $$;
 DROP FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer);
 -- @include history_judge
 -- @include trend
+-- The workload's nightly check, before the metrics that read it.
+-- @include workload_check
 -- @include scanbench_metrics
 -- @include history_distribute
 -- @replace history_months
