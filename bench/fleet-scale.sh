@@ -25,8 +25,12 @@
 #     median and 3 MADs of the cohort's scan_pct, at least 5 points; the
 #     same on the logarithm of read_mb_s, at least a factor of 2) in SQL
 #     over the night's runs;
-#   - each run judged: scan_history_judge(run), as efficiency_check judges
-#     a run (the median of the server's 30 days, what changed);
+#   - the night judged: scan_history_judge_runs over the night's runs, in
+#     one statement (the median of each server's 30 days, what changed);
+#   - each run judged alone: scan_history_judge(run) once a run, as
+#     efficiency_check judges a run, for comparison (not part of the
+#     night's central work), and how many of its answers differ from the
+#     set's (none should);
 #   - the metrics scrape: scanbench_metrics() over the whole history;
 #   - one server's trend: SELECT * FROM scan_trend WHERE server = ..., the
 #     first call and the median of five.
@@ -181,7 +185,7 @@ fi
 if [ "$have" = "$made" ]; then
 	echo "The year: kept from an earlier run ($made)."
 	q -c "DELETE FROM scan_history WHERE measured_at >= current_date" \
-		-c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged"
+		-c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged, fleet_scale_judged_alone"
 else
 	if [ "$citus" = 1 ]; then
 		q -c "CREATE EXTENSION scanbench" -c "SELECT scan_history_distribute()" \
@@ -232,7 +236,7 @@ the_night()
 	# before it records them: its own history and cohort are read first.
 	# On Citus, distributed beside the history (by server, in the same shards),
 	# so that each run's own history is read in the shard that holds both.
-	q -c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged" \
+	q -c "DROP TABLE IF EXISTS fleet_scale_night, fleet_scale_judged, fleet_scale_judged_alone" \
 		-c "CREATE UNLOGGED TABLE fleet_scale_night (LIKE scan_history INCLUDING DEFAULTS)" \
 		-c "ALTER TABLE fleet_scale_night DROP COLUMN id" >/dev/null
 	[ "$citus" = 1 ] &&
@@ -287,20 +291,31 @@ the_night()
 	row "the night recorded (COPY)" "$nightly" "$step_s" "$step_mem"
 	record=$step_s
 
-	# The runs' numbers and servers first, then each judged, given its
-	# server (read from its shard alone): a judgement called inside a query
-	# on a distributed history would run on a node.
+	# The night judged as a set: every run from the first of the night, in
+	# one statement (on Citus, each worker judges its own servers' runs).
 	step -c "CREATE UNLOGGED TABLE fleet_scale_judged AS
-		WITH r AS MATERIALIZED (SELECT h.id, h.server FROM scan_history h WHERE h.id > $hist_id)
-		SELECT r.id, r.server, j.* FROM r, LATERAL scan_history_judge(r.id, server => r.server) j" \
+		SELECT j.run AS id, j.server, j.status, j.message, j.detail, j.hint, j.median_pct, j.drop_pct, j.earlier_runs
+		FROM scan_history_judge_runs(first_run => $((hist_id + 1))) j" \
 		-c "SELECT string_agg(status || ' ' || n, ', ' ORDER BY status) FROM
 			(SELECT status, count(*) AS n FROM fleet_scale_judged GROUP BY status) s"
-	row "each run judged (scan_history_judge)" "$nightly" "$step_s" "$step_mem"
+	row "the night judged (scan_history_judge_runs)" "$nightly" "$step_s" "$step_mem"
 	judge=$step_s
 	judged=$step_out
-
 	night=$(awk -v a="$record" -v b="$own" -v c="$cohort" -v d="$judge" 'BEGIN { printf "%.2f", a + b + c + d }')
 	row "a night's central work (the four above)" "$nightly" "$night" "- -"
+
+	# The same runs judged one call a run, as before the set judge: the
+	# runs' numbers and servers first, then each judged, given its server
+	# (read from its shard alone): a judgement called inside a query on a
+	# distributed history would run on a node.
+	step -c "CREATE UNLOGGED TABLE fleet_scale_judged_alone AS
+		WITH r AS MATERIALIZED (SELECT h.id, h.server FROM scan_history h WHERE h.id > $hist_id)
+		SELECT r.id, r.server, j.* FROM r, LATERAL scan_history_judge(r.id, server => r.server) j"
+	row "each run judged alone (scan_history_judge)" "$nightly" "$step_s" "$step_mem"
+	alone=$step_s
+	differ=$(q -c "SELECT count(*) FROM fleet_scale_judged_alone a FULL JOIN fleet_scale_judged s USING (id)
+		WHERE (a.status, a.message, a.detail, a.hint, a.median_pct, a.drop_pct, a.earlier_runs)
+			  IS DISTINCT FROM (s.status, s.message, s.detail, s.hint, s.median_pct, s.drop_pct, s.earlier_runs)")
 
 	step -c "SELECT count(*) FROM regexp_split_to_table(scanbench_metrics(), E'\n') l WHERE l !~ '^#'"
 	row "the metrics scrape (scanbench_metrics)" "$((servers * relations * (days + 1)))" "$step_s" "$step_mem"
@@ -353,6 +368,7 @@ report()
 		"$(awk -v m="$trend_median" 'BEGIN { printf "%.3f", m / 1000 }')" "-" "-" "-"
 	echo
 	echo "The night's runs judged: $judged."
+	echo "Judgements of the set that differ from the run's own: $differ of $nightly (one call a run: $alone s)."
 	read -r all_one n_judged_msg <<<"$own_judged"
 	echo "Judgements naming their own server: $all_one of $nightly; compared with more than 30 earlier runs: $n_judged_msg (30 days of one server at most)."
 	echo "Judgements naming a kernel change: $changed."
@@ -384,7 +400,7 @@ table_rows=()
 
 # The night's runs out again (a date, not current_date: Citus evaluates
 # no function against a column in a change to a distributed table).
-q -c "DROP TABLE fleet_scale_night, fleet_scale_judged" \
+q -c "DROP TABLE fleet_scale_night, fleet_scale_judged, fleet_scale_judged_alone" \
 	-c "DELETE FROM scan_history WHERE measured_at >= '$(q -c "SELECT current_date")'" >/dev/null
 t0=$(sb_now)
 q -c "SELECT citus_add_node('localhost', $((port + 3)))" \

@@ -107,6 +107,21 @@ SELECT status FROM scan_history_judge(:kept, min_pct => 80, warn_drop_pct => 1);
 UPDATE scan_history SET limit_min_pct = NULL, limit_max_drop_pct = NULL,
 	limit_window_days = NULL WHERE id = :kept;
 SELECT status FROM scan_history_judge(:kept);
+-- A set judged at once gives each run the per-run judge's answer, with
+-- the limits given or those kept with each run.
+SELECT count(*) AS runs,
+       count(*) FILTER (WHERE (s.status, s.message, s.detail, s.hint, s.median_pct, s.drop_pct, s.earlier_runs)
+                        IS NOT DISTINCT FROM (p.status, p.message, p.detail, p.hint, p.median_pct, p.drop_pct, p.earlier_runs)) AS same
+FROM scan_history_judge_runs(first_run => 0) s, scan_history_judge(s.run) p;
+SELECT count(*) AS runs,
+       count(*) FILTER (WHERE (s.status, s.message, s.detail, s.hint, s.median_pct, s.drop_pct, s.earlier_runs)
+                        IS NOT DISTINCT FROM (p.status, p.message, p.detail, p.hint, p.median_pct, p.drop_pct, p.earlier_runs)) AS same
+FROM scan_history_judge_runs(first_run => 0, min_pct => 55, window_days => 2) s,
+     scan_history_judge(s.run, min_pct => 55, window_days => 2) p;
+SELECT string_agg(status, ',' ORDER BY run) FROM scan_history_judge_runs(first_run => :kept, last_run => :kept);
+SELECT count(*) FROM scan_history_judge_runs(servers => '{nowhere}');
+SELECT * FROM scan_history_judge_runs();
+SELECT * FROM scan_history_judge_runs(0, window_days => 0);
 DELETE FROM scan_history WHERE id = :kept;
 
 -- Metrics: names, labels and values of the latest runs (timestamps aside).

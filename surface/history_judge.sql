@@ -4,24 +4,44 @@
 -- to compare with) or 'not_judged' (unstable, cached or empty), with a
 -- message a person reads in a cron mail.
 --
-CREATE FUNCTION scan_history_judge(run bigint,
-								   min_pct float8 DEFAULT NULL,
-								   max_drop_pct float8 DEFAULT NULL,
-								   warn_pct float8 DEFAULT NULL,
-								   warn_drop_pct float8 DEFAULT NULL,
-								   window_days integer DEFAULT NULL,
-								   server text DEFAULT NULL,
-								   OUT status text, OUT message text,
-								   OUT detail text, OUT hint text,
-								   OUT median_pct float8, OUT drop_pct float8,
-								   OUT earlier_runs integer)
+--
+-- The judge itself: one run's verdict from its row and the runs it is
+-- compared with, as its caller read them.  It reads nothing, so that
+-- scan_history_judge (one run) and scan_history_judge_runs (a set, in a
+-- few statements over the whole set) give one answer, and so that on a
+-- distributed history it runs on the worker that holds the run.  Volatile
+-- though it reads nothing: a subquery that calls it is then not pulled up
+-- into its caller, which would call it once for each column it reads.
+--
+-- @begin scan_history_verdict
+CREATE FUNCTION scanbench_internal.scan_history_judged_days(window_days integer,
+															 limit_max_drop_pct float8,
+															 limit_window_days integer)
+RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	SELECT CASE WHEN limit_max_drop_pct IS NOT NULL
+		   THEN coalesce(window_days, limit_window_days, 30)
+		   ELSE coalesce(window_days, 30) END;
+END;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_judged_days(integer, float8, integer) IS
+'the window (days) a run is judged over: the one given, else the one efficiency_check judged it with (a run it recorded keeps limit_max_drop_pct), else 30';
+
+CREATE FUNCTION scanbench_internal.scan_history_verdict(cur @extschema@.scan_history,
+													   compared @extschema@.scan_history[],
+													   min_pct float8, max_drop_pct float8,
+													   warn_pct float8, warn_drop_pct float8,
+													   window_days integer, ext_schema text,
+													   OUT status text, OUT message text,
+													   OUT detail text, OUT hint text,
+													   OUT median_pct float8, OUT drop_pct float8,
+													   OUT earlier_runs integer)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	ext_schema text;
-	cur @extschema@.scan_history;
-	compared @extschema@.scan_history[];
 	marks text;
 	label text;
 	subject text;
@@ -34,30 +54,6 @@ DECLARE
 	warn_at float8;
 	lim text;
 BEGIN
-	SELECT n.nspname INTO ext_schema
-	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-	WHERE e.extname = 'scanbench';
-	IF run IS NULL THEN
-		RAISE EXCEPTION 'run must not be NULL'
-			USING ERRCODE = 'null_value_not_allowed',
-				  HINT = 'Give a run number of scan_history (its id column).';
-	END IF;
-
-	-- Given its server, the run is read from that server's shard alone; by
-	-- its number alone, from every shard of a distributed history.
-	IF scan_history_judge.server IS NULL THEN
-		SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
-	ELSE
-		SELECT * INTO cur FROM @extschema@.scan_history h
-		WHERE h.server = scan_history_judge.server AND h.id = run;
-	END IF;
-	IF NOT FOUND THEN
-		RAISE EXCEPTION 'no run % in scan_history%', run,
-			CASE WHEN scan_history_judge.server IS NOT NULL
-			THEN format(' of server %s', scan_history_judge.server) ELSE '' END
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-
 	-- A limit not given is the one the run was judged with when
 	-- efficiency_check recorded it (a run it recorded always keeps
 	-- max_drop_pct), so that judging it again gives the check's verdict;
@@ -67,12 +63,12 @@ BEGIN
 		max_drop_pct := coalesce(max_drop_pct, cur.limit_max_drop_pct);
 		warn_pct := coalesce(warn_pct, cur.limit_warn_pct);
 		warn_drop_pct := coalesce(warn_drop_pct, cur.limit_warn_drop_pct);
-		window_days := coalesce(window_days, cur.limit_window_days, 30);
 	ELSE
 		max_drop_pct := coalesce(max_drop_pct, 20);
 		warn_drop_pct := coalesce(warn_drop_pct, 10);
-		window_days := coalesce(window_days, 30);
 	END IF;
+	window_days := scanbench_internal.scan_history_judged_days(window_days, cur.limit_max_drop_pct,
+															   cur.limit_window_days);
 	PERFORM scanbench_internal.scan_history_check_limits(min_pct, max_drop_pct, warn_pct,
 														 warn_drop_pct, window_days);
 
@@ -128,9 +124,8 @@ BEGIN
 		RETURN;
 	END IF;
 
-	-- The runs it is compared with, read once (from one shard of a
-	-- distributed history): their median, then what changed.
-	compared := ARRAY(SELECT c FROM scanbench_internal.scan_history_compared(cur, window_days) c);
+	-- The runs it is compared with, as its caller read them: their
+	-- median, then what changed.
 	SELECT count(*)::int4, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.scan_pct)::numeric, 1)::float8,
 		   min(c.measured_at)
 	INTO earlier_runs, median_pct, since
@@ -270,9 +265,182 @@ BEGIN
 END
 $$;
 
+COMMENT ON FUNCTION scanbench_internal.scan_history_verdict(@extschema@.scan_history, @extschema@.scan_history[], float8, float8, float8, float8, integer, text) IS
+'the verdict on a run (its row of scan_history) against the runs it is compared with (scan_history_compared''s), with the limits given (NULL: those kept with the run, else the defaults); the judge of scan_history_judge and scan_history_judge_runs, reading nothing';
+-- @end scan_history_verdict
+
+CREATE FUNCTION scan_history_judge(run bigint,
+								   min_pct float8 DEFAULT NULL,
+								   max_drop_pct float8 DEFAULT NULL,
+								   warn_pct float8 DEFAULT NULL,
+								   warn_drop_pct float8 DEFAULT NULL,
+								   window_days integer DEFAULT NULL,
+								   server text DEFAULT NULL,
+								   OUT status text, OUT message text,
+								   OUT detail text, OUT hint text,
+								   OUT median_pct float8, OUT drop_pct float8,
+								   OUT earlier_runs integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext_schema text;
+	cur @extschema@.scan_history;
+	compared @extschema@.scan_history[];
+BEGIN
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	IF run IS NULL THEN
+		RAISE EXCEPTION 'run must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give a run number of scan_history (its id column).';
+	END IF;
+
+	-- Given its server, the run is read from that server's shard alone; by
+	-- its number alone, from every shard of a distributed history.
+	IF scan_history_judge.server IS NULL THEN
+		SELECT * INTO cur FROM @extschema@.scan_history h WHERE h.id = run;
+	ELSE
+		SELECT * INTO cur FROM @extschema@.scan_history h
+		WHERE h.server = scan_history_judge.server AND h.id = run;
+	END IF;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no run % in scan_history%', run,
+			CASE WHEN scan_history_judge.server IS NOT NULL
+			THEN format(' of server %s', scan_history_judge.server) ELSE '' END
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- The runs it is compared with, read once (from one shard of a
+	-- distributed history), then judged.
+	IF cur.scan_pct IS NOT NULL AND scanbench_internal.scan_history_marks(cur.verdict) IS NOT NULL THEN
+		-- At most the longest window the judge allows: a longer one is
+		-- refused by the verdict, with its reason, not by the date's range.
+		compared := ARRAY(SELECT c FROM scanbench_internal.scan_history_compared(cur,
+					 least(scanbench_internal.scan_history_judged_days(window_days, cur.limit_max_drop_pct,
+																	   cur.limit_window_days), 36600)) c);
+	END IF;
+	SELECT * INTO status, message, detail, hint, median_pct, drop_pct, earlier_runs
+	FROM scanbench_internal.scan_history_verdict(cur, coalesce(compared, '{}'), min_pct, max_drop_pct,
+												 warn_pct, warn_drop_pct, window_days, ext_schema) v;
+END
+$$;
+
 COMMENT ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) IS
 'compare a recorded run with the median of earlier judged runs of the same server, relation, cache mode and marks; status regression, warning, ok, first or not_judged, with a message, and what changed. A limit given NULL (the default) is the one efficiency_check judged the run with, kept in scan_history; for a run recorded otherwise max_drop_pct 20, warn_drop_pct 10, window_days 30 and no min_pct. server, when given, is the run''s server: on a history distributed by server, the run is then read from its shard alone';
 
 REVOKE ALL ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO pg_monitor;
 
+
+--
+-- A night judged as a set: every run of the set with the verdict
+-- scan_history_judge gives it, in one statement over the set.  The runs
+-- each is compared with are read by one join of the set with the history
+-- (scan_history_compared's rule), grouped by run, and the verdict is
+-- given in the same statement: on a history distributed by server, the
+-- join, the grouping and the verdicts are on the server's column, so each
+-- worker judges its own servers' runs and sends back their verdicts.
+--
+-- The statement is written once and run by EXECUTE with the set's bounds
+-- as literals: a run's server in the join is an equality (a distributed
+-- history has no run without one) and, on one server, the database's own
+-- runs (server NULL) are a second branch of their own, each branch an
+-- equality the index can use.
+--
+CREATE FUNCTION scan_history_judge_runs(first_run bigint DEFAULT NULL,
+										last_run bigint DEFAULT NULL,
+										min_pct float8 DEFAULT NULL,
+										max_drop_pct float8 DEFAULT NULL,
+										warn_pct float8 DEFAULT NULL,
+										warn_drop_pct float8 DEFAULT NULL,
+										window_days integer DEFAULT NULL,
+										servers text[] DEFAULT NULL,
+										measured_since timestamptz DEFAULT NULL,
+										OUT run bigint, OUT server text,
+										OUT status text, OUT message text,
+										OUT detail text, OUT hint text,
+										OUT median_pct float8, OUT drop_pct float8,
+										OUT earlier_runs integer)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext_schema text;
+	hist text;
+	night text;
+	pair text;
+	pairs text;
+BEGIN
+	SELECT n.nspname INTO ext_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'scanbench';
+	IF first_run IS NULL AND last_run IS NULL AND servers IS NULL AND measured_since IS NULL THEN
+		RAISE EXCEPTION 'the runs to judge must be named'
+			USING ERRCODE = 'null_value_not_allowed',
+				  HINT = 'Give first_run and last_run (run numbers of scan_history), servers or measured_since.';
+	END IF;
+	hist := format('%I.scan_history', ext_schema);
+
+	night := format('SELECT h.* FROM %s h WHERE true', hist)
+		|| CASE WHEN first_run IS NOT NULL THEN format(' AND h.id >= %L::pg_catalog.int8', first_run) ELSE '' END
+		|| CASE WHEN last_run IS NOT NULL THEN format(' AND h.id <= %L::pg_catalog.int8', last_run) ELSE '' END
+		|| CASE WHEN servers IS NOT NULL THEN format(' AND h.server = ANY (%L::pg_catalog.text[])', servers) ELSE '' END
+		|| CASE WHEN measured_since IS NOT NULL
+		   THEN format(' AND h.measured_at >= %L::pg_catalog.timestamptz', measured_since) ELSE '' END;
+
+	-- Each run of the set with the runs it is compared with: the earlier
+	-- judged runs of its server, relation, cache mode and marks in its
+	-- window (scan_history_compared), the window at most the longest the
+	-- judge allows (a longer one is refused by the verdict, with its reason).
+	pair := format($q$
+		SELECT n.id AS run, n.server AS run_server, ROW(c.*)::%1$s AS c
+		FROM (%2$s) n JOIN %1$s c
+		  ON /* the server */
+		 AND c.relschema = n.relschema AND c.relname = n.relname AND c.cache = n.cache
+		 AND c.id <> n.id AND c.reason IS NULL
+		 AND c.measured_at <= n.measured_at
+		 AND c.measured_at > n.measured_at - make_interval(days => least(
+				 scanbench_internal.scan_history_judged_days(%3$L::pg_catalog.int4, n.limit_max_drop_pct,
+															 n.limit_window_days), 36600))
+		 AND scanbench_internal.scan_history_usable(c.scan_pct)
+		 AND isfinite(c.measured_at)
+		 AND scanbench_internal.scan_history_marks(c.verdict)
+			 = coalesce(scanbench_internal.scan_history_marks(n.verdict), '')
+		WHERE n.scan_pct IS NOT NULL AND scanbench_internal.scan_history_marks(n.verdict) IS NOT NULL$q$,
+		hist, night, window_days);
+	IF scanbench_internal.scan_history_distributed() THEN
+		pairs := replace(pair, '/* the server */', 'c.server = n.server');
+	ELSE
+		pairs := replace(pair, '/* the server */', 'c.server = n.server') || E'\n\t\tUNION ALL'
+			  || replace(pair, '/* the server */', 'c.server IS NULL AND n.server IS NULL');
+	END IF;
+
+	-- The verdict is made once a run, in the subquery (volatile, so that
+	-- it is not pulled up into one call a column), next to its run.
+	RETURN QUERY EXECUTE format($q$
+		SELECT x.id, x.server, (x.v).status, (x.v).message, (x.v).detail, (x.v).hint,
+			   (x.v).median_pct, (x.v).drop_pct, (x.v).earlier_runs
+		FROM (SELECT n.id, n.server,
+					 scanbench_internal.scan_history_verdict(ROW(n.*)::%1$s, coalesce(s.compared, '{}'),
+						%4$L::pg_catalog.float8, %5$L::pg_catalog.float8, %6$L::pg_catalog.float8,
+						%7$L::pg_catalog.float8, %8$L::pg_catalog.int4, %9$L) AS v
+			  FROM (%2$s) n
+			  LEFT JOIN (SELECT p.run_server, p.run, array_agg(p.c) AS compared
+						 FROM (%3$s) p
+						 GROUP BY p.run_server, p.run) s
+				ON s.run = n.id AND %10$s) x
+		ORDER BY x.id$q$,
+		hist, night, pairs, min_pct, max_drop_pct, warn_pct, warn_drop_pct, window_days, ext_schema,
+		CASE WHEN scanbench_internal.scan_history_distributed() THEN 's.run_server = n.server'
+		ELSE 's.run_server IS NOT DISTINCT FROM n.server' END);
+END
+$$;
+
+COMMENT ON FUNCTION scan_history_judge_runs(bigint, bigint, float8, float8, float8, float8, integer, text[], timestamptz) IS
+'judge a set of recorded runs at once, each as scan_history_judge judges it (the same status, message, detail, hint and figures, the limits given or those kept with each run): the runs numbered first_run to last_run, of the servers named, measured since measured_since (each NULL: any; at least one given), in run order. On a history distributed by server, each worker judges its own servers'' runs';
+
+REVOKE ALL ON FUNCTION scan_history_judge_runs(bigint, bigint, float8, float8, float8, float8, integer, text[], timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scan_history_judge_runs(bigint, bigint, float8, float8, float8, float8, integer, text[], timestamptz) TO pg_monitor;

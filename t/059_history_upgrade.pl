@@ -83,5 +83,17 @@ is(sql($may), 'f', 'the role may not call the new judge before the GRANT');
 sql(q{GRANT EXECUTE ON FUNCTION public.scan_history_judge(bigint, float8, float8, float8, float8, integer, text) TO checker});
 is(sql($may), 't', 'the GRANT the hint gives lets it call again');
 
+# The set judge gives every run the per-run judge's answer, the rows 0.3
+# took (a NaN, a 1e308, an infinite time) among them, and with limits given.
+my $same = q{SELECT count(*) || ' ' || count(*) FILTER (WHERE
+		(s.status, s.message, s.detail, s.hint, s.median_pct, s.drop_pct, s.earlier_runs) IS NOT DISTINCT FROM
+		(p.status, p.message, p.detail, p.hint, p.median_pct, p.drop_pct, p.earlier_runs))
+	FROM scan_history_judge_runs(first_run => 0) s, scan_history_judge(s.run, server => s.server) p};
+my $all = sql(q{SELECT count(*) FROM scan_history});
+is(sql($same), "$all $all", 'the set judgement of every run, old nonsense included, is the per-run judgement');
+(my $limited = $same) =~ s/\(first_run => 0\)/(first_run => 0, min_pct => 52, window_days => 3)/;
+$limited =~ s/server => s.server\)/server => s.server, min_pct => 52, window_days => 3)/;
+is(sql($limited), "$all $all", '... and with limits given');
+
 $node->stop;
 done_testing();

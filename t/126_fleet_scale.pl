@@ -1,7 +1,8 @@
 # bench/fleet-scale.sh at a test's size (20 servers, 3 relations, 30 days)
 # against a cluster of the test: it writes the year, times the night and
 # prints its table; the night's judgements, the cohorts and one server's
-# trend are each of their own server.  Where Citus is built (17, 18), the
+# trend are each of their own server, and the night judged as a set
+# gives each run its own judgement.  Where Citus is built (17, 18), the
 # same with --citus: the night on a Citus cluster of two workers, then on
 # three after the rebalance, with the same judgements.
 use strict;
@@ -34,12 +35,15 @@ is($?, 0, 'bench/fleet-scale.sh --small succeeds') or diag("$out\n$err");
 like($out, qr/^A night of a fleet's central history: 20 servers, 3 relations each,$/m, 'it names the fleet');
 like($out, qr/\(1800 runs, /, '... and a year of 20 x 3 x 30 runs');
 for my $step ('the year written (COPY)', 'each run against its own history', 'each run against its cohort',
-	'the night recorded (COPY)', 'each run judged (scan_history_judge)',
+	'the night recorded (COPY)', 'the night judged (scan_history_judge_runs)',
+	'each run judged alone (scan_history_judge)',
 	'the metrics scrape (scanbench_metrics)')
 {
 	like($out, qr/^\Q$step\E\s+\d+\s+[0-9.]+\s+(\d+|-)\s/m, "a line for $step");
 }
-like($out, qr/^each run judged \(scan_history_judge\)\s+60\s/m, 'the night is 60 runs');
+like($out, qr/^the night judged \(scan_history_judge_runs\)\s+60\s/m, 'the night is 60 runs');
+like($out, qr/^Judgements of the set that differ from the run's own: 0 of 60 /m,
+	'the set judgement is each run\'s own judgement');
 like($out, qr/^one server's trend, median of five\s+3\s+[0-9.]+/m, 'the trend of one server: 3 rows');
 like($out, qr/^Judgements naming their own server: 60 of 60; compared with more than 30 earlier runs: 0 /m,
 	'each judgement is of its own server, against at most its 30 days');
@@ -70,7 +74,7 @@ $node->stop;
 SKIP:
 {
 	my $why = SbCitus::unavailable();
-	skip "--citus: $why", 9 if defined $why;
+	skip "--citus: $why", 10 if defined $why;
 	IPC::Run::run([ 'bench/fleet-scale.sh', '--small', '--citus' ], '>', \$out, '2>', \$err);
 	is($?, 0, 'bench/fleet-scale.sh --small --citus succeeds') or diag("$out\n$err");
 	like($out, qr/^a year of 30 days \(1800 runs, .*, on Citus: 2 workers, 32 shards\.$/m,
@@ -85,8 +89,10 @@ SKIP:
 	is(scalar @trend, 2, '... and the trend that server\'s alone');
 	my @judged = $out =~ /^The night's runs judged: (.*)\.$/mg;
 	is($judged[1], $judged[0], 'the same judgements before and after the rebalance');
-	like($out, qr/^each run judged \(scan_history_judge\)\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+|-)$/m,
+	like($out, qr/^the night judged \(scan_history_judge_runs\)\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+|-)$/m,
 		'the judgement\'s ratio of three workers to two');
+	my @differ = $out =~ /^Judgements of the set that differ from the run's own: 0 of 60 /mg;
+	is(scalar @differ, 2, 'on two workers and on three, the set judgement is each run\'s own');
 	unlike($out, qr/\b(issue|floor|seed)\b/i, 'no word of the jargon in the output');
 }
 

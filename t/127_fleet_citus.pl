@@ -1,6 +1,7 @@
 # A central history on Citus: scan_history_distribute() makes scan_history
 # a table distributed by server, and a history with two servers' runs then
-# gives each server its own judgement ("what changed" among them), trend,
+# gives each server its own judgement ("what changed" among them), one
+# run at a time and as a set (scan_history_judge_runs) alike, trend,
 # metrics and chart, as on one server (sql/history_checks.sql); one
 # server's trend reads one shard.  scanbench-fleet records into it, with
 # and without a shared night.  Its months are made, distributed,
@@ -124,6 +125,20 @@ is(coord(q{SELECT (SELECT count(*) FROM regexp_matches(svg, 'data-relation="publ
 is(coord(q{SELECT count(*) FROM scanbench_internal.scan_history_window(} . $last{b} . q{, 30)}), '4',
 	'the window of b\'s run is b\'s four earlier runs');
 
+# The set judge, given the two servers' runs at once, gives each the
+# per-run judge's answer: each server's window its own, on every shard.
+my $same = q{SELECT count(*) || ' ' || count(*) FILTER (WHERE
+		(s.status, s.message, s.detail, s.hint, s.median_pct, s.drop_pct, s.earlier_runs) IS NOT DISTINCT FROM
+		(p.status, p.message, p.detail, p.hint, p.median_pct, p.drop_pct, p.earlier_runs))
+	FROM scan_history_judge_runs(first_run => 0) s, scan_history_judge(s.run, server => s.server) p};
+my $all = coord(q{SELECT count(*) FROM scan_history});
+is(coord($same), "$all $all", 'the set judgement of every run is the per-run judgement');
+is(coord(q{SELECT string_agg(server || ' ' || status || ' ' || earlier_runs, ', ' ORDER BY run)
+		   FROM scan_history_judge_runs(} . $last{a} . q{, } . $last{b} . q{)}),
+	'a ok 3, b regression 4', '... a\'s and b\'s last runs, each against its own server\'s');
+is(coord(q{SELECT string_agg(status, ',') FROM scan_history_judge_runs(servers => '{b}', first_run => } . $last{b} . q{)}),
+	'regression', '... and of one server, given its name');
+
 # scanbench-fleet records into it: the two workers are the servers
 # measured, a table of their own on each.
 for my $w ($w1, $w2)
@@ -153,6 +168,8 @@ is(coord(q{SELECT count(*) FROM fleet_queue WHERE night = 'n1' AND finished_at I
 	'the night\'s queue has both finished');
 is(coord(q{SELECT string_agg(server || ' ' || runs, ', ' ORDER BY server) FROM scan_trend WHERE relation = 'public.t'}),
 	'w1 2, w2 2', 'the trend has a row per server');
+$all = coord(q{SELECT count(*) FROM scan_history});
+is(coord($same), "$all $all", 'the fleet\'s runs too are judged alike as a set and one by one');
 
 # Old months: a year and more of runs of two servers, made into their
 # months, compressed, read, then dropped whole.
@@ -169,6 +186,8 @@ is(coord(q{SELECT count(*) FROM scanbench_internal.scan_history_months()
 is(coord(q{SELECT string_agg(server || ' ' || runs || ' ' || latest_pct, ', ' ORDER BY server)
 		   FROM scan_trend WHERE relation = 'public.old'}),
 	'a 3 41, b 3 41', 'the compressed months are read as before');
+$all = coord(q{SELECT count(*) FROM scan_history});
+is(coord($same), "$all $all", '... and judged alike as a set and one by one, compressed');
 is(coord(q{SELECT scan_history_compress('90 days')}), '0', 'a second call finds nothing to compress');
 is(coord(q{SELECT scan_history_prune()}), '6', 'scan_history_prune drops the months past');
 is(coord(q{SELECT count(*) FROM scan_history WHERE relname = 'old'}) . ' ' .

@@ -127,58 +127,142 @@ history_connect(const Options *opt)
 	return NULL;
 }
 
+/* v as an element of an array literal, quoted, appended to *arr. */
+static void
+array_add(char **arr, const char *v)
+{
+	size_t		len = strlen(*arr);
+	size_t		cap = len + 1;
+	char	   *a;
+
+	a = xreserve(*arr, len, (v ? strlen(v) * 2 : 4) + 4, &cap, 1);
+	if (a[len - 1] != '{')
+		a[len++] = ',';
+	if (v == NULL)
+	{
+		memcpy(a + len, "NULL", 4);
+		len += 4;
+	}
+	else
+	{
+		a[len++] = '"';
+		for (const char *c = v; *c; c++)
+		{
+			if (*c == '"' || *c == '\\')
+				a[len++] = '\\';
+			a[len++] = *c;
+		}
+		a[len++] = '"';
+	}
+	a[len] = '\0';
+	*arr = a;
+}
+
 /*
  * Each measured row's own history: the median scan_pct of the server's
  * last --history-runs judged runs of the relation under the same cache
  * mode and marks (as scan_history_median compares), before this run.
+ *
+ * One query a server, for all its relations at once: its rows' relations,
+ * cache modes and verdicts go as arrays beside the server's name, so that
+ * on a history distributed by server the query reads that server's shard
+ * alone (a router query), and a night costs a query a server, not a
+ * query a run.
  */
 bool
 history_previous(PGconn *conn, const Options *opt, Row *rows, int nrows)
 {
 	char	   *sql = xprintf(
-		"SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)\n"
-		"                        WITHIN GROUP (ORDER BY h.scan_pct)::pg_catalog.numeric, 1),\n"
-		"       pg_catalog.count(*)\n"
-		"FROM (SELECT h.scan_pct FROM %s.scan_history h\n"
-		"       WHERE h.server OPERATOR(pg_catalog.=) $1 AND h.relschema OPERATOR(pg_catalog.=) $2\n"
-		"         AND h.relname OPERATOR(pg_catalog.=) $3 AND h.cache OPERATOR(pg_catalog.=) $4\n"
-		"         AND h.reason IS NULL AND h.scan_pct IS NOT NULL\n"
-		"         AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)\n"
-		"             coalesce(scanbench_internal.scan_history_marks($5::pg_catalog.text[]), '')\n"
-		"       ORDER BY h.measured_at DESC LIMIT $6) h",
+		"SELECT r.i, p.median, p.runs\n"
+		"FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.text[]), pg_catalog.unnest($3::pg_catalog.text[]),\n"
+		"                pg_catalog.unnest($4::pg_catalog.text[]), pg_catalog.unnest($5::pg_catalog.text[]))\n"
+		"     WITH ORDINALITY AS r(relschema, relname, cache, verdict, i),\n"
+		"LATERAL (SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)\n"
+		"                WITHIN GROUP (ORDER BY h.scan_pct)::pg_catalog.numeric, 1) AS median,\n"
+		"                pg_catalog.count(*) AS runs\n"
+		"         FROM (SELECT h.scan_pct FROM %s.scan_history h\n"
+		"               WHERE h.server OPERATOR(pg_catalog.=) $1 AND h.relschema OPERATOR(pg_catalog.=) r.relschema\n"
+		"                 AND h.relname OPERATOR(pg_catalog.=) r.relname AND h.cache OPERATOR(pg_catalog.=) r.cache\n"
+		"                 AND h.reason IS NULL AND h.scan_pct IS NOT NULL\n"
+		"                 AND scanbench_internal.scan_history_marks(h.verdict) OPERATOR(pg_catalog.=)\n"
+		"                     coalesce(scanbench_internal.scan_history_marks(r.verdict::pg_catalog.text[]), '')\n"
+		"               ORDER BY h.measured_at DESC LIMIT $6) h) p",
 		history_schema);
 	char		limit[16];
+	int		   *index = xmalloc(sizeof(int) * (nrows > 0 ? nrows : 1));
+	bool	   *asked = xmalloc(sizeof(bool) * (nrows > 0 ? nrows : 1));
+	bool		ok = true;
 
 	snprintf(limit, sizeof(limit), "%d", opt->history_runs);
 	for (int i = 0; i < nrows; i++)
 	{
-		Row		   *row = &rows[i];
+		rows[i].history_pct = NAN;
+		rows[i].history_runs = 0;
+		asked[i] = false;
+	}
+	for (int first = 0; ok && first < nrows; first++)
+	{
+		Server	   *server = rows[first].server;
+		char	   *arrays[4];
 		const char *params[6];
+		int			n = 0;
 		PGresult   *r;
 
-		row->history_pct = NAN;
-		row->history_runs = 0;
-		if (row->reason)
+		/* The server's measured rows not yet asked for: one query. */
+		if (rows[first].reason || asked[first])
 			continue;
-		params[0] = row->server->name;
-		params[1] = row_value(row, "relschema");
-		params[2] = row_value(row, "relname");
-		params[3] = row_value(row, "cache");
-		params[4] = row_value(row, "verdict");
+		for (int a = 0; a < 4; a++)
+			arrays[a] = xstrdup("{");
+		for (int i = first; i < nrows; i++)
+		{
+			if (rows[i].server != server || rows[i].reason)
+				continue;
+			index[n++] = i;
+			asked[i] = true;
+			array_add(&arrays[0], row_value(&rows[i], "relschema"));
+			array_add(&arrays[1], row_value(&rows[i], "relname"));
+			array_add(&arrays[2], row_value(&rows[i], "cache"));
+			array_add(&arrays[3], row_value(&rows[i], "verdict"));
+		}
+		for (int a = 0; a < 4; a++)
+		{
+			char	   *closed = xprintf("%s}", arrays[a]);
+
+			free(arrays[a]);
+			arrays[a] = closed;
+		}
+		params[0] = server->name;
+		params[1] = arrays[0];
+		params[2] = arrays[1];
+		params[3] = arrays[2];
+		params[4] = arrays[3];
 		params[5] = limit;
 		r = exec_ok(conn, sql, 6, params, PGRES_TUPLES_OK);
+		for (int a = 0; a < 4; a++)
+			free(arrays[a]);
 		if (r == NULL)
 		{
-			free(sql);
-			return false;
+			ok = false;
+			break;
 		}
-		if (!PQgetisnull(r, 0, 0))
-			row->history_pct = strtod(PQgetvalue(r, 0, 0), NULL);
-		row->history_runs = atoi(PQgetvalue(r, 0, 1));
+		for (int t = 0; t < PQntuples(r); t++)
+		{
+			int			k = atoi(PQgetvalue(r, t, 0)) - 1;
+			Row		   *row;
+
+			if (k < 0 || k >= n)
+				continue;
+			row = &rows[index[k]];
+			if (!PQgetisnull(r, t, 1))
+				row->history_pct = strtod(PQgetvalue(r, t, 1), NULL);
+			row->history_runs = atoi(PQgetvalue(r, t, 2));
+		}
 		PQclear(r);
 	}
+	free(asked);
+	free(index);
 	free(sql);
-	return true;
+	return ok;
 }
 
 /* v in COPY's text format, appended to buf. */
