@@ -394,6 +394,13 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_window((SELECT pg_catalog.max(h.id) FROM E.scan_history h), 30)} ],
 		'scanbench_internal.scan_history_compared(E.scan_history,integer)' =>
 		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_compared((SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1), 30)} ],
+		'scanbench_internal.scan_history_judged_days(integer,double precision,integer)' =>
+		  [ q{SELECT scanbench_internal.scan_history_judged_days(30, 20, 30)} ],
+		'scanbench_internal.scan_history_verdict(E.scan_history,E.scan_history[],double precision,double precision,double precision,double precision,integer,text)' =>
+		  [ q{SELECT * FROM scanbench_internal.scan_history_verdict((SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1),
+				ARRAY(SELECT h FROM E.scan_history h ORDER BY h.id LIMIT 3), NULL, 20, NULL, 10, 30, 'scanbench')} ],
+		'E.scan_history_judge_runs(bigint,bigint,double precision,double precision,double precision,double precision,integer,text[],timestamp with time zone)' =>
+		  [ q{SELECT pg_catalog.count(*) FROM E.scan_history_judge_runs((SELECT pg_catalog.max(h.id) FROM E.scan_history h))} ],
 		'scanbench_internal.scan_history_check_limits(double precision,double precision,double precision,double precision,integer)' =>
 		  [ q{SELECT scanbench_internal.scan_history_check_limits(50, 20, 60, 10, 30)} ],
 		'E.scan_history_record(E.scan_efficiency_result,double precision,double precision,double precision,double precision,integer)' =>
