@@ -120,6 +120,11 @@ my @calls = (
 	[ 'scan_history_window', q{SELECT count(*) FROM scanbench_internal.scan_history_window((SELECT max(h.id) FROM E.scan_history h), 30)} ],
 	[ 'scan_history_median', q{SELECT runs FROM scanbench_internal.scan_history_median((SELECT max(h.id) FROM E.scan_history h))} ],
 	[ 'scan_history_judge', q{SELECT status FROM E.scan_history_judge((SELECT max(h.id) FROM E.scan_history h), 10, 50, 11, 40, 30)} ],
+	[ 'scan_history_judged_days', q{SELECT scanbench_internal.scan_history_judged_days(NULL, 20, 14)} ],
+	[ 'scan_history_verdict', q{SELECT status FROM scanbench_internal.scan_history_verdict(
+		(SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1), '{}', 10, 50, 11, 40, 30,
+		(SELECT n.nspname FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'scanbench'))} ],
+	[ 'scan_history_judge_runs', q{SELECT count(*) FROM E.scan_history_judge_runs((SELECT min(h.id) FROM E.scan_history h), (SELECT max(h.id) FROM E.scan_history h))} ],
 	[ 'scan_trend', q{SELECT runs FROM E.scan_trend WHERE relation = 'public.t' AND cache = 'warm'} ],
 	[ 'scanbench_metrics', q{SELECT length(E.scanbench_metrics()) > 0} ],
 	[ 'scan_history_svg', q{SELECT length(E.scan_history_svg(NULL, NULL, 90, 10, 20)) > 0} ],
