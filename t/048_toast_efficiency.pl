@@ -82,6 +82,9 @@ my $nodes = $node->safe_psql('postgres', q{
 	                WHERE c.relname = 'd') s});
 my $files = qr{/(?:$nodes)(\.\d+)?$};
 my $session = $node->background_psql('postgres', on_error_stop => 0);
+# query_safe dies on any message: the notices a busy machine brings (time
+# ran out, a CPU held by others) are not what this part checks.
+$session->query_safe(q{SET client_min_messages = error});
 my $pid = $session->query_safe('SELECT pg_backend_pid()');
 $pid =~ s/\D//g;
 $session->query_safe('SET client_min_messages = warning');
