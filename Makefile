@@ -51,7 +51,7 @@ PGFILEDESC = "scanbench - executor scan rate against raw file read rate"
 # same catalog.
 SURFACE = $(addprefix surface/,header.sql schema.sql raw_read.sql scan_rate.sql \
 	scan_efficiency.sql page_costs.sql access_paths.sql index_crossover.sql \
-	toast_efficiency.sql storage.sql history.sql history_helpers.sql \
+	toast_efficiency.sql storage.sql history.sql history_helpers.sql history_series.sql \
 	history_record.sql history_judge.sql efficiency_check.sql history_months.sql \
 	history_distribute.sql trend.sql workload_check.sql metrics_chart.sql citus.sql advice.sql \
 	fleet_queue.sql page_costs_history.sql workload.sql)

@@ -207,11 +207,20 @@ else
 	sed -i 's/$/;/' "$tmp/indexes.sql"
 	q -c "SELECT 'DROP INDEX ' || i.indexrelid::regclass || ';' FROM pg_index i
 		  WHERE i.indrelid IN ($parts) AND NOT i.indisprimary" | q
+	# The series (scan_history_series) are made after the load too, as
+	# scan_history_series_rebuild makes them: kept run by run, a year's
+	# COPY would hold its 36 million runs for the trigger at its end.
+	# Where they are not kept (Citus) there is no trigger to stop.
+	keep_off=() keep_on=()
+	if [ "$(q -c "SELECT scanbench_internal.scan_history_series_kept()")" = t ]; then
+		keep_off=(-c "ALTER TABLE scan_history DISABLE TRIGGER scan_history_series_insert")
+		keep_on=(-c "ALTER TABLE scan_history ENABLE TRIGGER scan_history_series_insert")
+	fi
 	t0=$(sb_now)
 	# In the transaction that empties the table, so that wal_level = minimal
 	# skips writing the rows to the WAL.
-	gen 0 $((days - 1)) | q -c "BEGIN" -c "TRUNCATE scan_history" \
-		-c "COPY scan_history ($columns) FROM STDIN" -c "COMMIT"
+	gen 0 $((days - 1)) | q -c "BEGIN" -c "TRUNCATE scan_history" "${keep_off[@]}" \
+		-c "COPY scan_history ($columns) FROM STDIN" "${keep_on[@]}" -c "COMMIT"
 	t1=$(sb_now)
 	n=$((servers * relations * days))
 	row "the year written (COPY)" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" "- -"
@@ -219,6 +228,10 @@ else
 	row "its indexes built again" "$n" "$step_s" "$step_mem"
 	step -c "VACUUM ANALYZE scan_history"
 	row "VACUUM ANALYZE" "$n" "$step_s" "$step_mem"
+	if [ ${#keep_on[@]} -gt 0 ]; then
+		step -c "SELECT scan_history_series_rebuild()"
+		row "the series made (scan_history_series_rebuild)" "$n" "$step_s" "$step_mem"
+	fi
 	q -c "INSERT INTO fleet_scale_made VALUES ('$made')"
 fi
 
@@ -287,6 +300,14 @@ the_night()
 	cohort=$step_s
 	IFS='|' read -r c_measured c_flagged c_slow <<<"$step_out"
 
+	# Where the series are kept, the night's COPY keeps them too; the same
+	# COPY without them, rolled back, first, to show what they cost.
+	kept=$(q -c "SELECT scanbench_internal.scan_history_series_kept()")
+	if [ "$kept" = t ]; then
+		step -c "BEGIN" -c "ALTER TABLE scan_history DISABLE TRIGGER scan_history_series_insert" \
+			-c "\\copy scan_history ($columns) FROM '$tmp/night.tsv'" -c "ROLLBACK"
+		row "the night recorded, no series kept" "$nightly" "$step_s" "$step_mem"
+	fi
 	step -c "\\copy scan_history ($columns) FROM '$tmp/night.tsv'"
 	row "the night recorded (COPY)" "$nightly" "$step_s" "$step_mem"
 	record=$step_s
@@ -320,6 +341,15 @@ the_night()
 	step -c "SELECT count(*) FROM regexp_split_to_table(scanbench_metrics(), E'\n') l WHERE l !~ '^#'"
 	row "the metrics scrape (scanbench_metrics)" "$((servers * relations * (days + 1)))" "$step_s" "$step_mem"
 	samples=$step_out
+	# The same scrape reading the history, as where the series are not
+	# kept: a trigger disabled for it, rolled back.
+	if [ "$kept" = t ]; then
+		step -c "BEGIN" -c "ALTER TABLE scan_history DISABLE TRIGGER scan_history_series_insert" \
+			-c "SELECT count(*) FROM regexp_split_to_table(scanbench_metrics(), E'\n') l WHERE l !~ '^#'" \
+			-c "ROLLBACK"
+		row "the metrics scrape, from the history" "$((servers * relations * (days + 1)))" "$step_s" "$step_mem"
+		[ "$step_out" = "$samples" ] || sb_die "the scrape from the history gives $step_out samples, from the series $samples"
+	fi
 
 	# One server's trend: timed in the session (\timing), without connecting.
 	one=$(printf 'db%05d' $(((servers + 1) / 2)))

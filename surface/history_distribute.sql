@@ -22,6 +22,7 @@ DECLARE
 	failed text;
 	p record;
 	home_name name;
+	drop_triggers text;
 BEGIN
 	IF shard_count IS NULL OR shard_count < 1 OR shard_count > 64000 THEN
 		RAISE EXCEPTION 'shard_count must be from 1 to 64000, not %', coalesce(shard_count::text, 'NULL')
@@ -51,15 +52,22 @@ BEGIN
 	-- The key on every node first: the workers' tables become the shells
 	-- of the distributed one and keep their own key otherwise.  A worker's
 	-- history has its default partition only, in a schema of the same name.
+	-- Citus distributes no table with statement triggers: those that keep
+	-- scan_history_series go, on every node, and the metrics read the
+	-- history itself (scanbench_internal.scan_history_series_kept()).
 	SELECT n.nspname INTO STRICT home_name
 	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 	WHERE c.oid = '@extschema@.scan_history'::regclass;
+	SELECT string_agg(format('DROP TRIGGER IF EXISTS %I ON %I.scan_history; ', t.tgname, home_name), '')
+	INTO drop_triggers
+	FROM unnest(ARRAY['scan_history_series_insert', 'scan_history_series_update',
+					  'scan_history_series_delete', 'scan_history_series_truncate']) AS t(tgname);
 	SELECT string_agg(format('%s:%s: %s', r.nodename, r.nodeport, r.result), '; ') INTO failed
 	FROM run_command_on_workers(format(
 		'ALTER TABLE %1$I.scan_history_default DROP CONSTRAINT scan_history_default_pkey, '
 		'ADD CONSTRAINT scan_history_default_pkey PRIMARY KEY (server, id); '
-		'CREATE INDEX scan_history_default_id_idx ON %1$I.scan_history_default (id)',
-		home_name)) AS r
+		'CREATE INDEX scan_history_default_id_idx ON %1$I.scan_history_default (id); %2$s',
+		home_name, drop_triggers)) AS r
 	WHERE NOT r.success;
 	IF failed IS NOT NULL THEN
 		RAISE EXCEPTION 'scan_history could not be keyed by server on every node'
@@ -73,6 +81,8 @@ BEGIN
 					   p.part, p.relname || '_pkey', p.relname || '_pkey');
 		EXECUTE format('CREATE INDEX %I ON %s (id)', p.relname || '_id_idx', p.part);
 	END LOOP;
+	EXECUTE drop_triggers;
+	TRUNCATE @extschema@.scan_history_series;
 	PERFORM create_distributed_table('@extschema@.scan_history'::regclass, 'server',
 									 colocate_with => 'none', shard_count => shard_count);
 	IF runs > 0 THEN

@@ -15,8 +15,10 @@ DECLARE
 	cutoff timestamptz;
 	upto timestamptz;
 	p record;
+	k record;
 	n bigint;
 	gone bigint := 0;
+	kept boolean := scanbench_internal.scan_history_series_kept();
 BEGIN
 	IF older_than IS NULL OR older_than < interval '1 day' THEN
 		RAISE EXCEPTION 'older_than must be at least 1 day, not %', coalesce(older_than::text, 'NULL')
@@ -27,9 +29,21 @@ BEGIN
 	IF scanbench_internal.scan_history_owned() THEN
 		FOR p IN SELECT m.part FROM scanbench_internal.scan_history_months() m
 				 WHERE m.to_at <= cutoff LOOP
-			EXECUTE format('SELECT count(*) FROM %s', p.part) INTO n;
+			-- Its runs counted out of their series (a dropped table fires
+			-- no trigger), which are then read again without them.
+			EXECUTE format('SELECT array_agg(g.server) AS servers, array_agg(g.relschema) AS schemas, '
+						   'array_agg(g.relname) AS relnames, array_agg(g.cache) AS caches, '
+						   'array_agg(g.runs) AS runs, coalesce(sum(g.runs), 0) AS n '
+						   'FROM (SELECT server, relschema, relname, cache, count(*) AS runs '
+						   'FROM %s GROUP BY 1, 2, 3, 4) AS g', p.part) INTO k;
 			EXECUTE format('DROP TABLE %s', p.part);
-			gone := gone + n;
+			IF kept THEN
+				PERFORM scanbench_internal.scan_history_series_forget(k.servers, k.schemas, k.relnames,
+																	  k.caches, k.runs);
+				PERFORM scanbench_internal.scan_history_series_refresh(k.servers, k.schemas, k.relnames,
+																	   k.caches);
+			END IF;
+			gone := gone + k.n;
 		END LOOP;
 	END IF;
 	-- Up to the first compressed month, which would refuse the DELETE.
@@ -84,6 +98,7 @@ DECLARE
 	taken record;
 	waiting boolean;
 	no_month bigint;
+	k record;
 BEGIN
 	IF months_ahead IS NULL OR months_ahead < 0 OR months_ahead > 120 THEN
 		RAISE EXCEPTION 'months_ahead must be from 0 to 120, not %', coalesce(months_ahead::text, 'NULL')
@@ -181,9 +196,23 @@ BEGIN
 		made := made || m;
 	END LOOP;
 	IF waiting THEN
+		-- Through the parent, whose trigger counts the runs into their
+		-- series again; they leave the default partition while it is out
+		-- of the table, which fires none, so they are counted out here.
 		INSERT INTO @extschema@.scan_history
 		SELECT * FROM @extschema@.scan_history_default d
 		WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (made);
+		IF scanbench_internal.scan_history_series_kept() THEN
+			SELECT array_agg(g.server) AS servers, array_agg(g.relschema) AS schemas,
+				   array_agg(g.relname) AS relnames, array_agg(g.cache) AS caches, array_agg(g.runs) AS runs
+			INTO k
+			FROM (SELECT d.server, d.relschema, d.relname, d.cache, count(*) AS runs
+				  FROM @extschema@.scan_history_default d
+				  WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') = ANY (made)
+				  GROUP BY 1, 2, 3, 4) AS g;
+			PERFORM scanbench_internal.scan_history_series_forget(k.servers, k.schemas, k.relnames,
+																  k.caches, k.runs);
+		END IF;
 		IF EXISTS (SELECT 1 FROM @extschema@.scan_history_default d
 				   WHERE date_trunc('month', d.measured_at AT TIME ZONE 'UTC') <> ALL (made)) THEN
 			DELETE FROM @extschema@.scan_history_default d
@@ -192,6 +221,11 @@ BEGIN
 			TRUNCATE @extschema@.scan_history_default;
 		END IF;
 		ALTER TABLE @extschema@.scan_history ATTACH PARTITION @extschema@.scan_history_default DEFAULT;
+		-- Read again with every month in: the trigger read them while the
+		-- runs left behind in the default partition were out of the table.
+		IF scanbench_internal.scan_history_series_kept() THEN
+			PERFORM scanbench_internal.scan_history_series_refresh(k.servers, k.schemas, k.relnames, k.caches);
+		END IF;
 	END IF;
 	RETURN cardinality(made);
 END

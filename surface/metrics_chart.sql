@@ -16,9 +16,22 @@ CREATE FUNCTION scanbench_metrics() RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-	WITH series AS (
-		-- Each series' runs recorded and its latest time, hashed in one
-		-- pass over the history without sorting it.  Only the runs of the
+	WITH kept AS (
+		-- The series kept as runs are recorded (scan_history_series): the
+		-- scrape reads each series' row and its latest run.  On a history
+		-- distributed by Citus, which takes no statement trigger, they are
+		-- not kept, and the scrape reads the history itself (below).
+		SELECT scanbench_internal.scan_history_series_kept() AS yes
+	), from_series AS (
+		SELECT sh.*, s.recorded, s.median_pct, s.compared_runs::pg_catalog.int8 AS compared_runs
+		FROM @extschema@.scan_history_series s
+		JOIN @extschema@.scan_history sh
+		  ON sh.measured_at OPERATOR(pg_catalog.=) s.last_at AND sh.id OPERATOR(pg_catalog.=) s.last_id
+		WHERE (SELECT k.yes FROM kept k)
+	), series AS (
+		-- Where they are not kept: each series' runs recorded and its
+		-- latest time, hashed in one pass over the history without
+		-- sorting it.  Only the runs of the
 		-- 30 days up to the latest can be compared with it, so only those
 		-- are read again below and sorted: a year of nightly runs is a
 		-- twelfth of the history.  The series' columns are joined on as
@@ -30,17 +43,19 @@ BEGIN ATOMIC
 			   pg_catalog.count(*) AS recorded,
 			   pg_catalog.max(sh.measured_at) AS last_at
 		FROM @extschema@.scan_history sh
+		WHERE NOT (SELECT k.yes FROM kept k)
 		GROUP BY 1, 2, 3, 4, sh.relname, sh.cache
-	), latest AS (
+	), from_history AS (
 		-- The latest run of each series, with the median it is compared
 		-- with, in one pass over each series' recent runs
 		-- (scan_history_compared's rule, against the latest run's marks);
 		-- no query on the history runs inside another, which Citus would
 		-- send to a node.
-		SELECT c.*,
+		SELECT (c.run).*, c.recorded,
 			   (SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)
 										WITHIN GROUP (ORDER BY x.pct)::pg_catalog.numeric, 1)::pg_catalog.float8
-				FROM pg_catalog.unnest(c.compared_pct) AS x(pct)) AS median_pct
+				FROM pg_catalog.unnest(c.compared_pct) AS x(pct)) AS median_pct,
+			   c.compared_runs
 		FROM (SELECT s.*,
 					 pg_catalog.count(*) FILTER (WHERE s.compared) OVER whole AS compared_runs,
 					 pg_catalog.array_agg(s.scan_pct) FILTER (WHERE s.compared) OVER whole AS compared_pct
@@ -57,7 +72,7 @@ BEGIN ATOMIC
 								 pg_catalog.row_number() OVER series AS newest,
 								 pg_catalog.first_value(j.id) OVER series AS last_id,
 								 pg_catalog.first_value(coalesce(j.marks, ''::pg_catalog.text)) OVER series AS last_marks
-						  FROM (SELECT sh.*, scanbench_internal.scan_history_marks(sh.verdict) AS marks,
+						  FROM (SELECT sh.*, sh AS run, scanbench_internal.scan_history_marks(sh.verdict) AS marks,
 									   g.recorded, g.last_at
 								FROM @extschema@.scan_history sh
 								JOIN series g
@@ -76,6 +91,10 @@ BEGIN ATOMIC
 											ORDER BY j.measured_at DESC, j.id DESC)) AS w) AS s
 			  WINDOW whole AS (PARTITION BY s.server, s.relschema, s.relname, s.cache)) AS c
 		WHERE c.newest OPERATOR(pg_catalog.=) 1
+	), latest AS (
+		SELECT * FROM from_series
+		UNION ALL
+		SELECT * FROM from_history
 	), labelled AS (
 		-- The schema and the relation are labels of their own, each
 		-- escaped (backslash, double quote, line feed), so that a."b.c"

@@ -37,7 +37,11 @@ like($out, qr/\(1800 runs, /, '... and a year of 20 x 3 x 30 runs');
 for my $step ('the year written (COPY)', 'each run against its own history', 'each run against its cohort',
 	'the night recorded (COPY)', 'the night judged (scan_history_judge_runs)',
 	'each run judged alone (scan_history_judge)',
-	'the metrics scrape (scanbench_metrics)')
+	'the metrics scrape (scanbench_metrics)',
+	# the series kept, made after the year's load; what they cost the
+	# night's COPY, and the scrape without them, side by side
+	'the series made (scan_history_series_rebuild)', 'the night recorded, no series kept',
+	'the metrics scrape, from the history')
 {
 	like($out, qr/^\Q$step\E\s+\d+\s+[0-9.]+\s+(\d+|-)\s/m, "a line for $step");
 }

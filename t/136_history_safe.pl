@@ -128,6 +128,12 @@ my @calls = (
 	[ 'scan_trend', q{SELECT runs FROM E.scan_trend WHERE relation = 'public.t' AND cache = 'warm'} ],
 	[ 'scanbench_metrics', q{SELECT length(E.scanbench_metrics()) > 0} ],
 	[ 'scan_history_svg', q{SELECT length(E.scan_history_svg(NULL, NULL, 90, 10, 20)) > 0} ],
+	[ 'scan_history_series_latest', q{SELECT (scanbench_internal.scan_history_series_latest(NULL, 'public', 't', 'warm')).id IS NOT NULL} ],
+	[ 'scan_history_series_forget', q{SELECT scanbench_internal.scan_history_series_forget('{NULL}', '{public}', '{t}', '{warm}', '{0}')} ],
+	[ 'scan_history_series_refresh', q{SELECT scanbench_internal.scan_history_series_refresh('{NULL}', '{public}', '{t}', '{warm}')} ],
+	[ 'scan_history_series_trigger', q{DELETE FROM E.scan_history WHERE false} ],
+	[ 'scan_history_series_kept', q{SELECT scanbench_internal.scan_history_series_kept()} ],
+	[ 'scan_history_series_rebuild', q{SELECT E.scan_history_series_rebuild() > 0} ],
 	[ 'scan_history_distributed', q{SELECT scanbench_internal.scan_history_distributed()} ],
 	[ 'scan_history_owned', q{SELECT scanbench_internal.scan_history_owned()} ],
 	[ 'scan_history_keys', q{CREATE TABLE E.scan_history_1990_01 PARTITION OF E.scan_history FOR VALUES FROM ('1990-01-01 00:00:00+00') TO ('1990-02-01 00:00:00+00');

@@ -135,6 +135,9 @@ ALTER TYPE @extschema@.scan_efficiency_result
 -- a value, and the trend and the metrics in one pass over each series, so
 -- that no query on the history runs inside another.
 -- @include scan_history_window
+-- The series kept as runs are recorded, made from the runs moved above.
+-- @include history_series
+SELECT @extschema@.scan_history_series_rebuild();
 -- scan_history_judge gains server (the run's server, to read it from its
 -- shard alone): a new argument list, so the function is made again.  A
 -- GRANT a DBA gave on the old one (to a checker role, say) goes with it:
