@@ -244,11 +244,15 @@ $node->safe_psql('postgres', 'DROP TABLE r');
 # effective_io_concurrency (8) in flight, min(8, 8) * 125 = 1,000 a
 # second, where the table is far larger than the pages read (they are
 # rarely neighbours, each one request).  Either reads its index pages
-# first, one at a time: a run of h heap and i index pages takes
-# i * L + h * L / min(depth, 8), and its rate is (h + i) over that.
-# Random reads at each path's depth get min(depth, 8) / L, and path_pct
-# is the path's rate over theirs.  k is a permutation of g, uncorrelated
-# with the heap.
+# first, one at a time.  The bitmap heap scan's look-ahead starts at one
+# read and doubles each time the scan waits (the read stream's distance
+# from 17, the prefetch target before): its first 1 + 2 + 4 pages take a
+# round of L each, r = log2(min(depth, 8)) rounds, and the rest go
+# min(depth, 8) at a time.  A run of h heap and i index pages takes
+# L * (i + r + (h - (2^r - 1)) / min(depth, 8)), and its rate is (h + i)
+# over that.  Random reads at each path's depth get min(depth, 8) / L,
+# and path_pct is the path's rate over theirs.  k is a permutation of g,
+# uncorrelated with the heap.
 $node->safe_psql('postgres', q{
 	CREATE UNLOGGED TABLE a (g int, k int, pad text) TABLESPACE lab;
 	INSERT INTO a SELECT g, (g::bigint * 7919) % 300000, repeat('x', 200) FROM generate_series(1, 300000) g;
@@ -287,15 +291,17 @@ for my $line (split /\n/, $out)
 	note("access_paths, $r{path}: " . join(', ', map { "$_ $r{$_}" } @cols));
 	my $d = $r{depth} < 8 ? $r{depth} : 8;
 	my ($h, $i) = ($r{heap_pages_read}, $r{index_pages_read});
-	# A run of h heap and i index pages at a time per read of t: i * t +
-	# h * t / min(depth, 8).
-	my @known = map { 1e6 * ($h + $i) / ($i * $_ + $h * $_ / $d) } ($seen_hi, $seen_lo);
+	# The rounds of one read's time t a run of h heap and i index pages
+	# takes: i + r + (h - (2^r - 1)) / min(depth, 8).
+	my $ramp = $d > 1 ? int(log($d) / log(2) + 0.5) : 0;
+	my $rounds = $i + $ramp + ($h - (2**$ramp - 1)) / $d;
+	my @known = map { 1e6 * ($h + $i) / ($rounds * $_) } ($seen_hi, $seen_lo);
 	inside($r{pages_s}, @known,
 		"access_paths, $r{path} at depth $r{depth}, $h heap and $i index pages: pages a second");
 	inside($r{random_pages_s}, $d * 1e6 / $seen_hi, $d * 1e6 / $seen_lo,
 		"access_paths, $r{path}: random reads at depth $r{depth}");
 	# Both at the same time per read: their ratio is the time's own.
-	inside($r{path_pct}, (100 * ($h + $i) / ($i * $d + $h)) x 2, "access_paths, $r{path}: path_pct");
+	inside($r{path_pct}, (100 * ($h + $i) / ($rounds * $d)) x 2, "access_paths, $r{path}: path_pct");
 	unlike($r{verdict}, qr/cached|over_budget/, "access_paths, $r{path}: judged ($r{verdict})");
 }
 
