@@ -80,6 +80,9 @@ CREATE FUNCTION scanbench_internal.scan_history_compared(cur @extschema@.scan_hi
 RETURNS SETOF @extschema@.scan_history
 LANGUAGE plpgsql STRICT STABLE
 SET search_path = pg_catalog, pg_temp
+-- One plan for every call, the months outside the window pruned as it
+-- runs (scan_history_series_latest says why).
+SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE
 	marks text := coalesce(scanbench_internal.scan_history_marks(cur.verdict), '');

@@ -62,20 +62,36 @@ REVOKE ALL ON TABLE scan_history_series FROM PUBLIC;
 GRANT SELECT ON TABLE scan_history_series TO pg_monitor;
 -- @end scan_history_series
 
--- The latest run of one series, NULL when it has none: four branches, each
--- a condition on the server and on the schema that the months' _server_idx
--- serves ("the same or both NULL" in one condition is none, and would read
--- every run of the server).
+-- The latest run of one series, NULL when it has none.  Where the caller
+-- knows it (last_at, last_id: the series' row after a recording, which
+-- keeps its latest), it is read from its month's key; else, or where that
+-- run is gone, looked for: four branches, each a condition on the server
+-- and on the schema that the months' _server_idx serves ("the same or
+-- both NULL" in one condition is none, and would read every run of the
+-- server), through every month.
 CREATE FUNCTION scanbench_internal.scan_history_series_latest(server text, relschema text,
-															  relname text, cache text)
+															  relname text, cache text,
+															  last_at timestamptz DEFAULT NULL,
+															  last_id bigint DEFAULT NULL)
 RETURNS @extschema@.scan_history
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
+-- One plan for every call, its months pruned as it runs: a plan made for
+-- each call's values costs more than the read (a millisecond for a year
+-- of months, against 35 us).
+SET plan_cache_mode = force_generic_plan
 AS $$
 #variable_conflict use_variable
 DECLARE
 	cur @extschema@.scan_history;
 BEGIN
+	IF last_id IS NOT NULL THEN
+		SELECT * INTO cur FROM @extschema@.scan_history h
+		WHERE h.measured_at = last_at AND h.id = last_id;
+		IF FOUND THEN
+			RETURN cur;
+		END IF;
+	END IF;
 	IF server IS NULL AND relschema IS NULL THEN
 		SELECT * INTO cur FROM @extschema@.scan_history h
 		WHERE h.server IS NULL AND h.relschema IS NULL AND h.relname = relname AND h.cache = cache
@@ -97,14 +113,16 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION scanbench_internal.scan_history_series_latest(text, text, text, text) IS
-'the latest run of one series of scan_history (server, schema, relation, cache mode; NULL server or schema matched as NULL): the latest measured_at, the highest id among equals; NULL when the series has no run';
+COMMENT ON FUNCTION scanbench_internal.scan_history_series_latest(text, text, text, text, timestamptz, bigint) IS
+'the latest run of one series of scan_history (server, schema, relation, cache mode; NULL server or schema matched as NULL): the latest measured_at, the highest id among equals; read by last_at and last_id where given and still there, else looked for; NULL when the series has no run';
 
 -- The series named by the arrays (element i of each), read again from
--- the history: the latest run, its median and its compared runs set; a
--- series with no run left goes.  Their counts are the callers'.
+-- the history: the latest run (looked for where look_for_latest, else
+-- the one the series' row names), its median and its compared runs set;
+-- a series with no run left goes.  Their counts are the callers'.
 CREATE FUNCTION scanbench_internal.scan_history_series_refresh(servers text[], schemas text[],
-															   relnames text[], caches text[])
+															   relnames text[], caches text[],
+															   look_for_latest boolean DEFAULT true)
 RETURNS void
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -116,8 +134,16 @@ BEGIN ATOMIC
 			  FROM ROWS FROM (pg_catalog.unnest(servers), pg_catalog.unnest(schemas),
 							  pg_catalog.unnest(relnames), pg_catalog.unnest(caches))
 				  AS v(server, relschema, relname, cache)) AS u
+		LEFT JOIN @extschema@.scan_history_series AS s
+		  ON NOT look_for_latest
+		 AND ROW(s.server IS NULL, coalesce(s.server, ''::pg_catalog.text), s.relschema IS NULL,
+				 coalesce(s.relschema, ''::pg_catalog.text), s.relname, s.cache)
+			 OPERATOR(pg_catalog.=)
+			 ROW(u.server IS NULL, coalesce(u.server, ''::pg_catalog.text), u.relschema IS NULL,
+				 coalesce(u.relschema, ''::pg_catalog.text), u.relname, u.cache)
 		CROSS JOIN LATERAL scanbench_internal.scan_history_series_latest(u.server, u.relschema,
-																		  u.relname, u.cache) AS l
+																		  u.relname, u.cache,
+																		  s.last_at, s.last_id) AS l
 		CROSS JOIN LATERAL (
 			SELECT pg_catalog.round(pg_catalog.percentile_cont(0.5::pg_catalog.float8)
 									WITHIN GROUP (ORDER BY c.scan_pct)::pg_catalog.numeric, 1)::pg_catalog.float8 AS median_pct,
@@ -146,8 +172,8 @@ BEGIN ATOMIC
 			  coalesce(n.relschema, ''::pg_catalog.text), n.relname, n.cache);
 END;
 
-COMMENT ON FUNCTION scanbench_internal.scan_history_series_refresh(text[], text[], text[], text[]) IS
-'read the series named by the arrays (element i of each: server, schema, relation, cache mode) again from scan_history: each one''s latest run, median and compared runs; a series with no run left is removed';
+COMMENT ON FUNCTION scanbench_internal.scan_history_series_refresh(text[], text[], text[], text[], boolean) IS
+'read the series named by the arrays (element i of each: server, schema, relation, cache mode) again from scan_history: each one''s latest run (looked for where look_for_latest, else the one its row names), median and compared runs; a series with no run left is removed';
 
 -- Runs counted out of their series: element i of each array is a series
 -- and the runs it lost.  The trigger's DELETE, and the months
@@ -195,18 +221,7 @@ BEGIN
 		TRUNCATE @extschema@.scan_history_series;
 		RETURN NULL;
 	END IF;
-	IF TG_OP IN ('INSERT', 'UPDATE') THEN
-		INSERT INTO @extschema@.scan_history_series AS s
-			(server, relschema, relname, cache, recorded, last_id, last_at, compared_runs)
-		SELECT n.server, n.relschema, n.relname, n.cache, count(*), max(n.id), max(n.measured_at), 0
-		FROM scan_history_new n
-		GROUP BY 1, 2, 3, 4
-		ORDER BY (n.server IS NULL), coalesce(n.server, ''), (n.relschema IS NULL),
-				 coalesce(n.relschema, ''), n.relname, n.cache
-		ON CONFLICT ((server IS NULL), (coalesce(server, ''::text)), (relschema IS NULL),
-					 (coalesce(relschema, ''::text)), relname, cache)
-		DO UPDATE SET recorded = s.recorded + excluded.recorded;
-	END IF;
+	-- Runs gone: a series' latest may be among them, so it is looked for.
 	IF TG_OP IN ('UPDATE', 'DELETE') THEN
 		SELECT array_agg(o.server) AS servers, array_agg(o.relschema) AS schemas,
 			   array_agg(o.relname) AS relnames, array_agg(o.cache) AS caches, array_agg(o.runs) AS runs
@@ -219,12 +234,31 @@ BEGIN
 															  k.caches, k.runs);
 		PERFORM scanbench_internal.scan_history_series_refresh(k.servers, k.schemas, k.relnames, k.caches);
 	END IF;
+	-- Runs come: each series' latest is the later of its own and theirs
+	-- (measured_at, then id), kept in its row, which the refresh reads
+	-- from its month's key instead of looking through every month.
 	IF TG_OP IN ('INSERT', 'UPDATE') THEN
+		INSERT INTO @extschema@.scan_history_series AS s
+			(server, relschema, relname, cache, recorded, last_id, last_at, compared_runs)
+		SELECT n.server, n.relschema, n.relname, n.cache, count(*),
+			   (array_agg(n.id ORDER BY n.measured_at DESC, n.id DESC))[1],
+			   (array_agg(n.measured_at ORDER BY n.measured_at DESC, n.id DESC))[1], 0
+		FROM scan_history_new n
+		GROUP BY 1, 2, 3, 4
+		ORDER BY (n.server IS NULL), coalesce(n.server, ''), (n.relschema IS NULL),
+				 coalesce(n.relschema, ''), n.relname, n.cache
+		ON CONFLICT ((server IS NULL), (coalesce(server, ''::text)), (relschema IS NULL),
+					 (coalesce(relschema, ''::text)), relname, cache)
+		DO UPDATE SET recorded = s.recorded + excluded.recorded,
+					  last_id = CASE WHEN (excluded.last_at, excluded.last_id) > (s.last_at, s.last_id)
+									 THEN excluded.last_id ELSE s.last_id END,
+					  last_at = greatest(excluded.last_at, s.last_at);
 		SELECT array_agg(n.server) AS servers, array_agg(n.relschema) AS schemas,
 			   array_agg(n.relname) AS relnames, array_agg(n.cache) AS caches
 		INTO k
 		FROM (SELECT DISTINCT r.server, r.relschema, r.relname, r.cache FROM scan_history_new r) AS n;
-		PERFORM scanbench_internal.scan_history_series_refresh(k.servers, k.schemas, k.relnames, k.caches);
+		PERFORM scanbench_internal.scan_history_series_refresh(k.servers, k.schemas, k.relnames, k.caches,
+															   look_for_latest => false);
 	END IF;
 	RETURN NULL;
 END

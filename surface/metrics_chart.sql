@@ -23,11 +23,13 @@ BEGIN ATOMIC
 		-- not kept, and the scrape reads the history itself (below).
 		SELECT scanbench_internal.scan_history_series_kept() AS yes
 	), from_series AS (
+		-- Each series' latest run read from its month's key, one series
+		-- at a time (a join would read every month of the history).
 		SELECT sh.*, s.recorded, s.median_pct, s.compared_runs::pg_catalog.int8 AS compared_runs
 		FROM @extschema@.scan_history_series s
-		JOIN @extschema@.scan_history sh
-		  ON sh.measured_at OPERATOR(pg_catalog.=) s.last_at AND sh.id OPERATOR(pg_catalog.=) s.last_id
-		WHERE (SELECT k.yes FROM kept k)
+		CROSS JOIN LATERAL scanbench_internal.scan_history_series_latest(s.server, s.relschema, s.relname,
+																		  s.cache, s.last_at, s.last_id) AS sh
+		WHERE (SELECT k.yes FROM kept k) AND sh.id IS NOT NULL
 	), series AS (
 		-- Where they are not kept: each series' runs recorded and its
 		-- latest time, hashed in one pass over the history without

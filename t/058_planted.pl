@@ -415,11 +415,11 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		'E.scan_history_partition(timestamp with time zone,integer)' =>
 		  [ q{SELECT E.scan_history_partition(pg_catalog.now() OPERATOR(pg_catalog.-) interval '2 months', 2)} ],
 		'E.scan_history_compress(interval)' => [ q{SELECT E.scan_history_compress('90 days')}, qr/no columnar storage/ ],
-		'scanbench_internal.scan_history_series_latest(text,text,text,text)' =>
+		'scanbench_internal.scan_history_series_latest(text,text,text,text,timestamp with time zone,bigint)' =>
 		  [ q{SELECT (scanbench_internal.scan_history_series_latest(NULL, 'public', 't', 'warm')).id} ],
 		'scanbench_internal.scan_history_series_forget(text[],text[],text[],text[],bigint[])' =>
 		  [ q{SELECT scanbench_internal.scan_history_series_forget('{NULL}', '{public}', '{t}', '{warm}', '{0}')} ],
-		'scanbench_internal.scan_history_series_refresh(text[],text[],text[],text[])' =>
+		'scanbench_internal.scan_history_series_refresh(text[],text[],text[],text[],boolean)' =>
 		  [ q{SELECT scanbench_internal.scan_history_series_refresh('{NULL}', '{public}', '{t}', '{warm}')} ],
 		'scanbench_internal.scan_history_series_trigger()' => [ q{DELETE FROM E.scan_history WHERE false} ],
 		'scanbench_internal.scan_history_series_kept()' => [ q{SELECT scanbench_internal.scan_history_series_kept()} ],
