@@ -87,16 +87,10 @@ else
 # second.
 my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('big')");
 
-my $session = $node->background_psql('postgres', on_error_stop => 0);
-# query_safe dies on any message: the notices a busy machine brings (time
-# ran out, a CPU held by others) are not what this part checks.
-$session->query_safe(q{SET client_min_messages = error});
-my $pid = $session->query_safe('SELECT pg_backend_pid()');
-$pid =~ s/\D//g;
+my ($session, $pid) = fd_session($node);
 # The server keeps relation files open in its own file cache (md.c): take
 # the baseline after complete calls, so that only descriptors of ours count.
 $session->query_safe("SELECT bytes FROM raw_read('big', 'asis', 1048576)");
-$session->query_safe("SET client_min_messages = warning");	# the verdict's NOTICEs
 $session->query_safe("SELECT rows FROM scan_efficiency('big', 'asis')");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
 ok($fds_before <= 2, "backend $pid has $fds_before descriptors on big's files");

@@ -148,13 +148,7 @@ $node->safe_psql('postgres', q{
 	FROM generate_series(0, 499) i \gexec
 	INSERT INTO p SELECT generate_series(1, 5000);
 });
-my $session = $node->background_psql('postgres', on_error_stop => 0);
-# query_safe dies on any message: the notices a busy machine brings (time
-# ran out, a CPU held by others) are not what this part checks.
-$session->query_safe(q{SET client_min_messages = error});
-my $pid = $session->query_safe('SELECT pg_backend_pid()');
-$pid =~ s/\D//g;
-$session->query_safe('SET client_min_messages = warning');
+my ($session, $pid) = fd_session($node);
 
 sub peak_rss_kb
 {
@@ -203,10 +197,7 @@ SKIP:
 
 	# ---- cancel and statement_timeout ----
 	my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('big')");
-	my $s = $node->background_psql('postgres', on_error_stop => 0);
-	my $spid = $s->query_safe('SELECT pg_backend_pid()');
-	$spid =~ s/\D//g;
-	$s->query_safe('SET client_min_messages = warning');
+	my ($s, $spid) = fd_session($node);
 	# The server's own file cache (md.c) keeps descriptors of relations it
 	# read: take the baseline after a complete call.
 	$s->query_safe("SELECT pairs FROM scan_efficiency('big', 'asis', sample => 0.05)");

@@ -92,12 +92,7 @@ like($eerr, qr/"e" is empty: there is nothing to read/, 'an empty relation: the 
 # descriptors can be counted; the server's own file cache (md.c) keeps
 # one per segment, so the baseline is taken after a complete call.
 my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('r')");
-my $session = $node->background_psql('postgres', on_error_stop => 0);
-# query_safe dies on any message: the notices a busy machine brings (time
-# ran out, a CPU held by others) are not what this part checks.
-$session->query_safe(q{SET client_min_messages = error});
-my $pid = $session->query_safe('SELECT pg_backend_pid()');
-$pid =~ s/\D//g;
+my ($session, $pid) = fd_session($node);
 $session->query_safe("SELECT count(*) FROM r");
 $session->query_safe("SELECT reads FROM random_read('r', reads => 100)");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});

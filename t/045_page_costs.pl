@@ -149,14 +149,7 @@ like($serr, qr/needs at least \d+ \(\d+ MB\).*read-ahead windows \(\d+ kB each\)
 # files is left open (md.c keeps one a segment: the baseline is taken
 # after a complete call).
 my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('p')");
-my $session = $node->background_psql('postgres', on_error_stop => 0);
-# query_safe dies on any message: the notices a busy machine brings (time
-# ran out, a CPU held by others) are not what this part checks.
-$session->query_safe(q{SET client_min_messages = error});
-my $pid = $session->query_safe('SELECT pg_backend_pid()');
-$pid =~ s/\D//g;
-# Its NOTICEs would read as the query's failure.
-$session->query_safe('SET client_min_messages = warning');
+my ($session, $pid) = fd_session($node);
 $session->query_safe("SELECT rounds FROM page_costs('p', max_seconds => 1)");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
 # In the page times, then (the last 40 % of max_seconds) in the depths,

@@ -116,12 +116,7 @@ is_deeply([ sort keys %$by ], [ 'bitmap cold', 'bitmap warm', 'index cold', 'ind
 
 # Cancelled in the middle: no descriptor of the table's left open.
 my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('a')");
-my $session = $node->background_psql('postgres', on_error_stop => 0);
-# query_safe dies on any message: the notices a busy machine brings (time
-# ran out, a CPU held by others) are not what this part checks.
-$session->query_safe(q{SET client_min_messages = error});
-my $pid = $session->query_safe('SELECT pg_backend_pid()');
-$pid =~ s/\D//g;
+my ($session, $pid) = fd_session($node);
 $session->query_safe("SELECT count(*) FROM access_paths('a', 'a_k', max_seconds => 1)");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
 $session->query("SET statement_timeout = '400ms'; SELECT * FROM access_paths('a', 'a_k', selectivity => 0.01, max_seconds => 600)");

@@ -130,13 +130,7 @@ $node->safe_psql('postgres', q{
 # Cancelled in the middle: no descriptor of the table's left open, the
 # session's settings as they were.
 my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('a')");
-my $session = $node->background_psql('postgres', on_error_stop => 0);
-# query_safe dies on any message: the notices a busy machine brings (time
-# ran out, a CPU held by others) are not what this part checks.
-$session->query_safe(q{SET client_min_messages = error});
-my $pid = $session->query_safe('SELECT pg_backend_pid()');
-$pid =~ s/\D//g;
-$session->query_safe('SET client_min_messages = warning');
+my ($session, $pid) = fd_session($node);
 $session->query_safe("SELECT count(*) FROM index_crossover('a', 'a_k', max_seconds => 1)");
 my $fds_before = open_fds($pid, qr{/$filenode(\.\d+)?$});
 my $show = "SELECT current_setting('enable_seqscan') || current_setting('random_page_cost') || current_setting('seq_page_cost') || current_setting('jit') || current_setting('search_path')";

@@ -81,13 +81,7 @@ my $nodes = $node->safe_psql('postgres', q{
 	      UNION ALL SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON i.indrelid = c.reltoastrelid
 	                WHERE c.relname = 'd') s});
 my $files = qr{/(?:$nodes)(\.\d+)?$};
-my $session = $node->background_psql('postgres', on_error_stop => 0);
-# query_safe dies on any message: the notices a busy machine brings (time
-# ran out, a CPU held by others) are not what this part checks.
-$session->query_safe(q{SET client_min_messages = error});
-my $pid = $session->query_safe('SELECT pg_backend_pid()');
-$pid =~ s/\D//g;
-$session->query_safe('SET client_min_messages = warning');
+my ($session, $pid) = fd_session($node);
 $session->query_safe("SELECT count(*) FROM toast_efficiency('d', max_seconds => 1)");
 my $fds_before = open_fds($pid, $files);
 my $show = "SELECT current_setting('max_parallel_workers_per_gather') || current_setting('jit') || current_setting('synchronize_seqscans') || current_setting('search_path') || current_setting('transaction_read_only')";
