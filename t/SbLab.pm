@@ -18,7 +18,7 @@ use Fcntl qw(:flock);
 use Time::HiRes qw(time);
 use Test::More ();
 
-our @EXPORT = qw(lab_why lab_new lab_lock_dir lab_disk_why lab_disk_new lab_io_workers);
+our @EXPORT = qw(lab_why lab_new lab_favour lab_lock_dir lab_disk_why lab_disk_new lab_io_workers);
 
 my $lab_sh = "$FindBin::RealBin/../tools/lab.sh";
 my @groups;
@@ -140,13 +140,50 @@ sub lab_new
 {
 	my ($node) = @_;
 	lab_lock();
+	return lab_group($node);
+}
+
+sub lab_group
+{
+	my ($node) = @_;
 	my $name = "sb-tap-$$-" . scalar(@groups);
 	my ($ok, $out) = run_lab('create', $name);
 	die "tools/lab.sh create $name: $out" unless $ok;
 	push @groups, $name;
-	($ok, $out) = run_lab('move', $name, $node->data_dir);
+	my $self = bless { name => $name, node => $node }, 'SbLab';
+	$self->move;
+	return $self;
+}
+
+# lab_favour(node, n): the node's processes at n times the default CPU
+# weight, for a test that compares its own timings from one night to the
+# next and so needs them steady on a machine that runs other tests beside
+# it.  Neither the lab lock nor the lab's limits: the lab's own cells weigh
+# 100, so keep n well below that.  Returns the group, or undef (and says
+# why in a note) where no group can be made; call ->move after each
+# restart of the node.
+sub lab_favour
+{
+	my ($node, $n) = @_;
+	return undef unless -r $lab_sh;
+	my ($ok, $out) = run_lab('check');
+	unless ($ok)
+	{
+		Test::More::note("the server keeps the default CPU weight: $out");
+		return undef;
+	}
+	my $self = lab_group($node);
+	$self->weight($n);
+	return $self;
+}
+
+# The node's postmaster and its children into the group again (after a
+# restart).
+sub move
+{
+	my ($self) = @_;
+	my ($ok, $out) = run_lab('move', $self->{name}, $self->{node}->data_dir);
 	die "tools/lab.sh move: $out" unless $ok;
-	return bless { name => $name, node => $node }, 'SbLab';
 }
 
 # limit(MIB, CPUS[, IOPS]): reads of the data directory's disk at MIB
