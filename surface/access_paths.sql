@@ -50,6 +50,7 @@ COMMENT ON COLUMN access_paths_result.rounds IS 'cold runs of the path, each fol
 COMMENT ON COLUMN access_paths_result.cached_pct_before IS 'percent of the table and index still resident after an eviction (the most over the rounds)';
 COMMENT ON COLUMN access_paths_result.verdict IS '{ok}, or over_budget (fewer than 5 rounds), unstable (the interval wider than +-15 %), cached (more than 5 % resident after eviction), io_limited (the server''s read throttle set the rate)';
 
+-- @index 130 | `access_paths(rel, idx, …)` | one count through seq, index, index-only and bitmap heap scans, cold and warm ([more](doc/access-paths.md)) |
 CREATE FUNCTION access_paths(rel regclass,
 							 idx regclass,
 							 selectivity float8 DEFAULT 0.001,

@@ -34,6 +34,7 @@ COMMENT ON COLUMN scan_advice_result.basis IS 'how the gain was found: the pairs
 COMMENT ON COLUMN scan_advice_result.cost IS 'what the change costs: none (a SET or ALTER TABLESPACE), CPU (more processes), reload, restart, root (the host or its control groups)';
 COMMENT ON COLUMN scan_advice_result.command IS 'the exact command that makes the change';
 
+-- @index 80 | `scan_advice(rel, cache, max_seconds, query)` | which change would make the scan faster here, by how much, at what cost, with the command |
 CREATE FUNCTION scan_advice(rel regclass,
 							cache text DEFAULT 'cold',
 							max_seconds float8 DEFAULT 60,

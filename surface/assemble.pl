@@ -30,6 +30,10 @@
 # stands for a COMMENT ON COLUMN TARGET.COLUMN with the text of SOURCE's
 # same column, which the surface writes out (on one line).
 #
+# A line "-- @index N | ... |" is a row of the README's function index,
+# which tools/docs-check.pl makes from them in the order of N; it is left
+# out of every script.
+#
 # Plain Perl without modules: it runs wherever the extension is built.
 use strict;
 use warnings;
@@ -59,6 +63,8 @@ for my $path (@ARGV)
 	my @lines;
 	for my $l (@{ $raw{$path} })
 	{
+		# A row of the README's function index (tools/docs-check.pl).
+		next if $l =~ /^-- \@index /;
 		if ($l =~ /^-- \@comments/)
 		{
 			my ($target, $source, $cols) = $l =~ $columns or fail("$path: not -- \@comments TARGET FROM SOURCE: COLUMN...: $l");

@@ -53,6 +53,7 @@ COMMENT ON COLUMN scan_efficiency_shard_result.slowest_shard IS 'node rows: the 
 -- @comments scan_efficiency_shard_result FROM scan_efficiency_result: measured_at
 COMMENT ON COLUMN scan_efficiency_shard_result.verdict IS 'marks: {ok}, or any of unstable, cached, storage_not_limiting';
 
+-- @index 200 | `scan_efficiency_shards(rel, cache, …)` | on Citus: one row per placement and per node |
 CREATE FUNCTION scan_efficiency_shards(rel regclass,
 									   cache text DEFAULT 'cold',
 									   block_size integer DEFAULT 8192,

@@ -8,6 +8,7 @@
 -- (scan_history_judge(run) judges it again the same way), and a NULL where
 -- a value is needed is refused by the argument's name before measuring.
 --
+-- @index 160 | `efficiency_check(rel, cache, …)` | procedure: measure, record, compare with the history; ERROR `SB001` on an alarm |
 CREATE PROCEDURE efficiency_check(rel regclass,
 								  cache text DEFAULT 'cold',
 								  min_pct float8 DEFAULT NULL,

@@ -26,6 +26,7 @@
 CREATE SEQUENCE scan_history_id_seq;
 
 -- @begin scan_history_table
+-- @index 170 | `scan_history`, `scan_history_series`, `scan_trend` | every recorded run; each series' latest and median, kept as runs are recorded; the latest against the median |
 CREATE TABLE scan_history (
 	id					bigint NOT NULL DEFAULT pg_catalog.nextval('scan_history_id_seq'::pg_catalog.regclass),
 	measured_at			timestamptz NOT NULL,

@@ -7,6 +7,7 @@
 -- give every later judgement of the relation a wrong or failing answer.
 --
 -- @begin scan_history_record
+-- @index 180 | `scan_history_record(run)`, `scan_history_judge(run)`, `scan_history_partition()`, `scan_history_prune(older_than)` | record a run, judge it; make months, drop old ones |
 CREATE FUNCTION scan_history_record(run scan_efficiency_result,
 									min_pct float8 DEFAULT NULL,
 									max_drop_pct float8 DEFAULT NULL,

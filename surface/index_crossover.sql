@@ -66,6 +66,7 @@ COMMENT ON COLUMN index_crossover_result.command IS 'the statement that sets the
 COMMENT ON COLUMN index_crossover_result.elapsed_s IS 'seconds the call took, wall clock';
 COMMENT ON COLUMN index_crossover_result.verdict IS '{ok}, or no_crossover (an index scan of every key won), over_budget (fewer than 3 rounds), unstable (the interval wider than +-25 %), cached (the caches held 90 % of the table, or an eviction left 5 %), correlated (|correlation| 0.5 or more), misplanned (the planner, as set, takes the slower path at half or twice the crossover)';
 
+-- @index 140 | `index_crossover(rel, idx, …)` | the share of rows up to which an index scan beats a seq scan, and the planner's ([more](doc/access-paths.md#the-crossover)) |
 CREATE FUNCTION index_crossover(rel regclass,
 								idx regclass,
 								max_seconds float8 DEFAULT 120,

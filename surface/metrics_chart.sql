@@ -12,6 +12,7 @@
 -- server's own runs carry neither, as before 0.5.0.
 --
 -- @begin scanbench_metrics
+-- @index 190 | `scanbench_metrics()`, `scan_history_svg(rel, …)` | the latest runs for Prometheus; the history as SVG |
 CREATE FUNCTION scanbench_metrics() RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp

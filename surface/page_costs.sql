@@ -71,6 +71,7 @@ COMMENT ON COLUMN page_costs_result.untimed_s IS 'seconds of reads left out of t
 COMMENT ON COLUMN page_costs_result.elapsed_s IS 'seconds the measurement took, wall clock';
 COMMENT ON COLUMN page_costs_result.verdict IS '{ok}, or over_budget (fewer than 10 rounds), unstable (the interval wider than +-15 % of the ratio), cached (the caches held 90 % of the table: no recommendation)';
 
+-- @index 120 | `page_costs(rel, …)`, `page_costs_check(rel, …)` | cold page times in order, at random, at depth: `random_page_cost`, `effective_io_concurrency`; checked nightly ([more](doc/page-costs.md)) |
 CREATE FUNCTION page_costs(rel regclass,
 						   max_seconds float8 DEFAULT 30)
 RETURNS page_costs_result

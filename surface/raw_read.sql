@@ -105,6 +105,7 @@ COMMENT ON COLUMN random_read_result.user_s IS 'user CPU seconds of this backend
 COMMENT ON COLUMN random_read_result.sys_s IS 'system CPU seconds of this backend';
 COMMENT ON COLUMN random_read_result.depth IS 'reads kept in flight at once (fio''s iodepth), each by a thread of its own; 1: one at a time';
 
+-- @index 20 | `raw_read(rel, cache, block_size, depth)` | how fast the relation's files read, like `dd bs=8k`, or with `depth` in flight like fio |
 CREATE FUNCTION raw_read(rel regclass,
 						 cache text DEFAULT 'cold',
 						 block_size integer DEFAULT 8192,
@@ -118,6 +119,7 @@ COMMENT ON FUNCTION raw_read(regclass, text, integer, integer) IS
 
 REVOKE ALL ON FUNCTION raw_read(regclass, text, integer, integer) FROM PUBLIC;
 
+-- @index 30 | `raw_read_segments(rel, cache, block_size)` | the same, one row per segment file |
 CREATE FUNCTION raw_read_segments(rel regclass,
 								  cache text DEFAULT 'cold',
 								  block_size integer DEFAULT 8192)
@@ -130,6 +132,7 @@ COMMENT ON FUNCTION raw_read_segments(regclass, text, integer) IS
 
 REVOKE ALL ON FUNCTION raw_read_segments(regclass, text, integer) FROM PUBLIC;
 
+-- @index 110 | `random_read(rel, cache, reads, block_size, depth)` | random 8 kB reads over the relation's own files, as pgiosim (or fio at `depth`): IOPS, latency |
 CREATE FUNCTION random_read(rel regclass,
 							cache text DEFAULT 'cold',
 							reads integer DEFAULT 10000,

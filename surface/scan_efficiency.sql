@@ -108,6 +108,7 @@ COMMENT ON COLUMN scan_efficiency_result.device_mb_s IS 'median rate of the devi
 COMMENT ON COLUMN scan_efficiency_result.device_pct IS 'median scan rate as a percentage of device_mb_s, pair by pair or run by run: how much of what the device delivers to a reader that keeps it busy the scan got (scan_pct compares with one read at a time)';
 COMMENT ON COLUMN scan_efficiency_result.device_depth IS 'reads of 1 MB kept in flight by the device reads: 32, or one per MB of a shorter stretch';
 
+-- @index 10 | `scan_efficiency(rel, cache, …)` | the scan rate as a % of the raw read rate of the same blocks, with its interval and verdict |
 CREATE FUNCTION scan_efficiency(rel regclass,
 								cache text DEFAULT 'cold',
 								block_size integer DEFAULT 8192,

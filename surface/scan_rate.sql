@@ -232,6 +232,7 @@ COMMENT ON COLUMN scan_sweep_result.read_mb_s IS 'raw read rate of the same file
 -- @comments scan_sweep_result FROM scan_shape_result: scan_pct
 COMMENT ON COLUMN scan_sweep_result.settings IS 'the settings that shape reads while this value was set, as in scan_rate_result.settings';
 
+-- @index 40 | `scan_rate(rel, cache, query, parallel_workers)` | how fast `SELECT query FROM rel` runs, forced to a sequential scan |
 CREATE FUNCTION scan_rate(rel regclass,
 						  cache text DEFAULT 'cold',
 						  query text DEFAULT 'count(1)',
@@ -245,6 +246,7 @@ COMMENT ON FUNCTION scan_rate(regclass, text, text, integer) IS
 
 REVOKE ALL ON FUNCTION scan_rate(regclass, text, text, integer) FROM PUBLIC;
 
+-- @index 50 | `scan_breakdown(rel, cache, query, parallel_workers)` | where one scan's time went: reads, CPU, their overlap, the bottleneck |
 CREATE FUNCTION scan_breakdown(rel regclass,
 							   cache text DEFAULT 'cold',
 							   query text DEFAULT 'count(1)',
@@ -258,6 +260,7 @@ COMMENT ON FUNCTION scan_breakdown(regclass, text, text, integer) IS
 
 REVOKE ALL ON FUNCTION scan_breakdown(regclass, text, text, integer) FROM PUBLIC;
 
+-- @index 60 | `scan_shapes(rel, cache, runs)` | nanoseconds per row for statements that cost the executor more |
 CREATE FUNCTION scan_shapes(rel regclass,
 							cache text DEFAULT 'warm',
 							runs integer DEFAULT 1)
@@ -270,6 +273,7 @@ COMMENT ON FUNCTION scan_shapes(regclass, text, integer) IS
 
 REVOKE ALL ON FUNCTION scan_shapes(regclass, text, integer) FROM PUBLIC;
 
+-- @index 70 | `scan_sweep(rel, cache, setting, vals, runs)` | the scan under each value of one setting (`parallel_workers`, `io_combine_limit`, …) |
 -- cache has no default in scan_sweep: an argument with a default cannot
 -- come before setting and vals, which have none.
 CREATE FUNCTION scan_sweep(rel regclass,

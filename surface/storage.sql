@@ -100,6 +100,7 @@ COMMENT ON COLUMN storage_profile_result.latency_p99_us IS 'random tests: 99th p
 -- @comments storage_profile_result FROM random_read_result: user_s sys_s
 COMMENT ON COLUMN storage_profile_result.cpu_pct IS '100 * (user_s + sys_s) / elapsed_s, as bonnie++ and iozone report CPU';
 
+-- @index 90 | `storage_info(rel)`, `storage_info_tablespace(tablespace)` | the layers under the data: filesystem, LVM, md, disks, read-ahead |
 CREATE FUNCTION storage_info(rel regclass)
 RETURNS SETOF storage_info_result
 AS 'MODULE_PATHNAME', 'storage_info_rel'
@@ -120,6 +121,7 @@ COMMENT ON FUNCTION storage_info_tablespace(name) IS
 
 REVOKE ALL ON FUNCTION storage_info_tablespace(name) FROM PUBLIC;
 
+-- @index 100 | `storage_profile(tablespace, size_mb, …)` | sequential write, rewrite, read, random read and write on a scratch file, as bonnie++ |
 CREATE FUNCTION storage_profile(tablespace name DEFAULT 'pg_default',
 								size_mb integer DEFAULT 1024,
 								block_size integer DEFAULT 8192,

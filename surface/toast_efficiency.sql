@@ -53,6 +53,7 @@ COMMENT ON COLUMN toast_efficiency_result.cached_pct_before IS 'percent of the t
 -- @comments toast_efficiency_result FROM index_crossover_result: elapsed_s
 COMMENT ON COLUMN toast_efficiency_result.verdict IS '{ok}, or over_budget (fewer than 3 rounds), unstable (the interval wider than +-15 %), cached (cold, more than 5 % resident after eviction), io_limited (cold, the server''s read throttle set the rate)';
 
+-- @index 150 | `toast_efficiency(rel, cache, …)` | a detoasting scan against raw reads of the table, its TOAST table and index ([more](doc/access-paths.md#toast)) |
 CREATE FUNCTION toast_efficiency(rel regclass,
 								 cache text DEFAULT 'cold',
 								 max_seconds float8 DEFAULT 60)

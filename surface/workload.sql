@@ -209,6 +209,7 @@ COMMENT ON FUNCTION scanbench_internal.workload_io_now() IS
 REVOKE ALL ON FUNCTION scanbench_internal.workload_io_now() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION scanbench_internal.workload_io_now() TO pg_monitor;
 
+-- @index 210 | `workload_snapshot()`, `workload_reads(from, to)`, `workload_references_measure()` | each query's reads against this storage's measured rates, measured where missing ([more](doc/workload.md)) |
 CREATE FUNCTION workload_snapshot()
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
@@ -906,6 +907,7 @@ COMMENT ON COLUMN workload_scans_result.reference_mb_s IS 'that reference''s rat
 COMMENT ON COLUMN workload_scans_result.verdict IS '{ok}, or cached (more than 5 % resident after the eviction), host_cache (a cold run read faster than twice every rate of the storage: a cache below this system served it), io_limited (the server''s read throttle set the rate), depth_limited (read one at a time where the storage gives 1.5 times more at depth), storage_not_limiting (its reads took less than half its time); NULL when it read nothing from outside shared_buffers';
 COMMENT ON COLUMN workload_scans_result.note IS 'why a figure is missing, and the command that gives it';
 
+-- @index 230 | `workload_scans(query, cache)` | one SELECT's scan nodes, cold and warm, each against its access path's rate ([more](doc/workload.md#one-query-per-scan-node)) |
 CREATE FUNCTION workload_scans(query text, cache text DEFAULT 'both')
 RETURNS SETOF workload_scans_result
 AS 'MODULE_PATHNAME', 'workload_scans'

@@ -619,6 +619,7 @@ COMMENT ON FUNCTION scanbench_internal.workload_check_report(bigint) IS
 REVOKE ALL ON FUNCTION scanbench_internal.workload_check_report(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION scanbench_internal.workload_check_report(bigint) TO pg_monitor;
 
+-- @index 220 | `workload_check()` | nightly: a query reading slower, and why; `SB003` ([more](doc/workload.md#every-night)) |
 --
 -- The nightly check of the workload.  A procedure, as efficiency_check
 -- is: it commits the check it recorded before it judges it.  Checks take

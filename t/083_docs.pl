@@ -2,7 +2,8 @@
 # guards makes it fail: a README over 12,000 bytes, a relative link to a
 # file or a heading that does not exist, a page of doc/ the README does not
 # link, a column named in backquotes that the install script does not
-# have.  No server needed.
+# have, a function index that is not the one the surface's rows make.  No
+# server needed.
 #
 # tools/reference.pl: doc/reference.md and the examples against a catalog.
 # Its checks are shown failing on small pages against a small catalog
@@ -75,6 +76,34 @@ is($rc, 0, 'columns the install script defines pass') or diag($out);
 isnt($rc, 0, 'a column named only in a comment or a string of the script fails');
 like($out, qr/^#   line 5: `old_s` is no column, argument or field$/m, '... naming the line and the column');
 like($out, qr/^#   line 5: `gone_s` is no column/m, '... each of them');
+
+# The README's function index, made from the surface's "-- @index" lines
+# in their order; --write puts it in.
+my %index_tree = (
+	'scanbench.control' => "default_version = '9.9'\n",
+	'surface/f.sql' => "-- \@index 20 | `g()` | the second |\nCREATE FUNCTION g() RETURNS int LANGUAGE sql AS 'SELECT 1';\n"
+	  . "-- \@index 10 | `f(rel)`, `t` | the first |\nCREATE FUNCTION f(rel regclass) RETURNS int LANGUAGE sql AS 'SELECT 1';\nCREATE TABLE t (a int);\n");
+my $index = "| function | what it answers |\n|---|---|\n| `f(rel)`, `t` | the first |\n| `g()` | the second |\n";
+my $index_readme = sub { return "# t\n\n[a](doc/a.md)\n\n<!-- index -->\n$_[0]<!-- /index -->\n\nEnd.\n"; };
+($rc, $out) = run_check(tree(%index_tree, 'README.md' => $index_readme->($index)));
+is($rc, 0, 'a function index made from the surface passes') or diag($out);
+
+my $stale = tree(%index_tree, 'README.md' => $index_readme->("| function | what it answers |\n|---|---|\n| `g()` | the second |\n| `f(rel)`, `t` | the first |\n"));
+($rc, $out) = run_check($stale);
+isnt($rc, 0, 'an index in another order than the surface\'s fails');
+like($out, qr/^not ok - README\.md's function index is the one surface\/ makes$/m, '... and says so');
+my $wrote = `perl $check --write $stale 2>&1`;
+is($? >> 8, 0, '--write puts it in') or diag($wrote);
+is(slurp_file("$stale/README.md"), $index_readme->($index), '... the rows in order, the rest of the README as it was');
+
+($rc, $out) = run_check(tree(%index_tree, 'README.md' => "# t\n\n[a](doc/a.md)\n"));
+isnt($rc, 0, 'a README without the index where the surface has rows fails');
+
+my %misnamed = %index_tree;
+$misnamed{'surface/f.sql'} =~ s/`g\(\)`/`h()`/;
+($rc, $out) = run_check(tree(%misnamed, 'README.md' => $index_readme->($index =~ s/`g\(\)`/`h()`/r)));
+isnt($rc, 0, 'a row naming a function the surface does not make fails');
+like($out, qr/^#   surface\/f\.sql:1: h is no function, procedure, table or view of the surface$/m, '... naming the line and the name');
 
 # ---- tools/reference.pl ----
 

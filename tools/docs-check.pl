@@ -1,7 +1,8 @@
 #!/usr/bin/env perl
 # The README and the pages of doc/ as a reader meets them, without a server:
 #
-#   tools/docs-check.pl [TOP]        (TOP: the tree, default this script's ..)
+#   tools/docs-check.pl [--write] [TOP]   (TOP: the tree, default this
+#                                          script's ..)
 #
 # Fails when README.md is over 12,000 bytes (the README a DBA reads in ten
 # minutes; the rest lives a link away), when a relative link in README.md or
@@ -10,6 +11,16 @@
 # can reach from the front is a page nobody reads), and when a page names
 # in backquotes a column the SQL surface does not have (see below).
 #
+# The README's function index, between the lines "<!-- index -->" and
+# "<!-- /index -->", is made from the SQL surface: each row is a line
+#
+#   -- @index N | `function(args)`, ... | what it answers |
+#
+# beside the function in surface/*.sql, in the order of N (the install
+# scripts leave these lines out).  The check fails when the README's rows
+# are not those, or a row names in its first column a function, procedure,
+# table or view the surface does not make; --write puts the rows in.
+#
 # Prints an ok/not ok line per check and ends with "N passed, N failed".
 use strict;
 use warnings;
@@ -17,6 +28,7 @@ use File::Basename qw(dirname);
 use File::Spec;
 use Cwd qw(abs_path);
 
+my $write = @ARGV && $ARGV[0] eq '--write' ? shift @ARGV : undef;
 my $top = abs_path($ARGV[0] // dirname(abs_path($0)) . '/..');
 my $max_readme = 12000;
 my ($pass, $fail) = (0, 0);
@@ -85,6 +97,63 @@ sub anchors
 }
 
 my $readme = "$top/README.md";
+
+# The function index: rows from the surface, in the README.
+{
+	my (@rows, %made, @bad);
+	for my $f (sort glob("$top/surface/*.sql"))
+	{
+		my $n = 0;
+		for my $line (split /\n/, slurp($f) // '')
+		{
+			$n++;
+			$made{ lc $1 } = 1 if $line =~ /^CREATE (?:OR REPLACE )?(?:FUNCTION|PROCEDURE|TABLE|VIEW) (?:\@extschema\@\.)?(\w+)/;
+			next unless $line =~ /^-- \@index /;
+			my ($ord, $row) = $line =~ /^-- \@index (\d+) (\|.*\|)\s*$/;
+			my $where = File::Spec->abs2rel($f, $top) . ":$n";
+			if (!defined $ord)
+			{
+				push @bad, "$where: not -- \@index N | ... |";
+				next;
+			}
+			push @rows, [ $ord, $row, $where ];
+		}
+	}
+	my %ords;
+	push @bad, map { "$_->[2]: a second row numbered $_->[0]" } grep { $ords{ $_->[0] }++ } @rows;
+	for my $r (@rows)
+	{
+		my ($first) = $r->[1] =~ /^\|([^|]*)\|/;
+		for my $name ($first =~ /`(\w+)/g)
+		{
+			push @bad, "$r->[2]: $name is no function, procedure, table or view of the surface"
+			  unless $made{ lc $name };
+		}
+	}
+	my $table = join('', "| function | what it answers |\n|---|---|\n",
+		map { "$_->[1]\n" } sort { $a->[0] <=> $b->[0] } @rows);
+	my $text = slurp($readme) // '';
+	my ($before, $now, $after) = $text =~ /\A(.*^<!-- index -->\n)(.*?)(^<!-- \/index -->.*)\z/ms;
+	if (!defined $now)
+	{
+		check(0, 'README.md has the function index', 'put the lines <!-- index --> and <!-- /index --> where it goes')
+		  if @rows;
+	}
+	elsif ($write && $now ne $table && !@bad)
+	{
+		open(my $fh, '>:encoding(UTF-8)', $readme) or die "$readme: $!";
+		print $fh $before, $table, $after;
+		close $fh or die "$readme: $!";
+		print "# README.md: the function index written from surface/\n";
+	}
+	else
+	{
+		check(!@bad, 'every row of the function index in surface/ names what the surface makes', @bad);
+		check($now eq $table, 'README.md\'s function index is the one surface/ makes',
+			'tools/docs-check.pl --write puts it in');
+	}
+}
+
 my @pages = ($readme, sort glob("$top/doc/*.md"));
 my %parsed;
 for my $p (@pages)
