@@ -6,6 +6,13 @@
 #     against the sequential rate scan_efficiency recorded under the same
 #     cap, it is near sequential and storage_bound, never page_cache.
 #   - Counts of a table the page cache holds (no cap there): page_cache.
+#   - Under a cap of requests a second (no byte cap), an index scan by an
+#     uncorrelated key, out of both caches: each heap block it fetches is
+#     one read of 8 kB, one request, so its rate per second of wait is
+#     the cap times 8 kB (within 10 %); held against the references
+#     page_costs measured under the same cap, it is near the random one
+#     (or random_at_depth, the same rate where the cap binds at every
+#     depth), within 10 % of it, and storage_bound.
 # Skips where control groups cannot be written (tools/test.sh hands the
 # postgres user a group to make them in, as root).
 use strict;
@@ -41,8 +48,13 @@ $node->safe_psql('postgres', q{
 	CREATE EXTENSION pg_stat_statements;
 	CREATE UNLOGGED TABLE cold WITH (fillfactor = 10) AS SELECT g FROM generate_series(1, 400000) g;
 	CREATE UNLOGGED TABLE warm WITH (fillfactor = 10) AS SELECT g FROM generate_series(1, 400000) g;
+	-- about 8000 blocks of 25 rows; k is a permutation of g that follows
+	-- no order of the heap, so 1200 keys fetch about 1100 blocks
+	CREATE UNLOGGED TABLE rnd WITH (fillfactor = 10) AS
+		SELECT g, (g::bigint * 7919 % 200000)::integer AS k FROM generate_series(1, 200000) g;
+	CREATE INDEX rnd_k ON rnd (k);
 });
-$node->safe_psql('postgres', 'VACUUM (FREEZE, ANALYZE) cold, warm');
+$node->safe_psql('postgres', 'VACUUM (FREEZE, ANALYZE) cold, warm, rnd');
 $node->safe_psql('postgres', 'CHECKPOINT');
 # Written back before anything is timed, so that the write-back does not
 # share the device with the reads measured.
@@ -73,13 +85,17 @@ ok($seq, "the sequential reference, from scan_history run $ref->[0]{id}: " . ($s
 # The table's files out of the page cache (dd's nocache; the cluster stays
 # up, in its group); a scan of a table four times shared_buffers reads
 # through a ring, so shared_buffers keeps at most a quarter of it.
-my $path = $node->safe_psql('postgres', q{SELECT pg_relation_filepath('cold')});
 sub evict
 {
+	my (@rels) = @_;
 	system('sync') == 0 or die "sync: $?";
-	for my $f (glob($node->data_dir . "/$path"), glob($node->data_dir . "/$path.*"))
+	for my $rel (@rels ? @rels : ('cold'))
 	{
-		system('dd', "if=$f", 'iflag=nocache', 'count=0', 'status=none') == 0 or die "dd $f: $?";
+		my $path = $node->safe_psql('postgres', "SELECT pg_relation_filepath('$rel')");
+		for my $f (glob($node->data_dir . "/$path"), glob($node->data_dir . "/$path.*"))
+		{
+			system('dd', "if=$f", 'iflag=nocache', 'count=0', 'status=none') == 0 or die "dd $f: $?";
+		}
 	}
 }
 
@@ -115,11 +131,67 @@ unlike(marks($cold), qr/page_cache/, '... never page_cache');
 like(marks($warm), qr/\bpage_cache\b/,
 	"warm: page_cache ({" . marks($warm) . "}, $warm->{read_mb_s} MB/s against the sequential $seq->{mb_s})");
 
-# The rows, for doc/workload.md.
-for my $r ($cold, $warm)
+# The rows of doc/workload.md's table, noted as "table | ..." lines, which
+# tools/test.sh prints: the major, the cell, the statement, its calls,
+# blocks read, read wait (s) and its share of the time (%), the rate per
+# second of wait (MB/s) and the known one, the reference and the rate as
+# a % of it, the verdict.
+my $major = $node->safe_psql('postgres', q{SELECT current_setting('server_version_num')::int / 10000});
+sub table_row
 {
-	note(join(' | ', map { "$_=" . ($r->{$_} // '') } qw(query calls blocks_read read_wait_s read_wait_pct read_mb_s block_wait_us reference reference_pct)) . ' | verdict={' . marks($r) . '}');
+	my ($cell, $r, $known) = @_;
+	note(join(' | ', 'table', $major, $cell, $r->{query}, map({ $r->{$_} // '' } qw(calls blocks_read read_wait_s read_wait_pct read_mb_s)),
+		$known // '-', $r->{reference} // '', $r->{reference_pct} // '', '{' . marks($r) . '}'));
 }
+table_row("cold, $mib MiB/s", $cold, sprintf('%.1f', $cap));
+table_row('page cache', $warm);
+
+# ---- an index scan under a cap of requests a second ----
+# No byte cap: a request of the read-ahead (128 kB) takes no longer than
+# one of 8 kB, so the sequential reference is far above the random one.
+my $iops = 400;
+my $known = $iops * 8192 / 1e6;    # MB/s
+$lab->limit(0, 0, $iops);
+my $idx_q = 'SELECT count(*), sum(g) FROM rnd WHERE k < 1200';
+like($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; EXPLAIN (COSTS OFF) $idx_q"),
+	qr/Index Scan using rnd_k/, 'the count by k is an index scan');
+
+# The references, measured under the same cap (page_costs of rnd, out of
+# the caches by page_costs' own eviction).
+$refs = json_rows(q{SELECT * FROM workload_references_measure(rel => 'rnd', max_seconds => 30, max_age => '0')});
+my ($random) = grep { $_->{reference} eq 'random' } @$refs;
+ok($random && abs($random->{mb_s} - $known) <= 0.1 * $known,
+	sprintf('the random reference within 10 %% of the cap of %d requests of 8 kB a second (%.2f MB/s): %s',
+		$iops, $known, $random ? "$random->{mb_s} MB/s, $random->{source}" : 'none'))
+  or diag(explain($refs));
+
+my ($idx, @idx_rates);
+for my $try (1 .. 3)
+{
+	evict('rnd', 'rnd_k');
+	$node->restart;
+	$lab->move;
+	my $s1 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+	$node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $idx_q");
+	my $s2 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+	($idx) = grep { ($_->{query} // '') =~ /^SELECT count\(\*\), sum\(g\) FROM rnd WHERE k < \$1$/ }
+	  @{ json_rows("SELECT * FROM workload_reads($s1, $s2)") };
+	die "the index scan is not among workload_reads' rows" unless $idx;
+	push @idx_rates, $idx->{read_mb_s};
+	cmp_ok($idx->{read_mb_s}, '<=', 1.1 * $known,
+		sprintf('index scan (try %d): %s MB/s a second of wait, not above the cap (%s blocks in %s s of %s s)',
+			$try, $idx->{read_mb_s}, $idx->{blocks_read}, $idx->{read_wait_s}, $idx->{exec_s}));
+	last if abs($idx->{read_mb_s} - $known) <= 0.1 * $known;
+	diag("index scan at $idx->{read_mb_s} MB/s, more than 10 % from $known: trying again");
+	sleep 2;
+}
+cmp_ok((sort { abs($a - $known) <=> abs($b - $known) } @idx_rates)[0], '>=', 0.9 * $known,
+	sprintf('... and within 10 %% of %d x 8 kB a second, %.2f MB/s (tries: %s MB/s)', $iops, $known, join(', ', @idx_rates)));
+cmp_ok($idx->{blocks_read}, '>=', 1000, "... $idx->{blocks_read} blocks read, one a heap block it fetched");
+like($idx->{reference}, qr/^random(_at_depth)?$/, "... near the random reference ($idx->{reference}, $idx->{reference_pct} % of it)");
+ok(defined $idx->{random_pct} && abs($idx->{random_pct} - 100) <= 10, "... within 10 % of it ($idx->{random_pct} %)");
+like(marks($idx), qr/\bstorage_bound\b/, "... storage_bound ({" . marks($idx) . "}, $idx->{read_wait_pct} % of its time waiting)");
+table_row("index scan, $iops req/s", $idx, sprintf('%.2f', $known));
 
 $node->stop;
 done_testing();
