@@ -55,7 +55,12 @@
 # beside it: the year written, the night timed; then a third worker
 # added and the shards rebalanced onto it (timed), and the same night
 # timed again, with each step's ratio to the first.  The memory is the
-# coordinator's backend's (the workers' is not read).
+# coordinator's backend's (the workers' is not read).  Each step's CPU
+# seconds are read per node from /proc (a node's postmaster and every
+# process it started), with the coordinator's share and the spread of the
+# workers'; from the night's, its time on N machines is modelled
+# (coordinator + workers / N), since the nodes here share this machine's
+# CPUs and the wall clock cannot show scale-out.
 #
 # A year is about 450 bytes a run on disk with its indexes: 16 GB at the
 # defaults.  Give the server a shared_buffers of a few GB, and
@@ -160,18 +165,42 @@ mem_sql="SELECT coalesce((SELECT string_agg(round(substring(l FROM '[0-9]+')::nu
 table_rows=()
 row()
 {
-	# step, runs, seconds, memory "peak private"
-	table_rows+=("$1|$2|$3|$4")
+	# step, runs, seconds, memory "peak private", and on Citus each node's
+	# CPU seconds in the step ("n0 n1 n2 n3"; default the last step's)
+	table_rows+=("$1|$2|$3|$4|${5-${step_cpu:-}}")
+}
+
+# On Citus, the CPU seconds each node has used so far, "n0 n1 n2 n3" (the
+# coordinator, then the workers, the spare one last): its postmaster's,
+# its live processes' and those that ended (reaped by the postmaster,
+# counted in its cutime and cstime), from /proc.  Each node's processes
+# are the postmaster and its children alone.
+node_cpu()
+{
+	local i pm hz
+	hz=$(getconf CLK_TCK)
+	for i in 0 1 2 3; do
+		pm=$(head -n 1 "$work/cluster/n$i/postmaster.pid" 2>/dev/null) || { printf '0 '; continue; }
+		{ echo "$pm"; pgrep -P "$pm"; } | while read -r p; do
+			# the fields after "pid (comm) ": utime is the 12th
+			sed 's/^.*) //' "/proc/$p/stat" 2>/dev/null | awk '{ print $12 + $13 + $14 + $15 }'
+		done | awk -v hz="$hz" '{ t += $1 } END { printf "%.2f ", t / hz }'
+	done
+	echo
 }
 
 # One step: its SQL through one session, timed; the last output line of the
 # session is the memory.  Sets step_out to the step's own output.
 step()
 {
-	local t0 t1 out
+	local t0 t1 out cpu0
+	[ "$citus" = 1 ] && cpu0=$(node_cpu)
 	t0=$(sb_now)
 	out=$(q "$@" -c "$mem_sql" 2>&1) || { echo "$out" >&2; sb_die "a step failed"; }
 	t1=$(sb_now)
+	step_cpu=
+	[ "$citus" = 1 ] && step_cpu=$(paste <(tr ' ' '\n' <<<"$cpu0") <(node_cpu | tr ' ' '\n') |
+		awk 'NF == 2 { printf "%.2f ", $2 - $1 }')
 	step_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 	step_mem=$(tail -n 1 <<<"$out")
 	step_out=$(sed '$d' <<<"$out")
@@ -268,6 +297,7 @@ the_night()
 		WHERE n.reason IS NULL"
 	row "each run against its own history" "$nightly" "$step_s" "$step_mem"
 	own=$step_s
+	own_cpu=$step_cpu
 
 	step -c "WITH j AS (
 		SELECT n.*, n.reason IS NULL AND n.scan_pct IS NOT NULL
@@ -298,6 +328,7 @@ the_night()
 		   JOIN d ON d.relname = j.relname AND d.tags = j.tags"
 	row "each run against its cohort" "$nightly" "$step_s" "$step_mem"
 	cohort=$step_s
+	cohort_cpu=$step_cpu
 	IFS='|' read -r c_measured c_flagged c_slow <<<"$step_out"
 
 	# Where the series are kept, the night's COPY keeps them too; the same
@@ -311,6 +342,7 @@ the_night()
 	step -c "\\copy scan_history ($columns) FROM '$tmp/night.tsv'"
 	row "the night recorded (COPY)" "$nightly" "$step_s" "$step_mem"
 	record=$step_s
+	record_cpu=$step_cpu
 
 	# The night judged as a set: every run from the first of the night, in
 	# one statement (on Citus, each worker judges its own servers' runs).
@@ -321,9 +353,16 @@ the_night()
 			(SELECT status, count(*) AS n FROM fleet_scale_judged GROUP BY status) s"
 	row "the night judged (scan_history_judge_runs)" "$nightly" "$step_s" "$step_mem"
 	judge=$step_s
+	judge_cpu=$step_cpu
 	judged=$step_out
 	night=$(awk -v a="$record" -v b="$own" -v c="$cohort" -v d="$judge" 'BEGIN { printf "%.2f", a + b + c + d }')
-	row "a night's central work (the four above)" "$nightly" "$night" "- -"
+	night_cpu=
+	if [ "$citus" = 1 ]; then
+		night_cpu=$(printf '%s\n' "$own_cpu" "$cohort_cpu" "$record_cpu" "$judge_cpu" |
+			awk '{ for (i = 1; i <= NF; i++) t[i] += $i; if (NF > n) n = NF }
+				 END { for (i = 1; i <= n; i++) printf "%.2f ", t[i] }')
+	fi
+	row "a night's central work (the four above)" "$nightly" "$night" "- -" "$night_cpu"
 
 	# The same runs judged one call a run, as before the set judge: the
 	# runs' numbers and servers first, then each judged, given its server
@@ -377,6 +416,50 @@ the_night()
 	size=$(q -c "SELECT pg_size_pretty(sum($size_fn(t.relid))) FROM pg_partition_tree('scan_history') t WHERE t.isleaf")
 }
 
+# On Citus: each node's CPU seconds in each step, the coordinator's share
+# and the spread of the workers' (W of them); then the night's time on N
+# machines from its CPU seconds.
+cpu_report()
+{
+	local w=$1 r name cpu c work
+	echo
+	echo "Each node's CPU seconds in each step, from /proc (its postmaster and every process it started):"
+	printf '%-42s %11s' "step" "coordinator"
+	for i in $(seq 1 "$w"); do printf ' %9s' "worker $i"; done
+	printf ' %14s %16s\n' "coordinator %" "workers' spread"
+	for r in "${table_rows[@]}"; do
+		IFS='|' read -r name _ _ _ cpu <<<"$r"
+		[ -n "$cpu" ] || continue
+		awk -v name="$name" -v w="$w" -v cpu="$cpu" 'BEGIN {
+			split(cpu, c, " ")
+			printf "%-42s %11.2f", name, c[1]
+			tot = c[1]; sum = 0; lo = -1; hi = 0
+			for (i = 2; i <= w + 1; i++) {
+				printf " %9.2f", c[i]; tot += c[i]; sum += c[i]
+				if (lo < 0 || c[i] < lo) lo = c[i]
+				if (c[i] > hi) hi = c[i]
+			}
+			printf " %14s %16s\n", (tot > 0 ? sprintf("%.1f %%", 100 * c[1] / tot) : "-"),
+				(sum > 0 ? sprintf("%.1f %%", 100 * (hi - lo) / (sum / w)) : "-")
+		}'
+	done
+	echo "The workers' spread: the most busy worker's CPU seconds less the least busy one's, over their mean."
+	# The model: the coordinator's part runs on one machine, the workers'
+	# part divides among N; each node a machine with a CPU of its own, the
+	# shards even, I/O and the network not counted.
+	read -r c work <<<"$(awk -v w="$w" -v cpu="$night_cpu" 'BEGIN {
+		split(cpu, x, " "); s = 0; for (i = 2; i <= w + 1; i++) s += x[i]; printf "%.2f %.2f", x[1], s }')"
+	echo
+	echo "The night's central work on N workers, modelled from its CPU seconds as coordinator + workers / N"
+	echo "(each node a machine of its own, its work all CPU, the shards even; I/O and the network not counted):"
+	echo "  the coordinator $c s, the workers $work s together; this machine has $(nproc) CPUs for the $((w + 1)) nodes, so its wall clock ($night s) shows no scale-out."
+	for n in 1 2 3 8; do
+		awk -v n="$n" -v c="$c" -v w="$work" 'BEGIN { printf "  N = %d: %.2f s\n", n, c + w / n }'
+	done
+	awk -v c="$c" -v w="$work" -v k="$(awk -v s="$servers" -v r="$relations" 'BEGIN { print 1000000 / (s * r) }')" 'BEGIN {
+		printf "  100,000 servers x 10 relations on 8 workers: %.0f s (these figures x %.1f: the night and each server'"'"'s history grow with the servers)\n", k * (c + w / 8), k }'
+}
+
 # The table of the night's steps, and what the results say.
 report()
 {
@@ -386,7 +469,7 @@ report()
 	echo
 	printf '%-42s %10s %10s %10s %10s %10s\n' "step" "runs" "seconds" "runs/s" "peak MB" "private MB"
 	for r in "${table_rows[@]}"; do
-		IFS='|' read -r name n s mem <<<"$r"
+		IFS='|' read -r name n s mem _ <<<"$r"
 		read -r peak priv <<<"$mem"
 		printf '%-42s %10s %10s %10s %10s %10s\n' "$name" "$n" "$s" \
 			"$(awk -v n="$n" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')" "$peak" "$priv"
@@ -424,6 +507,7 @@ workers()
 }
 the_night
 report ", on Citus: $(workers) workers, $(q -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'scan_history'::regclass") shards"
+cpu_report "$(workers)"
 first_rows=("${table_rows[@]}")
 first_trend=$trend_median
 table_rows=()
@@ -446,14 +530,15 @@ echo "A worker added: $moved shards of the history moved onto it in $rebalance_s
 
 the_night
 report ", on Citus: $(workers) workers, after the rebalance"
+cpu_report "$(workers)"
 
 echo
 echo "Each step on 3 workers against 2 (seconds; ratio below 1: faster):"
 printf '%-42s %10s %10s %10s\n' "step" "2 workers" "3 workers" "ratio"
 for k in "${!table_rows[@]}"; do
-	IFS='|' read -r name _ s2 _ <<<"${table_rows[$k]}"
+	IFS='|' read -r name _ s2 _ _ <<<"${table_rows[$k]}"
 	for r in "${first_rows[@]}"; do
-		IFS='|' read -r name1 _ s1 _ <<<"$r"
+		IFS='|' read -r name1 _ s1 _ _ <<<"$r"
 		[ "$name1" = "$name" ] || continue
 		printf '%-42s %10s %10s %10s\n' "$name" "$s1" "$s2" \
 			"$(awk -v a="$s1" -v b="$s2" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')"

@@ -78,7 +78,7 @@ $node->stop;
 SKIP:
 {
 	my $why = SbCitus::unavailable();
-	skip "--citus: $why", 10 if defined $why;
+	skip "--citus: $why", 14 if defined $why;
 	IPC::Run::run([ 'bench/fleet-scale.sh', '--small', '--citus' ], '>', \$out, '2>', \$err);
 	is($?, 0, 'bench/fleet-scale.sh --small --citus succeeds') or diag("$out\n$err");
 	like($out, qr/^a year of 30 days \(1800 runs, .*, on Citus: 2 workers, 32 shards\.$/m,
@@ -97,6 +97,18 @@ SKIP:
 		'the judgement\'s ratio of three workers to two');
 	my @differ = $out =~ /^Judgements of the set that differ from the run's own: 0 of 60 /mg;
 	is(scalar @differ, 2, 'on two workers and on three, the set judgement is each run\'s own');
+	# Each node's CPU seconds a step, the coordinator's share, the
+	# workers' spread, and the model from them, on two workers and three.
+	my @cpu = $out =~ /^a night's central work \(the four above\)\s+([0-9.]+)((?:\s+[0-9.]+){2,3})\s+([0-9.]+) %\s+([0-9.]+) %$/mg;
+	is(scalar @cpu, 8, 'the night\'s CPU seconds on each node, the coordinator\'s share and the workers\' spread, twice')
+	  or diag($out);
+	my $workers_s = 0;
+	$workers_s += $_ for split ' ', $cpu[1] // '';
+	ok(@cpu == 8 && $cpu[0] + $workers_s > 0, "... some CPU spent (coordinator $cpu[0] s, workers$cpu[1] s)");
+	ok(@cpu == 8 && $cpu[2] > 0 && $cpu[2] < 100 && $cpu[6] > 0 && $cpu[6] < 100,
+		"... the coordinator's share a part of it ($cpu[2] %, then $cpu[6] %)");
+	my @model = $out =~ /^  N = 8: ([0-9.]+) s$/mg;
+	is(scalar @model, 2, "the night modelled on 8 workers (@model s)");
 	unlike($out, qr/\b(issue|floor|seed)\b/i, 'no word of the jargon in the output');
 }
 
