@@ -87,9 +87,17 @@ for my $mode ('background worker', 'connection')
 		"$mode: the scheduled run is in the history");
 	my $verdict = sql(q{SELECT coalesce(array_to_string(verdict, ','), 'ok') FROM scan_history WHERE scan_pct < 10000
 						ORDER BY id DESC LIMIT 1});
+	# A run is judged against earlier runs of its own marks: on a busy
+	# machine it can get a mark none of the seeded runs has (and then no
+	# alarm, rightly), which says nothing of pg_cron.
+	my $alike = sql(q{SELECT count(*) FROM scan_history h,
+			(SELECT verdict FROM scan_history WHERE scan_pct < 10000 ORDER BY id DESC LIMIT 1) r
+		WHERE h.scan_pct = 10000
+		  AND scanbench_internal.scan_history_marks(h.verdict) = scanbench_internal.scan_history_marks(r.verdict)});
 	SKIP:
 	{
 		skip "the scheduled run could not be judged ($verdict)", 2 if $verdict =~ /unstable|cached/;
+		skip "no seeded run has the scheduled run's marks ($verdict), so it is judged against none", 2 if $alike == 0;
 		is($status, 'failed', "$mode: an alarm fails the job");
 		like($message, qr/lineitem scan efficiency [0-9.]+ % is [0-9]+ % below its 30-day median 10000\.0 %; scheduler changed seeded-scheduler → /,
 			"$mode: and its message says by how much and what changed");
