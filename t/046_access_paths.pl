@@ -71,7 +71,11 @@ for my $case ([ 'a_k', 'uncorrelated' ], [ 'a_id', 'correlated' ])
 		cmp_ok($heap, '<=', 12, "$what: an index scan reads the rows' few pages ($heap)");
 	}
 	cmp_ok($by->{'index cold'}{index_pages_read}, '>=', 2, "$what: and index pages");
-	is($by->{'index_only cold'}{heap_pages_read}, '0', "$what: an index-only scan of a frozen table reads no heap page");
+	# The server counts a relation's reads of every fork as its own: the
+	# one page of the visibility map the scan consults is counted with the
+	# heap when it was not in shared_buffers.
+	cmp_ok($by->{'index_only cold'}{heap_pages_read}, '<=', 1,
+		"$what: an index-only scan of a frozen table reads no heap page, its visibility map's page at most");
 	for my $p ('index', 'index_only', 'bitmap')
 	{
 		my $c = $by->{"$p cold"};

@@ -242,8 +242,12 @@ SKIP:
 	ok(!(grep { join(',', @{ $_->{extra_passes} }) ne
 				($_->{first_side} eq 'a' ? 'untimed a,untimed b' : 'untimed b,untimed a') } @tp),
 		'... each side run once untimed just before its timed pass, as scan_rate\'s warm pass is');
-	ok(!(grep { $_->{leaf} ne 'n' || $_->{first_block} != 0 || $_->{a_cached_pct} < 100 } @tp),
-		'... over the whole relation, found in the caches');
+	# Found in the caches: the untimed pass just before put every page
+	# there; the kernel may take a few back when other work on the machine
+	# needs the memory.
+	ok(!(grep { $_->{leaf} ne 'n' || $_->{first_block} != 0 || $_->{a_cached_pct} < 95 } @tp),
+		'... over the whole relation, found in the caches') or
+		diag(join(' ', map { "$_->{leaf}\@$_->{first_block}:$_->{a_cached_pct}%" } @tp));
 	my @r = sort { $a <=> $b } map { $_->{b_mb_s} / $_->{a_mb_s} } @tp;
 	my $h = (@r - 1) / 2;
 	my $med = $r[int($h)] + ($h - int($h)) * (($r[int($h) + 1] // $r[int($h)]) - $r[int($h)]);
