@@ -88,10 +88,7 @@ eic=$(q "SHOW effective_io_concurrency")
 cold()
 {
 	sb_restart_cluster "$PGHOST" || sb_die "could not restart the cluster"
-	sync
-	for f in "$file" "$file".*; do
-		[ -f "$f" ] && dd if="$f" iflag=nocache count=0 status=none
-	done
+	sb_evict "$file"
 	sb_lab_move "$group" "$data" || sb_die "could not move the cluster into $group"
 }
 
@@ -148,8 +145,7 @@ fio_iops()
 {
 	local io=(--ioengine=psync --fadvise_hint=random)
 	[ "$1" -gt 1 ] && io=(--ioengine=libaio --direct=1 --iodepth="$1")
-	sync
-	dd if="$file" iflag=nocache count=0 status=none
+	sb_evict "$file"
 	fio --name=ap --filename="$file" --readonly --rw=randread --bs=8k "${io[@]}" \
 		--invalidate=1 --runtime=5 \
 		--size="$(stat -c %s "$file")" --output-format=terse --terse-version=3 2>/dev/null |

@@ -76,10 +76,7 @@ file=$data/$(q "SELECT pg_relation_filepath('lineitem')")
 cold()
 {
 	sb_restart_cluster "$PGHOST" || sb_die "could not restart the cluster"
-	sync
-	for f in "$file" "$file".*; do
-		[ -f "$f" ] && dd if="$f" iflag=nocache count=0 status=none
-	done
+	sb_evict "$file"
 	sb_lab_move "$group" "$data" || sb_die "could not move the cluster into $group"
 }
 
@@ -153,8 +150,7 @@ fio_us()
 {
 	local rw=$1 extra=()
 	[ "$rw" = randread ] && extra=(--fadvise_hint=random)
-	sync
-	dd if="$file" iflag=nocache count=0 status=none
+	sb_evict "$file"
 	fio --name=pc --filename="$file" --readonly --rw="$rw" --bs=8k --iodepth=1 \
 		--ioengine=psync --invalidate=1 --runtime=5 \
 		--size="$(stat -c %s "$file")" "${extra[@]}" --output-format=terse --terse-version=3 2>/dev/null |
@@ -170,8 +166,7 @@ fio_depth()
 {
 	local size
 	size=$(stat -c %s "$file")
-	sync
-	dd if="$file" iflag=nocache count=0 status=none
+	sb_evict "$file"
 	fio --name=pd --filename="$file" --readonly --rw=randread --bs=8k --iodepth=1 \
 		--ioengine=psync --thread --numjobs="$1" --group_reporting --invalidate=1 \
 		--fadvise_hint=random --runtime=5 --size=$((size / $1 / 8192 * 8192)) \

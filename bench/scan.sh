@@ -45,10 +45,7 @@ echo "lineitem: SF $scale, $bytes bytes in ${#files[@]} file(s); $pairs pairs ea
 dd_cold()
 {
 	local f t0 t1
-	for f in "${files[@]}"; do
-		sync -d "$f"
-		dd if="$f" iflag=nocache count=0 status=none
-	done
+	sb_evict "${files[@]}"
 	t0=$(sb_now)
 	for f in "${files[@]}"; do dd if="$f" of=/dev/null bs=8k status=none; done
 	t1=$(sb_now)

@@ -68,8 +68,7 @@ sb_side()
 # The eviction storage_profile does: write back, then POSIX_FADV_DONTNEED.
 evict()
 {
-	sync -d "$ref"
-	dd if="$ref" iflag=nocache count=0 status=none
+	sb_evict "$ref"
 }
 
 # The tools' side, on a fresh file each time as storage_profile's is.

@@ -58,16 +58,12 @@ sync
 # pgbench's tables and indexes out of both caches.
 cold()
 {
-	local p f
 	q "CHECKPOINT" >/dev/null
 	sb_restart_cluster "$dir"
-	sync
-	for p in $(q "SELECT pg_relation_filepath(c.oid) FROM pg_class c
-				  WHERE c.relname LIKE 'pgbench%' AND c.relkind IN ('r', 'i')"); do
-		for f in "$dir/data/$p" "$dir/data/$p".*; do
-			[ -f "$f" ] && dd if="$f" iflag=nocache count=0 status=none
-		done
-	done
+	local rels
+	mapfile -t rels < <(q "SELECT pg_relation_filepath(c.oid) FROM pg_class c
+						   WHERE c.relname LIKE 'pgbench%' AND c.relkind IN ('r', 'i')")
+	sb_evict "${rels[@]/#/$dir/data/}"
 }
 
 echo "bench/workload.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), PostgreSQL $(q 'SHOW server_version'), $(nproc) CPUs, $(uname -r)"

@@ -270,6 +270,22 @@ sb_restart_cluster()
 		sb_die "server did not restart: see $dir/server.log"
 }
 
+# sb_evict FILE...: each file and its further segments (FILE.1, FILE.2,
+# ...) out of the page cache: written back first (a dirty page is not
+# dropped), then dropped with POSIX_FADV_DONTNEED, which dd's iflag=nocache
+# issues.  A name that is not a file is passed over.
+sb_evict()
+{
+	local f s
+	sync
+	for f in "$@"; do
+		for s in "$f" "$f".*; do
+			[ -f "$s" ] && dd if="$s" iflag=nocache count=0 status=none
+		done
+	done
+	return 0
+}
+
 # Cleanup steps run last-registered first: the cluster stops before its
 # directory goes, a mount is undone before its image is removed.
 # The command line of the script that sourced this file ("." passes its
