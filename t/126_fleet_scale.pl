@@ -78,13 +78,15 @@ $node->stop;
 SKIP:
 {
 	my $why = SbCitus::unavailable();
-	skip "--citus: $why", 14 if defined $why;
+	skip "--citus: $why", 15 if defined $why;
 	IPC::Run::run([ 'bench/fleet-scale.sh', '--small', '--citus' ], '>', \$out, '2>', \$err);
 	is($?, 0, 'bench/fleet-scale.sh --small --citus succeeds') or diag("$out\n$err");
 	like($out, qr/^a year of 30 days \(1800 runs, .*, on Citus: 2 workers, 32 shards\.$/m,
 		'the night on two workers');
 	like($out, qr/^A worker added: [1-9]\d* shards of the history moved onto it in [0-9.]+ s/m,
 		'a worker added, shards moved onto it');
+	like($out, qr/^The history analyzed after the move \(ANALYZE scan_history\): [0-9.]+ s\.$/m,
+		'... and the history analyzed, so that the moved shards have statistics');
 	like($out, qr/^a year of 30 days \(1800 runs, .*, on Citus: 3 workers, after the rebalance\.$/m,
 		'the night again on three');
 	my @own = $out =~ /^Judgements naming their own server: 60 of 60; compared with more than 30 earlier runs: 0 /mg;
