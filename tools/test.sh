@@ -867,23 +867,25 @@ grep -E '^(t/|not ok|Files=|Result:|#   Failed|# table \|)' "$tap_log"
 # Each TAP file's wall-clock time, slowest first: what to look at when
 # the run grows long, and what doc/development.md's tiers are made from.
 # prove -v --timer ends a file that passed with its "ok N ms" line; one
-# that failed has none, and its time is the stamp on the next file's name
-# less the stamp on its own (each file's name is stamped when it starts,
-# in a run of one file at a time; --tap-jobs prints a file whole when it
-# ends, and a failed file's time is not known then).
+# that failed or was skipped has none.  prove stamps each file's name as
+# the file ends (its output is printed whole then), so in a run of one
+# file at a time such a file's time is its stamp less the stamp before it;
+# the first file's is not known that way, nor any under --tap-jobs.
 awk -v par="$tap_jobs" '
-	function flush(now,  d) {
-		if (cur == "" || done || par != 1) return
-		d = now - start; if (d < 0) d += 86400
-		printf "%6d s  %s\n", d, cur
+	function flush() {
+		if (cur != "" && !done && par == 1 && d >= 0) printf "%6d s  %s\n", d, cur
 	}
 	match($0, /^\[[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\]/) {
+		flush()
 		split(substr($0, 2, 8), h, ":")
 		now = h[1] * 3600 + h[2] * 60 + h[3]
-		flush(now)
-		cur = ($2 ~ /^t\//) ? $2 : ""; start = now; done = 0; next
+		d = -1
+		if (seen) { d = now - prev; if (d < 0) d += 86400 }
+		prev = now; seen = 1
+		cur = ($2 ~ /^t\//) ? $2 : ""; done = 0; next
 	}
-	cur != "" && /^(ok|not ok) +[0-9]+ ms / { printf "%6d s  %s\n", $2 / 1000, cur; done = 1 }' "$tap_log" |
+	cur != "" && /^(ok|not ok) +[0-9]+ ms / { printf "%6d s  %s\n", $2 / 1000, cur; done = 1 }
+	END { flush() }' "$tap_log" |
 	sort -rn | sed 's/^/test.sh: took /'
 if [ $tap_rc -ne 0 ]; then
 	grep -vE "^(ok|#)" "$tap_log" | head -60
