@@ -45,7 +45,7 @@ echo "lineitem: SF $scale, $bytes bytes in ${#files[@]} file(s); $pairs pairs ea
 dd_cold()
 {
 	local f t0 t1
-	sb_evict "${files[@]}"
+	sb_evict "${files[0]}"
 	t0=$(sb_now)
 	for f in "${files[@]}"; do dd if="$f" of=/dev/null bs=8k status=none; done
 	t1=$(sb_now)

@@ -271,16 +271,17 @@ sb_restart_cluster()
 }
 
 # sb_evict FILE...: each file and its further segments (FILE.1, FILE.2,
-# ...) out of the page cache: written back first (a dirty page is not
-# dropped), then dropped with POSIX_FADV_DONTNEED, which dd's iflag=nocache
-# issues.  A name that is not a file is passed over.
+# ...) out of the page cache as the extension evicts them: each written
+# back (fdatasync: a dirty page is not dropped), then dropped with
+# POSIX_FADV_DONTNEED, which dd's iflag=nocache issues.  Name a relation's
+# first segment only.  A name that is not a file is passed over.
 sb_evict()
 {
 	local f s
-	sync
 	for f in "$@"; do
 		for s in "$f" "$f".*; do
-			[ -f "$s" ] && dd if="$s" iflag=nocache count=0 status=none
+			[ -f "$s" ] || continue
+			sync -d "$s" && dd if="$s" iflag=nocache count=0 status=none
 		done
 	done
 	return 0
