@@ -51,7 +51,7 @@ DESCRIPTION
         prove_installcheck in a fresh copy (tools/installcheck-test.sh),
         the Debian package for the major (tools/package-test.sh), every
         block of README.md and doc/ marked run (tools/readme-check.sh), the
-        layout's rules, the clients' parsers fuzzed with libFuzzer for 20
+        layout's rules, the clients' parsers fuzzed with libFuzzer for 10
         s each (make fuzzcheck, bin/fuzz; on this machine, not in a root),
         and, on 15 and 18, the packaging checks, made
         from this machine: on 15 tools/release.sh --dry-run (the release's
@@ -913,7 +913,7 @@ check_o0()
 # from apt when clang is missing, as tools/pgxn-test.sh installs its
 # packages.  make's own "Error" line is left out, so that the last line
 # is the runs' "N passed, N failed".
-fuzz_seconds=20
+fuzz_seconds=10
 fuzz_check()
 {
 	local clang=clang need=() p out rc
