@@ -252,7 +252,10 @@ $node->safe_psql('postgres', 'DROP TABLE r');
 # L * (i + r + (h - (2^r - 1)) / min(depth, 8)), and its rate is (h + i)
 # over that.  Random reads at each path's depth get min(depth, 8) / L,
 # and path_pct is the path's rate over theirs.  k is a permutation of g,
-# uncorrelated with the heap.
+# uncorrelated with the heap.  Made with the disk at no latency, as d and
+# r were: at 8 ms a read, the index build and VACUUM's reads took half a
+# minute of the file's time; the cell's disk is set again after.
+$disk->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);
 $node->safe_psql('postgres', q{
 	CREATE UNLOGGED TABLE a (g int, k int, pad text) TABLESPACE lab;
 	INSERT INTO a SELECT g, (g::bigint * 7919) % 300000, repeat('x', 200) FROM generate_series(1, 300000) g;
@@ -261,6 +264,9 @@ $node->safe_psql('postgres', q{
 	ALTER TABLESPACE lab SET (effective_io_concurrency = 8);
 	CHECKPOINT;
 });
+# The disk as the read-ahead cell left it (its byte cap far above the
+# 8 MB a second these 8 kB reads make).
+$disk->set(latency_us => $lat_us, depth => 8, iops => 0, mb_s => 120);
 # From 18, I/O workers enough for the depth.
 lab_io_workers($node, 16);
 # Eight reads in flight pass through eight I/O workers (18) and the disk's
