@@ -106,6 +106,67 @@ for my $p (@paths)
 	ok(!defined $warm->{verdict}, "$type, warm: nothing read, no verdict");
 }
 
+# ---- 19: each node's figures are EXPLAIN (IO)'s own ----
+# auto_explain, with log_io, logs the very executions the call runs under
+# EXPLAIN (a statement nested in the function), so a row's reads, wait
+# and I/Os in flight can be held against the server's own figures for
+# the same node of the same run, not against another run's.
+if ($node->pg_version->major >= 19)
+{
+	my $ae = join("\n", "LOAD 'auto_explain';",
+		map { "SET auto_explain.$_;" } ('log_min_duration = 0', 'log_analyze = on', 'log_buffers = on',
+			'log_io = on', 'log_nested_statements = on', 'log_format = json'));
+	for my $p (@paths)
+	{
+		my ($type, $query, $set) = @$p;
+		my $offset = -s $node->logfile;
+		my ($ret, $rows, $err) = scans($query, set => "$ae\n$set");
+		is($ret, 0, "19, $type: the call runs under auto_explain") or diag($err);
+		my $cold = by_cache($rows // [], $type, 'cold');
+		# Each plan logged, as auto_explain writes it: one JSON object
+		# after "plan:", each of its lines begun with a tab in the log.
+		my $log = slurp_file($node->logfile, $offset);
+		my @logged = map { decode_json(s/^\t//mgr) } ($log =~ /plan:\n((?:\t[^\n]*\n)+)/g);
+		my @found;
+		my $walk;
+		$walk = sub {
+			my ($n) = @_;
+			push @found, $n if $n->{'Node Type'} eq $type && ($n->{'Relation Name'} // '') eq 's';
+			$walk->($_) for @{ $n->{Plans} // [] };
+		};
+		$walk->($_->{Plan}) for grep { ($_->{'Query Text'} // '') =~ /^EXPLAIN/ } @logged;
+		# The cold run is the one that read: the warm one finds every page.
+		my @read = grep { ($_->{'Shared Read Blocks'} // 0) > 0 } @found;
+		is(scalar(@read), 1, "19, $type: auto_explain logged one run of the node that read ("
+			  . scalar(@found) . ' logged in all)')
+		  or next;
+		next unless $cold;
+		# A node's own figures: EXPLAIN's are its children's too.
+		my $own = sub {
+			my ($n, $key) = @_;
+			my $v = $n->{$key} // 0;
+			$v -= $_->{$key} // 0 for @{ $n->{Plans} // [] };
+			return $v;
+		};
+		my $n = $read[0];
+		is($cold->{blocks_read}, $own->($n, 'Shared Read Blocks'),
+			"19, $type, cold: blocks_read is the node's Shared Read Blocks");
+		cmp_ok(abs($cold->{read_wait_s} * 1000 - $own->($n, 'Shared I/O Read Time')), '<=', 0.01,
+			"19, $type, cold: read_wait_s is the node's Shared I/O Read Time ("
+			  . $own->($n, 'Shared I/O Read Time') . ' ms)');
+		if (($n->{'I/O Count'} // 0) > 0)
+		{
+			cmp_ok(abs($cold->{in_flight} - $n->{'Average I/Os In Progress'}), '<=', 0.05,
+				"19, $type, cold: in_flight $cold->{in_flight} is the node's Average I/Os In Progress, "
+				  . "to a tenth ($n->{'Average I/Os In Progress'})");
+		}
+		else
+		{
+			ok(!defined $cold->{in_flight}, "19, $type, cold: no I/O counted, no in_flight");
+		}
+	}
+}
+
 # ---- refused before anything runs; nothing changed ----
 $node->safe_psql('postgres', q{
 	CREATE TABLE w (a int);
