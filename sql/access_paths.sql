@@ -82,7 +82,7 @@ SELECT path, cache, selectivity, rows,
        path_pct IS NULL OR pct_low IS NULL
          OR (pct_low <= path_pct AND path_pct <= pct_high) AS interval_ok,
        rounds >= 1 AS rounds_ok
-FROM access_paths('sb_ap', 'sb_ap_k', selectivity => 0.01, max_seconds => 10)
+FROM access_paths('sb_ap', 'sb_ap_k', selectivity => 0.01, max_seconds => 5)
 ORDER BY path, cache;
 
 -- A char(n) key: the bound keeps its length, every path counts the rows.

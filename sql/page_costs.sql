@@ -52,7 +52,7 @@ SELECT relation, tablespace, pages = pg_relation_size('sb_pc') / 8192 AS all_pag
        recommended_random_page_cost, command,
        untimed_s >= 0 AND elapsed_s >= untimed_s AS seconds_ok,
        'cached' = ANY (verdict) AS cached
-FROM page_costs('sb_pc', max_seconds => 10);
+FROM page_costs('sb_pc', max_seconds => 5);
 \set VERBOSITY default
 
 DROP TABLE sb_pc, sb_pc_parent, sb_pc_child, sb_pc_temp;

@@ -194,15 +194,15 @@ SELECT * FROM workload_references_measure(rel => 'sb_wl_small');
 SELECT count(*) AS runs FROM page_costs_history;
 SET client_min_messages = warning;
 SELECT reference, mb_s > 0 AS measured, source LIKE 'page_costs_history %: public.sb_wl_refs' AS from_it
-FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 5)
+FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 2)
 WHERE reference IN ('sequential', 'random') ORDER BY reference;
 SELECT count(*) AS runs FROM page_costs_history;
 -- Fresh: returned as they are, nothing measured again.
-SELECT count(*) > 0 AS has_references FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 5);
+SELECT count(*) > 0 AS has_references FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 2);
 SELECT count(*) AS runs FROM page_costs_history;
 -- max_age 0: measured again.
 SELECT count(*) > 0 AS has_references
-FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 5, max_age => '0');
+FROM workload_references_measure(rel => 'sb_wl_refs', max_seconds => 2, max_age => '0');
 SELECT count(*) AS runs FROM page_costs_history;
 RESET client_min_messages;
 DROP TABLE sb_wl_refs, sb_wl_small;
