@@ -593,10 +593,25 @@ sql('bench', q{
 
 # What ran, counted: each database's planted_hits, and the server's log.
 my @dbs = qw(bench central plain);
+# Read in a session a database, kept open: three psql processes a look
+# cost more than most of what was looked at.  A sequence's last_value is
+# read as it is now, whatever the session saw before.
+my %counter;
+for my $db (@dbs)
+{
+	$counter{$db} = $node->background_psql($db);
+	$counter{$db}->query_safe('SET search_path = pg_catalog, pg_temp');
+}
 sub hits
 {
 	my $n = 0;
-	$n += sql($_, q{SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM public.planted_hits}) for @dbs;
+	for my $db (@dbs)
+	{
+		my $v = $counter{$db}->query_safe(
+			q{SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM public.planted_hits});
+		$v =~ s/\s+//g;
+		$n += $v;
+	}
 	return $n;
 }
 my $log_at = -s $node->logfile;
@@ -836,5 +851,6 @@ my %once;
 is(scalar(@found), 0, "the clients' SQL leaves nothing to the path")
   or diag(join("\n", @found));
 
+$_->quit for values %counter;
 $node->stop;
 done_testing();
