@@ -93,3 +93,100 @@ SELECT scanbench_internal.judge_figure('{"median": "50"}');
 SELECT scanbench_internal.judge_figure('[50]');
 SELECT scanbench_internal.judge_figure(NULL);
 SELECT scanbench_internal.judge_figure('{"cache": "lukewarm"}');
+
+--
+-- A recorded run against its own history (scanbench_internal.judge_run,
+-- src/runjudge.c): each rule's threshold from both sides.  The base: a
+-- figure of 50 %, 5 % below the median of 3 earlier runs, judged with
+-- efficiency_check's default limits (an alarm at a drop of 20 %, a
+-- warning at 10 %).
+--
+CREATE FUNCTION pg_temp.r(scan_pct float8 DEFAULT 50, drop_pct float8 DEFAULT 5,
+						  earlier integer DEFAULT 3, min_pct float8 DEFAULT NULL,
+						  max_drop float8 DEFAULT 20, warn_pct float8 DEFAULT NULL,
+						  warn_drop float8 DEFAULT 10) RETURNS text
+LANGUAGE sql AS $$
+SELECT concat_ws(' ', j.status, array_to_string(j.rules, ','))
+FROM scanbench_internal.judge_run(scan_pct, drop_pct, earlier, min_pct, max_drop, warn_pct, warn_drop) j
+$$;
+
+SELECT pg_temp.r() AS base, * FROM scanbench_internal.judge_run(50, 5, 3, NULL, 20, NULL, 10);
+
+-- drop: more than max_drop_pct below the median, 3 earlier runs or more.
+SELECT pg_temp.r(drop_pct => 20) AS "20 of 20",
+	   pg_temp.r(drop_pct => 20.1) AS "20.1 of 20",
+	   pg_temp.r(drop_pct => 20.1, max_drop => 30) AS "20.1 of 30",
+	   pg_temp.r(drop_pct => 90, earlier => 2) AS "90 over 2 runs",
+	   pg_temp.r(drop_pct => NULL) AS "no median";
+SELECT earlier_runs, drop_judged, earlier_needed
+FROM generate_series(2, 3) AS earlier_runs,
+	 scanbench_internal.judge_run(50, 25, earlier_runs, NULL, 20, NULL, 10);
+
+-- drop_warning: more than warn_drop_pct below it, and no alarm.
+SELECT pg_temp.r(drop_pct => 10) AS "10 of 10",
+	   pg_temp.r(drop_pct => 10.1) AS "10.1 of 10",
+	   pg_temp.r(drop_pct => 10.1, warn_drop => NULL) AS "no warning limit",
+	   pg_temp.r(drop_pct => 15, earlier => 2) AS "15 over 2 runs";
+
+-- below_limit: the figure below min_pct, whatever the earlier runs.
+SELECT pg_temp.r(min_pct => 50) AS "50 of 50",
+	   pg_temp.r(scan_pct => 49.9, min_pct => 50) AS "49.9 of 50",
+	   pg_temp.r(scan_pct => 10, min_pct => 50, earlier => 0, drop_pct => NULL) AS "the first run";
+
+-- near_limit: below warn_pct, by default 10 % above min_pct (40: 44) but at
+-- most halfway from it to 100 (90: 95, not 99); not when an alarm holds.
+SELECT pg_temp.r(scan_pct => 44, min_pct => 40) AS "44 over 40",
+	   pg_temp.r(scan_pct => 43.9, min_pct => 40) AS "43.9 over 40",
+	   pg_temp.r(scan_pct => 95, min_pct => 90) AS "95 over 90",
+	   pg_temp.r(scan_pct => 94.9, min_pct => 90) AS "94.9 over 90",
+	   pg_temp.r(scan_pct => 59.9, min_pct => 40, warn_pct => 60) AS "59.9, warn_pct 60",
+	   pg_temp.r(scan_pct => 39, min_pct => 40) AS "below the limit";
+SELECT min_pct, warn_at FROM unnest('{40, 90}'::float8[]) AS min_pct,
+	 scanbench_internal.judge_run(50, 5, 3, min_pct, 20, NULL, 10);
+
+-- Both alarms at once, in the table's order; both warnings at once.
+SELECT pg_temp.r(scan_pct => 30, min_pct => 40, drop_pct => 40) AS "two alarms",
+	   pg_temp.r(scan_pct => 42, min_pct => 40, drop_pct => 15) AS "two warnings";
+
+-- Refused: earlier runs not counted.
+SELECT scanbench_internal.judge_run(50, 5, -1, NULL, 20, NULL, 10);
+SELECT scanbench_internal.judge_run(50, 5, NULL, NULL, 20, NULL, 10);
+
+--
+-- A recorded page_costs run that has a recommendation
+-- (scanbench_internal.judge_page_costs_run, src/runjudge.c): each rule
+-- from both sides.  The base: random_page_cost 10 % off the recommended
+-- interval, the ratio 5 % from its median, max_off_pct 50, the depth in
+-- force (16) above the least the sweeps found enough (8).
+--
+CREATE FUNCTION pg_temp.p(off_pct float8 DEFAULT 10, change_pct float8 DEFAULT 5,
+						  max_off float8 DEFAULT 50, eic integer DEFAULT 16,
+						  eic_low integer DEFAULT 8) RETURNS text
+LANGUAGE sql AS $$
+SELECT concat_ws(' ', j.status, array_to_string(j.rules, ','))
+FROM scanbench_internal.judge_page_costs_run(off_pct, change_pct, max_off, eic, eic_low) j
+$$;
+
+SELECT pg_temp.p() AS base;
+
+-- off_limit above max_off_pct; off_half above half of it, without the alarm.
+SELECT pg_temp.p(off_pct => 50) AS "50 of 50",
+	   pg_temp.p(off_pct => 50.1) AS "50.1 of 50",
+	   pg_temp.p(off_pct => 25) AS "25 of 50",
+	   pg_temp.p(off_pct => 25.1) AS "25.1 of 50",
+	   pg_temp.p(off_pct => 25.1, max_off => 60) AS "25.1 of 60";
+
+-- moved: the ratio more than max_off_pct from its median, either way.
+SELECT pg_temp.p(change_pct => 50) AS "+50",
+	   pg_temp.p(change_pct => 50.1) AS "+50.1",
+	   pg_temp.p(change_pct => -50.1) AS "-50.1",
+	   pg_temp.p(change_pct => NULL) AS "no median";
+
+-- shallow: the depth in force below the least the sweeps found enough.
+SELECT pg_temp.p(eic => 8) AS "8 of 8",
+	   pg_temp.p(eic => 7) AS "7 of 8",
+	   pg_temp.p(eic => 0) AS "0 of 8",
+	   pg_temp.p(eic_low => NULL) AS "no sweeps";
+
+-- Every rule at once: the alarm, then the rest in the table's order.
+SELECT pg_temp.p(off_pct => 80, change_pct => -70, eic => 1) AS "all";

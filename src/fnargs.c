@@ -172,6 +172,17 @@ sb_arg_float8(SbArgs *args, const char *name, double dflt)
  * A float8 argument for which NULL has a meaning: if_null when it is NULL
  * or the caller's definition lacks it.
  */
+/* An integer argument where NULL is a figure not had: if_null then. */
+int32
+sb_arg_int32_or_null(SbArgs *args, const char *name, int32 if_null)
+{
+	int			i = arg_position(args, name);
+
+	if (i < 0 || args->fcinfo->args[i].isnull)
+		return if_null;
+	return sb_arg_int32(args, name, if_null);
+}
+
 double
 sb_arg_float8_or_null(SbArgs *args, const char *name, double if_null)
 {

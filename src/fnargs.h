@@ -33,6 +33,8 @@ extern void sb_args_refuse_nulls_but(FunctionCallInfo fcinfo,
 extern bool sb_arg_given(SbArgs *args, const char *name);
 extern int32 sb_arg_int32(SbArgs *args, const char *name, int32 dflt);
 extern double sb_arg_float8(SbArgs *args, const char *name, double dflt);
+extern int32 sb_arg_int32_or_null(SbArgs *args, const char *name,
+								  int32 if_null);
 extern double sb_arg_float8_or_null(SbArgs *args, const char *name,
 									double if_null);
 extern bool sb_arg_bool(SbArgs *args, const char *name, bool dflt);

@@ -14,6 +14,20 @@
 -- into its caller, which would call it once for each column it reads.
 --
 -- @begin scan_history_verdict
+-- The rules, in the library (src/runjudge.c).  Like the judge that calls
+-- them, they read nothing, so any role that may judge may call them.
+CREATE FUNCTION scanbench_internal.judge_run(scan_pct float8, drop_pct float8, earlier_runs integer,
+											 min_pct float8, max_drop_pct float8,
+											 warn_pct float8, warn_drop_pct float8,
+											 OUT status text, OUT rules text[],
+											 OUT warn_at float8, OUT drop_judged float8,
+											 OUT earlier_needed integer)
+AS 'MODULE_PATHNAME', 'judge_run'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION scanbench_internal.judge_run(float8, float8, integer, float8, float8, float8, float8) IS
+'the rules of a run against its history (src/runjudge.c), for figures given: the run''s scan_pct, its drop_pct below the median of its earlier_runs, and the limits (NULL: none); status regression, warning or ok, the rules that held (below_limit, drop, near_limit, drop_warning), the figure a warning starts below, the drop judged, and the earlier runs a drop is judged against (under as many, drop_judged is NULL)';
+
 CREATE FUNCTION scanbench_internal.scan_history_judged_days(window_days integer,
 															 limit_max_drop_pct float8,
 															 limit_window_days integer)
@@ -47,11 +61,9 @@ DECLARE
 	subject text;
 	since timestamptz;
 	changes text;
-	fails text[] := '{}';
+	judged record;
+	said text[] := '{}';
 	few text;
-	drop_judged float8;
-	warns text[] := '{}';
-	warn_at float8;
 	lim text;
 BEGIN
 	-- A limit not given is the one the run was judged with when
@@ -145,35 +157,25 @@ BEGIN
 	drop_pct := CASE WHEN median_pct > 0
 				THEN round((100 * (median_pct - cur.scan_pct) / median_pct)::numeric, 1) END;
 
-	IF min_pct IS NOT NULL AND cur.scan_pct < min_pct THEN
-		fails := fails || format('is below its limit of %s %%', min_pct);
-	END IF;
-	-- A drop is told from noise only against a few runs: with fewer than
-	-- three earlier ones, a single noisy run would be the median (the fleet
-	-- waits for three as well); the limits on the figure itself still hold.
-	IF earlier_runs < 3 THEN
-		few := format('a drop is judged from 3 earlier runs, there %s %s',
+	-- The rules (src/runjudge.c), then their words: a drop is told from
+	-- noise only against a few earlier runs, so with fewer the limits on
+	-- the figure itself still hold and the message says why.
+	judged := scanbench_internal.judge_run(cur.scan_pct, drop_pct, earlier_runs, min_pct,
+										   max_drop_pct, warn_pct, warn_drop_pct);
+	IF earlier_runs < judged.earlier_needed THEN
+		few := format('a drop is judged from %s earlier runs, there %s %s', judged.earlier_needed,
 					  CASE WHEN earlier_runs = 1 THEN 'is' ELSE 'are' END, earlier_runs);
-		drop_judged := NULL;
-	ELSE
-		drop_judged := drop_pct;
 	END IF;
-	IF drop_judged > max_drop_pct THEN
-		fails := fails || format('is %s %% below its %s-day median %s %%',
-								 round(drop_pct), window_days, round(median_pct::numeric, 1));
-	END IF;
-	-- By default a warning 10 % above the limit, but never so high that a
-	-- figure could not stay clear of it: at most halfway to 100 %.
-	warn_at := coalesce(warn_pct, least(min_pct * 1.1, (min_pct + 100) / 2));
-	IF cardinality(fails) = 0 THEN
-		IF warn_at IS NOT NULL AND cur.scan_pct < warn_at THEN
-			warns := warns || format('is close to its limit of %s %%', min_pct);
-		END IF;
-		IF drop_judged > warn_drop_pct THEN
-			warns := warns || format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
-									 round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct);
-		END IF;
-	END IF;
+	SELECT coalesce(array_agg(CASE r
+		WHEN 'below_limit' THEN format('is below its limit of %s %%', min_pct)
+		WHEN 'drop' THEN format('is %s %% below its %s-day median %s %%',
+								round(drop_pct), window_days, round(median_pct::numeric, 1))
+		WHEN 'near_limit' THEN format('is close to its limit of %s %%', min_pct)
+		WHEN 'drop_warning' THEN format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
+										round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct)
+		END ORDER BY i), '{}')
+	INTO said
+	FROM unnest(judged.rules) WITH ORDINALITY AS u(r, i);
 
 	-- What changed: each fact of this run against the value most of the
 	-- compared runs had (the latest of equally common ones).
@@ -230,7 +232,7 @@ BEGIN
 	lim := concat_ws(', ',
 					 CASE WHEN min_pct IS NOT NULL THEN format('alarm below %s %%', min_pct) END,
 					 format('alarm at a drop of %s %%', max_drop_pct),
-					 CASE WHEN warn_at IS NOT NULL THEN format('warning below %s %%', round(warn_at::numeric, 1)) END,
+					 CASE WHEN judged.warn_at IS NOT NULL THEN format('warning below %s %%', round(judged.warn_at::numeric, 1)) END,
 					 CASE WHEN warn_drop_pct IS NOT NULL THEN format('warning at a drop of %s %%', warn_drop_pct) END);
 	detail := format('Run %s at %s, %s: read %s MB/s, scan %s MB/s%s, verdict %s. '
 					 'Median of %s earlier run%s since %s%s. Limits: %s.',
@@ -246,16 +248,11 @@ BEGIN
 					 CASE WHEN marks <> '' THEN ', all marked ' || marks ELSE '' END,
 					 lim);
 
-	IF cardinality(fails) > 0 THEN
-		status := 'regression';
-		message := subject || ' ' || array_to_string(fails, ' and ') || '; ' ||
-			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
-	ELSIF cardinality(warns) > 0 THEN
-		status := 'warning';
-		message := subject || ' ' || array_to_string(warns, ' and ') || '; ' ||
+	status := judged.status;
+	IF status <> 'ok' THEN
+		message := subject || ' ' || array_to_string(said, ' and ') || '; ' ||
 			coalesce(changes, 'nothing changed in storage, limits, kernel, server version or I/O settings');
 	ELSE
-		status := 'ok';
 		message := format('%s is within its limits: %s-day median %s %% over %s run%s%s%s',
 						  subject, window_days, round(median_pct::numeric, 1), earlier_runs,
 						  CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END,

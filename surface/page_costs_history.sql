@@ -302,6 +302,19 @@ REVOKE ALL ON FUNCTION page_costs_record(page_costs_result, float8, integer) FRO
 -- effective_io_concurrency is below every sweep's depth), 'ok', or 'unjudged' (a verdict other than
 -- {ok}: no recommendation to hold the setting against).
 --
+-- The rules, in the library (src/runjudge.c); they read nothing, so any
+-- role that may judge may call them.
+CREATE FUNCTION scanbench_internal.judge_page_costs_run(off_pct float8, change_pct float8,
+														max_off_pct float8,
+														effective_io_concurrency integer,
+														recommended_eic_low integer,
+														OUT status text, OUT rules text[])
+AS 'MODULE_PATHNAME', 'judge_page_costs_run'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION scanbench_internal.judge_page_costs_run(float8, float8, float8, integer, integer) IS
+'the rules of a page_costs run that has a recommendation (src/runjudge.c), for figures given: how far (%) the random_page_cost in force is outside the recommended interval, how far its ratio moved from the window''s median, max_off_pct, and the depth in force against the least the sweeps found enough (NULL: not had); status alarm, warning or ok, and the rules that held (off_limit, off_half, moved, shallow)';
+
 CREATE FUNCTION page_costs_judge(run bigint,
 								 max_off_pct float8 DEFAULT NULL,
 								 window_days integer DEFAULT NULL,
@@ -324,6 +337,7 @@ DECLARE
 	moved text;
 	shallow text;
 	why text;
+	judged record;
 BEGIN
 	IF run IS NULL THEN
 		RAISE EXCEPTION 'run must not be NULL'
@@ -352,12 +366,11 @@ BEGIN
 	effective_io_concurrency := cur.effective_io_concurrency;
 	recommended_effective_io_concurrency := cur.recommended_effective_io_concurrency;
 	-- Bitmap heap scans kept shallower than every sweep found the storage
-	-- needs: a warning, the planner's choices being unharmed.
-	shallow := CASE WHEN cur.effective_io_concurrency < cur.recommended_eic_low THEN
-		format('effective_io_concurrency %s in force for tablespace %s is below the depth %s its random reads need (%s to %s): bitmap heap scans wait',
-			   cur.effective_io_concurrency, coalesce(cur.tablespace, '?'),
-			   cur.recommended_effective_io_concurrency, cur.recommended_eic_low,
-			   cur.recommended_eic_high) END;
+	-- needs, worded here for the rule that says so (src/runjudge.c).
+	shallow := format('effective_io_concurrency %s in force for tablespace %s is below the depth %s its random reads need (%s to %s): bitmap heap scans wait',
+					  cur.effective_io_concurrency, coalesce(cur.tablespace, '?'),
+					  cur.recommended_effective_io_concurrency, cur.recommended_eic_low,
+					  cur.recommended_eic_high);
 
 	-- The median of the table's earlier runs of {ok} in the window.
 	since := cur.measured_at - make_interval(days => window_days);
@@ -372,11 +385,10 @@ BEGIN
 	IF window_median_ratio IS NOT NULL AND cur.ratio IS NOT NULL THEN
 		change_pct := round((100 * cur.ratio / window_median_ratio - 100)::numeric, 1)::float8;
 	END IF;
-	moved := CASE WHEN abs(change_pct) > max_off_pct THEN
-		format('its ratio %s moved %s%s %% from the %s-day median %s of %s earlier run%s, more than max_off_pct %s %%: the storage changed',
-			   cur.ratio, CASE WHEN change_pct > 0 THEN '+' ELSE '' END, change_pct,
-			   window_days, round(window_median_ratio::numeric, 2)::float8,
-			   earlier_runs, CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END, max_off_pct) END;
+	moved := format('its ratio %s moved %s%s %% from the %s-day median %s of %s earlier run%s, more than max_off_pct %s %%: the storage changed',
+					cur.ratio, CASE WHEN change_pct > 0 THEN '+' ELSE '' END, change_pct,
+					window_days, round(window_median_ratio::numeric, 2)::float8,
+					earlier_runs, CASE WHEN earlier_runs > 1 THEN 's' ELSE '' END, max_off_pct);
 
 	IF cur.verdict IS DISTINCT FROM '{ok}'::text[] OR cur.random_page_cost IS NULL
 	   OR cur.recommended_random_page_cost IS NULL OR cur.recommended_low IS NULL
@@ -407,18 +419,19 @@ BEGIN
 					  CASE WHEN off_pct = 0 THEN 'within the interval of'
 					  ELSE format('%s %% off', off_pct) END,
 					  cur.recommended_random_page_cost, cur.recommended_low, cur.recommended_high);
-	IF off_pct > max_off_pct THEN
-		status := 'alarm';
-		reason := format('%s: %s, more than max_off_pct %s %%', relation, setting, max_off_pct)
-			|| coalesce('; ' || moved, '') || coalesce('; ' || shallow, '');
-	ELSIF off_pct > max_off_pct / 2 OR moved IS NOT NULL OR shallow IS NOT NULL THEN
-		status := 'warning';
+	judged := scanbench_internal.judge_page_costs_run(off_pct, change_pct, max_off_pct,
+													  cur.effective_io_concurrency,
+													  cur.recommended_eic_low);
+	status := judged.status;
+	IF status <> 'ok' THEN
 		reason := relation || ': ' || concat_ws('; ',
-			CASE WHEN off_pct > max_off_pct / 2 THEN
+			CASE WHEN 'off_limit' = ANY (judged.rules) THEN
+				format('%s, more than max_off_pct %s %%', setting, max_off_pct)
+			WHEN 'off_half' = ANY (judged.rules) THEN
 				format('%s, more than half of max_off_pct %s %%', setting, max_off_pct) END,
-			moved, shallow);
+			CASE WHEN 'moved' = ANY (judged.rules) THEN moved END,
+			CASE WHEN 'shallow' = ANY (judged.rules) THEN shallow END);
 	ELSE
-		status := 'ok';
 		reason := format('%s: %s; %s', relation, setting,
 						 CASE WHEN earlier_runs > 0
 						 THEN format('ratio %s, %s%s %% from the %s-day median %s of %s earlier run%s',

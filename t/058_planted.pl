@@ -505,6 +505,10 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		'E.scan_pairs()' => [ q{SELECT pg_catalog.count(*) FROM E.scan_pairs()} ],
 		'scanbench_internal.judge_figure(jsonb)' =>
 		  [ q{SELECT scanbench_internal.judge_figure('{"cache": "cold", "median": 50, "lo": 49, "hi": 51}')} ],
+		'scanbench_internal.judge_run(double precision,double precision,integer,double precision,double precision,double precision,double precision)' =>
+		  [ q{SELECT * FROM scanbench_internal.judge_run(50, 25, 3, 40, 20, NULL, 10)} ],
+		'scanbench_internal.judge_page_costs_run(double precision,double precision,double precision,integer,integer)' =>
+		  [ q{SELECT * FROM scanbench_internal.judge_page_costs_run(60, -70, 50, 1, 8)} ],
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (
