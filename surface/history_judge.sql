@@ -62,6 +62,7 @@ DECLARE
 	since timestamptz;
 	changes text;
 	judged record;
+	below text;
 	said text[] := '{}';
 	few text;
 	lim text;
@@ -166,16 +167,20 @@ BEGIN
 		few := format('a drop is judged from %s earlier runs, there %s %s', judged.earlier_needed,
 					  CASE WHEN earlier_runs = 1 THEN 'is' ELSE 'are' END, earlier_runs);
 	END IF;
-	SELECT coalesce(array_agg(CASE r
-		WHEN 'below_limit' THEN format('is below its limit of %s %%', min_pct)
-		WHEN 'drop' THEN format('is %s %% below its %s-day median %s %%',
-								round(drop_pct), window_days, round(median_pct::numeric, 1))
-		WHEN 'near_limit' THEN format('is close to its limit of %s %%', min_pct)
-		WHEN 'drop_warning' THEN format('is %s %% below its %s-day median %s %% (the alarm is at %s %%)',
-										round(drop_pct), window_days, round(median_pct::numeric, 1), max_drop_pct)
-		END ORDER BY i), '{}')
-	INTO said
-	FROM unnest(judged.rules) WITH ORDINALITY AS u(r, i);
+	below := format('is %s %% below its %s-day median %s %%',
+					round(drop_pct), window_days, round(median_pct::numeric, 1));
+	IF 'below_limit' = ANY (judged.rules) THEN
+		said := said || format('is below its limit of %s %%', min_pct);
+	END IF;
+	IF 'drop' = ANY (judged.rules) THEN
+		said := said || below;
+	END IF;
+	IF 'near_limit' = ANY (judged.rules) THEN
+		said := said || format('is close to its limit of %s %%', min_pct);
+	END IF;
+	IF 'drop_warning' = ANY (judged.rules) THEN
+		said := said || format('%s (the alarm is at %s %%)', below, max_drop_pct);
+	END IF;
 
 	-- What changed: each fact of this run against the value most of the
 	-- compared runs had (the latest of equally common ones).
