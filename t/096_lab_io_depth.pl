@@ -251,16 +251,11 @@ $node->safe_psql('postgres', 'DROP TABLE r');
 # min(depth, 8) at a time.  A run of h heap and i index pages takes
 # L * (i + r + (h - (2^r - 1)) / min(depth, 8)), and its rate is (h + i)
 # over that.  Random reads at each path's depth get min(depth, 8) / L,
-# and path_pct is the path's rate over theirs.  k is a permutation of g,
-# uncorrelated with the heap.  Made with the disk at no latency, as d and
-# r were: at 8 ms a read, the index build and VACUUM's reads took half a
-# minute of the file's time; the cell's disk is set again after.
+# and path_pct is the path's rate over theirs.  The table is made with the
+# disk at no latency, as d and r were; the cell's disk is set again after.
 $disk->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);
+lab_scattered_table($node, 'a', 'lab');
 $node->safe_psql('postgres', q{
-	CREATE UNLOGGED TABLE a (g int, k int, pad text) TABLESPACE lab;
-	INSERT INTO a SELECT g, (g::bigint * 7919) % 300000, repeat('x', 200) FROM generate_series(1, 300000) g;
-	CREATE INDEX a_k ON a (k) TABLESPACE lab;
-	VACUUM (FREEZE, ANALYZE) a;
 	ALTER TABLESPACE lab SET (effective_io_concurrency = 8);
 	CHECKPOINT;
 });
@@ -284,31 +279,58 @@ else
 	lab_new($node)->weight(100);
 }
 my @cols = qw(path rows heap_pages_read index_pages_read pages_s depth random_pages_s path_pct rounds verdict);
-my $before = $disk->seen_us;
-my $out = $node->safe_psql('postgres',
-	'SELECT ' . join(', ', @cols) . " FROM access_paths('a', 'a_k', selectivity => 0.001, max_seconds => 120,"
-	  . " paths => '{index,bitmap}') WHERE cache = 'cold'");
-my ($seen_lo, $seen_hi) = seen_range($before, $disk->seen_us);
-note(sprintf('access_paths: one read at a time through the disk took %.0f to %.0f us', $seen_lo, $seen_hi));
-for my $line (split /\n/, $out)
+
+# One call's rows, each with its known answers from the time one read
+# took through the disk around the call.
+sub access_paths_rows
 {
-	my %r;
-	@r{@cols} = split /\|/, $line, -1;
-	note("access_paths, $r{path}: " . join(', ', map { "$_ $r{$_}" } @cols));
-	my $d = $r{depth} < 8 ? $r{depth} : 8;
-	my ($h, $i) = ($r{heap_pages_read}, $r{index_pages_read});
-	# The rounds of one read's time t a run of h heap and i index pages
-	# takes: i + r + (h - (2^r - 1)) / min(depth, 8).
-	my $ramp = $d > 1 ? int(log($d) / log(2) + 0.5) : 0;
-	my $rounds = $i + $ramp + ($h - (2**$ramp - 1)) / $d;
-	my @known = map { 1e6 * ($h + $i) / ($rounds * $_) } ($seen_hi, $seen_lo);
-	inside($r{pages_s}, @known,
-		"access_paths, $r{path} at depth $r{depth}, $h heap and $i index pages: pages a second");
-	inside($r{random_pages_s}, $d * 1e6 / $seen_hi, $d * 1e6 / $seen_lo,
-		"access_paths, $r{path}: random reads at depth $r{depth}");
+	my $before = $disk->seen_us;
+	my $out = $node->safe_psql('postgres',
+		'SELECT ' . join(', ', @cols) . " FROM access_paths('a', 'a_k', selectivity => 0.001, max_seconds => 120,"
+		  . " paths => '{index,bitmap}') WHERE cache = 'cold'");
+	my ($seen_lo, $seen_hi) = seen_range($before, $disk->seen_us);
+	note(sprintf('access_paths: one read at a time through the disk took %.0f to %.0f us', $seen_lo, $seen_hi));
+	my @rows;
+	for my $line (split /\n/, $out)
+	{
+		my %r;
+		@r{@cols} = split /\|/, $line, -1;
+		note("access_paths, $r{path}: " . join(', ', map { "$_ $r{$_}" } @cols));
+		my $d = $r{depth} < 8 ? $r{depth} : 8;
+		my ($h, $i) = ($r{heap_pages_read}, $r{index_pages_read});
+		# The rounds of one read's time t a run of h heap and i index
+		# pages takes: i + r + (h - (2^r - 1)) / min(depth, 8).
+		my $ramp = $d > 1 ? int(log($d) / log(2) + 0.5) : 0;
+		my $rounds = $i + $ramp + ($h - (2**$ramp - 1)) / $d;
+		$r{known} = [ map { 1e6 * ($h + $i) / ($rounds * $_) } ($seen_hi, $seen_lo) ];
+		$r{known_random} = [ $d * 1e6 / $seen_hi, $d * 1e6 / $seen_lo ];
+		$r{known_pct} = 100 * ($h + $i) / ($rounds * $d);
+		push @rows, \%r;
+	}
+	return @rows;
+}
+
+# A read kept waiting behind other work on the CPUs for a moment lowers a
+# call's figure: up to three calls, each reported, the last one judged.
+my @rows;
+for my $try (1 .. 3)
+{
+	@rows = access_paths_rows();
+	my $near = sub { $_[0] >= 0.9 * $_[1][0] && $_[0] <= 1.1 * $_[1][1] };
+	my @off = grep { !$near->($_->{pages_s}, $_->{known}) || !$near->($_->{random_pages_s}, $_->{known_random}) } @rows;
+	last if !@off || $try == 3;
+	diag(sprintf('access_paths (try %d): %s more than 10 %% from the known answer; trying again',
+		$try, join(' and ', map { "$_->{path} at $_->{pages_s} pages a second" } @off)));
+}
+for my $r (@rows)
+{
+	inside($r->{pages_s}, @{ $r->{known} },
+		"access_paths, $r->{path} at depth $r->{depth}, $r->{heap_pages_read} heap and $r->{index_pages_read} index pages: pages a second");
+	inside($r->{random_pages_s}, @{ $r->{known_random} },
+		"access_paths, $r->{path}: random reads at depth $r->{depth}");
 	# Both at the same time per read: their ratio is the time's own.
-	inside($r{path_pct}, (100 * ($h + $i) / ($rounds * $d)) x 2, "access_paths, $r{path}: path_pct");
-	unlike($r{verdict}, qr/cached|over_budget/, "access_paths, $r{path}: judged ($r{verdict})");
+	inside($r->{path_pct}, ($r->{known_pct}) x 2, "access_paths, $r->{path}: path_pct");
+	unlike($r->{verdict}, qr/cached|over_budget/, "access_paths, $r->{path}: judged ($r->{verdict})");
 }
 
 $disk->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);

@@ -18,7 +18,8 @@ use Fcntl qw(:flock);
 use Time::HiRes qw(time);
 use Test::More ();
 
-our @EXPORT = qw(lab_why lab_new lab_favour lab_lock_dir lab_disk_why lab_disk_new lab_io_workers);
+our @EXPORT = qw(lab_why lab_new lab_favour lab_lock_dir lab_disk_why lab_disk_new lab_io_workers
+  lab_scattered_table);
 
 my $lab_sh = "$FindBin::RealBin/../tools/lab.sh";
 my @groups;
@@ -133,6 +134,24 @@ sub lab_io_workers
 	my $set = $node->safe_psql('postgres',
 		$major >= 19 ? q{SHOW io_max_workers} : q{SHOW io_workers});
 	die "I/O workers: $set, not $n" unless $set eq $n;
+}
+
+# lab_scattered_table(node, name, tablespace): a table of 300,000 rows of
+# about 200 bytes (about 8,600 pages) and an index NAME_k on k, a
+# permutation of g that follows no order of the heap, in the tablespace:
+# the 300 rows of k < 300 lie on pages that are rarely neighbours, each
+# read one request of its own, the answer of a random read's known rate.
+# Make it with the lab disk at no latency: at milliseconds a read, the
+# index build and VACUUM's reads take half a minute.
+sub lab_scattered_table
+{
+	my ($node, $name, $tablespace) = @_;
+	$node->safe_psql('postgres', qq{
+		CREATE UNLOGGED TABLE $name (g int, k int, pad text) TABLESPACE $tablespace;
+		INSERT INTO $name SELECT g, (g::bigint * 7919) % 300000, repeat('x', 200) FROM generate_series(1, 300000) g;
+		CREATE INDEX ${name}_k ON $name (k) TABLESPACE $tablespace;
+		VACUUM (FREEZE, ANALYZE) $name;
+	});
 }
 
 # A group holding $node's postmaster and its children.
