@@ -13,8 +13,17 @@
 #     page_costs measured under the same cap, it is near the random one
 #     (or random_at_depth, the same rate where the cap binds at every
 #     depth), within 10 % of it, and storage_bound.
+#   - On a lab disk that serves 8 reads at once, each taking 8 ms, a
+#     bitmap heap scan with effective_io_concurrency 8, out of both
+#     caches: its reads follow the law t/096 holds access_paths to (its
+#     index pages one at a time, its look-ahead doubling up to 8, then 8
+#     pages a round of the read's time), so its rate per second of wait
+#     is within 10 % of that law's; it is nearest random_at_depth, the
+#     references page_costs measured on that disk, and storage_bound.
+# From 18 each cell runs under io_method worker, then under io_uring.
 # Skips where control groups cannot be written (tools/test.sh hands the
-# postgres user a group to make them in, as root).
+# postgres user a group to make them in, as root); the last cell skips
+# where no lab disk can be mounted.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -99,38 +108,6 @@ sub evict
 	}
 }
 
-# The disk is shared with whatever else the machine does, which can hold a
-# read below the cap for a moment: up to three tries, each reported; none
-# may be above the cap, and one must be within 10 % of it.
-my ($cold, $warm, @rates);
-for my $try (1 .. 3)
-{
-	$node->safe_psql('postgres', 'SELECT count(*) FROM warm') for 1 .. 2;
-	evict();
-	my $s1 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
-	$node->safe_psql('postgres', 'SELECT count(*) FROM cold');
-	$node->safe_psql('postgres', 'SELECT count(*) FROM warm') for 1 .. 2;
-	my $s2 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
-	my $rows = json_rows("SELECT * FROM workload_reads($s1, $s2)");
-	($cold) = grep { ($_->{query} // '') eq 'SELECT count(*) FROM cold' } @$rows;
-	($warm) = grep { ($_->{query} // '') eq 'SELECT count(*) FROM warm' } @$rows;
-	push @rates, $cold->{read_mb_s};
-	cmp_ok($cold->{read_mb_s}, '<=', 1.1 * $cap,
-		sprintf("cold count (try %d): %s MB/s a second of wait, not above the cap of %.1f (%s blocks in %s s of %s s)",
-			$try, $cold->{read_mb_s}, $cap, $cold->{blocks_read}, $cold->{read_wait_s}, $cold->{exec_s}));
-	last if abs($cold->{read_mb_s} - $cap) <= 0.1 * $cap;
-	diag("cold count at $cold->{read_mb_s} MB/s, more than 10 % from the cap of $cap: trying again");
-	sleep 2;
-}
-cmp_ok((sort { abs($a - $cap) <=> abs($b - $cap) } @rates)[0], '>=', 0.9 * $cap,
-	sprintf("... and within 10 %% of it (tries: %s MB/s)", join(', ', @rates)));
-
-is($cold->{reference}, 'sequential', "cold: near the sequential reference ($cold->{reference_pct} % of it)");
-like(marks($cold), qr/\bstorage_bound\b/, "... storage_bound ({" . marks($cold) . "}, $cold->{read_wait_pct} % of its time waiting)");
-unlike(marks($cold), qr/page_cache/, '... never page_cache');
-like(marks($warm), qr/\bpage_cache\b/,
-	"warm: page_cache ({" . marks($warm) . "}, $warm->{read_mb_s} MB/s against the sequential $seq->{mb_s})");
-
 # The rows of doc/workload.md's table, noted as "table | ..." lines, which
 # tools/test.sh prints: the major, the cell, the statement, its calls,
 # blocks read, read wait (s) and its share of the time (%), the rate per
@@ -143,21 +120,119 @@ sub table_row
 	note(join(' | ', 'table', $major, $cell, $r->{query}, map({ $r->{$_} // '' } qw(calls blocks_read read_wait_s read_wait_pct read_mb_s)),
 		$known // '-', $r->{reference} // '', $r->{reference_pct} // '', '{' . marks($r) . '}'));
 }
-table_row("cold, $mib MiB/s", $cold, sprintf('%.1f', $cap));
-table_row('page cache', $warm);
+
+# From 18, each cell with each way the server reads: its I/O workers and
+# io_uring.  Before, the reads are synchronous.
+my @methods = $major >= 18 ? qw(worker io_uring) : ('');
+
+sub use_method
+{
+	my ($method) = @_;
+	return 'synchronous reads' unless $method;
+	$node->safe_psql('postgres', "ALTER SYSTEM SET io_method = $method");
+	$node->restart;
+	$lab->move;
+	my $now = $node->safe_psql('postgres', 'SHOW io_method');
+	die "io_method is $now after setting it to $method" unless $now eq $method;
+	return "io_method $method";
+}
+
+# ---- a count under a cap of bytes a second, and counts in the page cache ----
+# The disk is shared with whatever else the machine does, which can hold a
+# read below the cap for a moment: up to three tries, each reported; none
+# may be above the cap, and one must be within 10 % of it.
+sub cold_cell
+{
+	my ($how, $method) = @_;
+	my ($cold, $warm, @rates);
+	$lab->limit($mib, 0);
+	for my $try (1 .. 3)
+	{
+		$node->safe_psql('postgres', 'SELECT count(*) FROM warm') for 1 .. 2;
+		evict();
+		my $s1 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+		$node->safe_psql('postgres', 'SELECT count(*) FROM cold');
+		$node->safe_psql('postgres', 'SELECT count(*) FROM warm') for 1 .. 2;
+		my $s2 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+		my $rows = json_rows("SELECT * FROM workload_reads($s1, $s2)");
+		($cold) = grep { ($_->{query} // '') eq 'SELECT count(*) FROM cold' } @$rows;
+		($warm) = grep { ($_->{query} // '') eq 'SELECT count(*) FROM warm' } @$rows;
+		push @rates, $cold->{read_mb_s};
+		cmp_ok($cold->{read_mb_s}, '<=', 1.1 * $cap,
+			sprintf("cold count, %s (try %d): %s MB/s a second of wait, not above the cap of %.1f (%s blocks in %s s of %s s)",
+				$how, $try, $cold->{read_mb_s}, $cap, $cold->{blocks_read}, $cold->{read_wait_s}, $cold->{exec_s}));
+		last if abs($cold->{read_mb_s} - $cap) <= 0.1 * $cap;
+		diag("cold count, $how, at $cold->{read_mb_s} MB/s, more than 10 % from the cap of $cap: trying again");
+		sleep 2;
+	}
+	cmp_ok((sort { abs($a - $cap) <=> abs($b - $cap) } @rates)[0], '>=', 0.9 * $cap,
+		sprintf("... and within 10 %% of it (tries: %s MB/s)", join(', ', @rates)));
+
+	is($cold->{reference}, 'sequential', "cold: near the sequential reference ($cold->{reference_pct} % of it)");
+	# Both read at the cap: each within 10 % of it.
+	ok(defined $cold->{reference_pct} && abs($cold->{reference_pct} - 100) <= 20,
+		"... within 20 % of it, both read at the cap ($cold->{reference_pct} %)");
+	like(marks($cold), qr/\bstorage_bound\b/, "... storage_bound ({" . marks($cold) . "}, $cold->{read_wait_pct} % of its time waiting)");
+	unlike(marks($cold), qr/page_cache/, '... never page_cache');
+	like(marks($warm), qr/\bpage_cache\b/,
+		"warm: page_cache ({" . marks($warm) . "}, $warm->{read_mb_s} MB/s against the sequential $seq->{mb_s})");
+	my $m = $method ? ", $method" : '';
+	table_row("cold, $mib MiB/s$m", $cold, sprintf('%.1f', $cap));
+	table_row("page cache$m", $warm);
+}
+
+# Every method's counts before page_costs runs under the request cap
+# below: its sequential rate there, newer, would be the reference.
+for my $method (@methods)
+{
+	cold_cell(use_method($method), $method);
+}
 
 # ---- an index scan under a cap of requests a second ----
 # No byte cap: a request of the read-ahead (128 kB) takes no longer than
 # one of 8 kB, so the sequential reference is far above the random one.
 my $iops = 400;
 my $known = $iops * 8192 / 1e6;    # MB/s
-$lab->limit(0, 0, $iops);
 my $idx_q = 'SELECT count(*), sum(g) FROM rnd WHERE k < 1200';
 like($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; EXPLAIN (COSTS OFF) $idx_q"),
 	qr/Index Scan using rnd_k/, 'the count by k is an index scan');
 
-# The references, measured under the same cap (page_costs of rnd, out of
-# the caches by page_costs' own eviction).
+sub index_cell
+{
+	my ($how, $method) = @_;
+	my ($idx, @idx_rates);
+	$lab->limit(0, 0, $iops);
+	for my $try (1 .. 3)
+	{
+		evict('rnd', 'rnd_k');
+		$node->restart;
+		$lab->move;
+		my $s1 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+		$node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $idx_q");
+		my $s2 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+		($idx) = grep { ($_->{query} // '') =~ /^SELECT count\(\*\), sum\(g\) FROM rnd WHERE k < \$1$/ }
+		  @{ json_rows("SELECT * FROM workload_reads($s1, $s2)") };
+		die "the index scan is not among workload_reads' rows" unless $idx;
+		push @idx_rates, $idx->{read_mb_s};
+		cmp_ok($idx->{read_mb_s}, '<=', 1.1 * $known,
+			sprintf('index scan, %s (try %d): %s MB/s a second of wait, not above the cap (%s blocks in %s s of %s s)',
+				$how, $try, $idx->{read_mb_s}, $idx->{blocks_read}, $idx->{read_wait_s}, $idx->{exec_s}));
+		last if abs($idx->{read_mb_s} - $known) <= 0.1 * $known;
+		diag("index scan, $how, at $idx->{read_mb_s} MB/s, more than 10 % from $known: trying again");
+		sleep 2;
+	}
+	cmp_ok((sort { abs($a - $known) <=> abs($b - $known) } @idx_rates)[0], '>=', 0.9 * $known,
+		sprintf('... and within 10 %% of %d x 8 kB a second, %.2f MB/s (tries: %s MB/s)', $iops, $known, join(', ', @idx_rates)));
+	cmp_ok($idx->{blocks_read}, '>=', 1000, "... $idx->{blocks_read} blocks read, one a heap block it fetched");
+	like($idx->{reference}, qr/^random(_at_depth)?$/, "... near the random reference ($idx->{reference}, $idx->{reference_pct} % of it)");
+	ok(defined $idx->{random_pct} && abs($idx->{random_pct} - 100) <= 10, "... within 10 % of it ($idx->{random_pct} %)");
+	like(marks($idx), qr/\bstorage_bound\b/, "... storage_bound ({" . marks($idx) . "}, $idx->{read_wait_pct} % of its time waiting)");
+	table_row("index scan, $iops req/s" . ($method ? ", $method" : ''), $idx, sprintf('%.2f', $known));
+}
+
+# The random references, measured under the request cap (page_costs of
+# rnd, out of the caches by page_costs' own eviction).
+$lab->limit(0, 0, $iops);
 $refs = json_rows(q{SELECT * FROM workload_references_measure(rel => 'rnd', max_seconds => 30, max_age => '0')});
 my ($random) = grep { $_->{reference} eq 'random' } @$refs;
 ok($random && abs($random->{mb_s} - $known) <= 0.1 * $known,
@@ -165,33 +240,97 @@ ok($random && abs($random->{mb_s} - $known) <= 0.1 * $known,
 		$iops, $known, $random ? "$random->{mb_s} MB/s, $random->{source}" : 'none'))
   or diag(explain($refs));
 
-my ($idx, @idx_rates);
-for my $try (1 .. 3)
+for my $method (@methods)
 {
-	evict('rnd', 'rnd_k');
-	$node->restart;
-	$lab->move;
-	my $s1 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
-	$node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $idx_q");
-	my $s2 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
-	($idx) = grep { ($_->{query} // '') =~ /^SELECT count\(\*\), sum\(g\) FROM rnd WHERE k < \$1$/ }
-	  @{ json_rows("SELECT * FROM workload_reads($s1, $s2)") };
-	die "the index scan is not among workload_reads' rows" unless $idx;
-	push @idx_rates, $idx->{read_mb_s};
-	cmp_ok($idx->{read_mb_s}, '<=', 1.1 * $known,
-		sprintf('index scan (try %d): %s MB/s a second of wait, not above the cap (%s blocks in %s s of %s s)',
-			$try, $idx->{read_mb_s}, $idx->{blocks_read}, $idx->{read_wait_s}, $idx->{exec_s}));
-	last if abs($idx->{read_mb_s} - $known) <= 0.1 * $known;
-	diag("index scan at $idx->{read_mb_s} MB/s, more than 10 % from $known: trying again");
-	sleep 2;
+	index_cell(use_method($method), $method);
 }
-cmp_ok((sort { abs($a - $known) <=> abs($b - $known) } @idx_rates)[0], '>=', 0.9 * $known,
-	sprintf('... and within 10 %% of %d x 8 kB a second, %.2f MB/s (tries: %s MB/s)', $iops, $known, join(', ', @idx_rates)));
-cmp_ok($idx->{blocks_read}, '>=', 1000, "... $idx->{blocks_read} blocks read, one a heap block it fetched");
-like($idx->{reference}, qr/^random(_at_depth)?$/, "... near the random reference ($idx->{reference}, $idx->{reference_pct} % of it)");
-ok(defined $idx->{random_pct} && abs($idx->{random_pct} - 100) <= 10, "... within 10 % of it ($idx->{random_pct} %)");
-like(marks($idx), qr/\bstorage_bound\b/, "... storage_bound ({" . marks($idx) . "}, $idx->{read_wait_pct} % of its time waiting)");
-table_row("index scan, $iops req/s", $idx, sprintf('%.2f', $known));
+
+# ---- a bitmap heap scan on the lab disk, at depth ----
+SKIP:
+{
+	my $disk_why = lab_disk_why();
+	skip "no lab disk here: $disk_why", 2 + 4 * @methods if defined $disk_why;
+	$lab->limit(0, 0, 0);
+	my $disk = lab_disk_new();
+	my $ddir = $disk->dir;
+	# The table t/096 reads too, made with the disk at no latency.
+	$node->safe_psql('postgres', "CREATE TABLESPACE lab LOCATION '$ddir'");
+	lab_scattered_table($node, 'a', 'lab');
+	$node->safe_psql('postgres', q{
+		ALTER TABLESPACE lab SET (effective_io_concurrency = 8);
+		CHECKPOINT;
+	});
+	my $lat_us = 8000;
+	my $depth = 8;
+	# From 18, I/O workers enough for the depth; each wakes once a read,
+	# so the server weighs a hundred times the default (t/096 has why).
+	lab_io_workers($node, 2 * $depth);
+	$lab->move;
+	$lab->weight(100);
+	$disk->set(latency_us => $lat_us, depth => $depth, iops => 0, mb_s => 120);
+
+	my $bhs_q = 'SELECT count(*), sum(length(pad)) FROM a WHERE k < 300';
+	my $bhs_set = 'SET enable_seqscan = off; SET enable_indexscan = off;';
+	like($node->safe_psql('postgres', "$bhs_set EXPLAIN (COSTS OFF) $bhs_q"),
+		qr/Bitmap Heap Scan on a/, 'the count by k on the lab disk is a bitmap heap scan');
+	my $heap = $node->safe_psql('postgres',
+		'SELECT count(DISTINCT (ctid::text::point)[0]) FROM a WHERE k < 300');
+
+	# The references of that disk: page_costs of a at each depth.
+	my $seen0 = $disk->seen_us;
+	$refs = json_rows(q{SELECT * FROM workload_references_measure(rel => 'a', max_seconds => 30, max_age => '0')});
+	my ($at_depth) = grep { $_->{reference} eq 'random_at_depth' } @$refs;
+	ok($at_depth && $at_depth->{depth} == $depth,
+		"the random reference at depth $depth measured on the lab disk: "
+		  . ($at_depth ? "$at_depth->{mb_s} MB/s at depth $at_depth->{depth}, $at_depth->{source}" : 'none'))
+	  or diag(explain($refs));
+
+	# The law: i index pages one round each, r rounds while the look-ahead
+	# doubles to the depth (1 + 2 + 4 pages), the rest of the h heap
+	# pages 8 a round; a round is one read's time as a reader sees it
+	# (seen_us, measured just before and after), so the pages a second
+	# of wait are (h + i) over that.
+	my $ramp = int(log($depth) / log(2) + 0.5);
+	for my $method (@methods)
+	{
+		my $how = use_method($method);
+		my ($bhs, @bhs_rates, @law);
+		for my $try (1 .. 3)
+		{
+			evict('a', 'a_k');
+			$node->restart;
+			$lab->move;
+			my $before = $disk->seen_us;
+			my $s1 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+			$node->safe_psql('postgres', "$bhs_set $bhs_q");
+			my $s2 = $node->safe_psql('postgres', 'SELECT workload_snapshot()');
+			my $after = $disk->seen_us;
+			($bhs) = grep { ($_->{query} // '') =~ /^SELECT count\(\*\), sum\(length\(pad\)\) FROM a WHERE k < \$1$/ }
+			  @{ json_rows("SELECT * FROM workload_reads($s1, $s2)") };
+			die "the bitmap heap scan is not among workload_reads' rows" unless $bhs;
+			my $i = $bhs->{blocks_read} - $heap;
+			my $rounds = $i + $ramp + ($heap - (2**$ramp - 1)) / $depth;
+			my ($lo_us, $hi_us) = $before < $after ? ($before, $after) : ($after, $before);
+			@law = map { $bhs->{blocks_read} * 8192 / ($rounds * $_) } ($hi_us, $lo_us);    # MB/s
+			push @bhs_rates, $bhs->{read_mb_s};
+			note(sprintf('bitmap heap scan, %s (try %d): %s MB/s a second of wait; %d heap and %d index pages, '
+				  . 'one read %.0f to %.0f us: the law gives %.2f to %.2f MB/s',
+				$how, $try, $bhs->{read_mb_s}, $heap, $i, $lo_us, $hi_us, @law));
+			last if $bhs->{read_mb_s} >= 0.9 * $law[0] && $bhs->{read_mb_s} <= 1.1 * $law[1];
+			sleep 2;
+		}
+		ok($bhs->{read_mb_s} >= 0.9 * $law[0] && $bhs->{read_mb_s} <= 1.1 * $law[1],
+			sprintf('bitmap heap scan at depth %d, %s: %s MB/s a second of wait, within 10 %% of the law, %.2f to %.2f (tries: %s)',
+				$depth, $how, $bhs->{read_mb_s}, @law, join(', ', @bhs_rates)));
+		cmp_ok($bhs->{blocks_read}, '>=', $heap, "... $bhs->{blocks_read} blocks read, its $heap heap pages among them");
+		is($bhs->{reference}, 'random_at_depth', "... nearest the random reference at depth $depth ($bhs->{reference_pct} % of it)");
+		like(marks($bhs), qr/\bstorage_bound\b/, "... storage_bound ({" . marks($bhs) . "}, $bhs->{read_wait_pct} % of its time waiting)");
+		table_row("bitmap heap scan, lab disk $depth at once, " . $lat_us / 1000 . " ms, eic $depth"
+			  . ($method ? ", $method" : ''), $bhs, sprintf('%.2f-%.2f', @law));
+	}
+	$node->safe_psql('postgres', 'ALTER SYSTEM RESET io_method') if $methods[0];
+	$disk->set(latency_us => 0, depth => 0, iops => 0, mb_s => 0);
+}
 
 $node->stop;
 done_testing();
