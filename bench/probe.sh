@@ -48,29 +48,13 @@ for m in ${majors//,/ }; do (sb_check_major "$m") || exit 2; done
 [ "$(id -u)" = 0 ] || sb_die "run as root: tools/test.sh installs the extension and makes control groups"
 sb_bench_record
 
-log=$(mktemp /tmp/scanbench-probe-bench.XXXXXX)
-trap 'rm -f "$log" "$log".*' EXIT
-failed=0
-for m in ${majors//,/ }; do
-	sb_log "PostgreSQL $m: t/097_lab_probe.pl in the lab"
-	"$SB_TOP/tools/test.sh" --quick --lab --pg "$m" t/097_lab_probe.pl >"$log.$m" 2>&1
-	counts=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log.$m" | tail -n 1)
-	[ -n "$counts" ] || { tail -20 "$log.$m" >&2; sb_die "PostgreSQL $m: tools/test.sh gave no count"; }
-	set -- $counts
-	failed=$((failed + $2))
-	[ "$2" -eq 0 ] || grep -E '^(not ok|#   Failed)' "$log.$m" >&2
-	echo "$m $(date -u '+%Y-%m-%dT%H:%MZ') $1 $2" >>"$log"
-done
+sb_bench_tap t/097_lab_probe.pl "$majors"
+status=$?
 
 echo "scanbench-probe in the lab: $(uname -n), $(nproc) CPUs, $(uname -r)"
-while read -r m when pass fail; do
-	echo "PostgreSQL $m: measured $when; checks: $pass passed, $fail failed"
-done <"$log"
+printf '%s' "$SB_TAP_SUMMARY"
 echo
 echo "| PostgreSQL | cell | cap | memory | known MB/s | scan MB/s | wait MB/s | % of volume | pass 1 | pass 2 | scan_efficiency MB/s |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-for m in ${majors//,/ }; do
-	# A failed file's output is printed twice: each row once.
-	sed -n 's/^# table \(|.*\)$/\1/p' "$log.$m" | awk '!seen[$0]++'
-done
-[ $failed -eq 0 ]
+printf '%s' "$SB_TAP_ROWS" | sed '/^$/d'
+exit $status

@@ -318,6 +318,39 @@ sb_bench_record()
 	sb_log "the figures also go to ${file#"$SB_TOP"/}"
 }
 
+# sb_bench_tap FILE MAJORS: one lab TAP file through tools/test.sh's quick
+# tier on each major of a comma-separated list.  Sets SB_TAP_SUMMARY (a
+# line a major: when it measured, its checks' counts) and SB_TAP_ROWS (the
+# "# table | ..." lines the file noted, each once: a failed file's output
+# is printed twice); prints the failed checks on stderr and returns 1 if
+# any failed.  The file takes the machine's lab lock itself while it
+# measures (t/SbLab.pm), so the caller must not hold it.
+sb_bench_tap()
+{
+	local file=$1 majors=$2 log m when counts failed=0
+	log=$(mktemp /tmp/scanbench-tap-bench.XXXXXX) || sb_die "mktemp failed"
+	SB_TAP_SUMMARY=
+	SB_TAP_ROWS=
+	for m in ${majors//,/ }; do
+		sb_log "PostgreSQL $m: $file in the lab"
+		when=$(date -u '+%Y-%m-%dT%H:%MZ')
+		"$SB_TOP/tools/test.sh" --quick --lab --pg "$m" "$file" >"$log" 2>&1
+		counts=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log" | tail -n 1)
+		if [ -z "$counts" ]; then
+			tail -n 20 "$log" >&2
+			rm -f "$log"
+			sb_die "PostgreSQL $m: tools/test.sh gave no count"
+		fi
+		set -- $counts
+		failed=$((failed + $2))
+		[ "$2" -eq 0 ] || grep -E '^(not ok|#   Failed)' "$log" >&2
+		SB_TAP_SUMMARY+="PostgreSQL $m: measured $when; checks: $1 passed, $2 failed"$'\n'
+		SB_TAP_ROWS+=$(sed -n 's/^# table \(|.*\)$/\1/p' "$log" | awk '!seen[$0]++')$'\n'
+	done
+	rm -f "$log"
+	[ $failed -eq 0 ]
+}
+
 # One line on the machine: CPUs and their model, memory, kernel, system,
 # load average: what a figure measured here needs beside it.
 sb_machine()
