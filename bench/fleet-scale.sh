@@ -21,10 +21,11 @@
 #   - each run against its own history: scanbench-fleet's query of the
 #     median of the server's last 10 judged runs of the relation
 #     (history_previous), one per run, run in the server;
-#   - each run against its cohort: scanbench-fleet's rule (cohort.c: the
-#     median and 3 MADs of the cohort's scan_pct, at least 5 points; the
-#     same on the logarithm of read_mb_s, at least a factor of 2) in SQL
-#     over the night's runs;
+#   - each run against its cohort: scanbench-fleet's rule (the median and
+#     3 MADs of the cohort's scan_pct, at least 5 points; the same on the
+#     logarithm of read_mb_s, at least a factor of 2), each cohort's bands
+#     from scanbench_internal.judge_cohort (the library's src/cohortrule.c,
+#     which the client compiles too) over the night's runs;
 #   - the night judged: scan_history_judge_runs over the night's runs, in
 #     one statement (the median of each server's 30 days, what changed);
 #   - each run judged alone: scan_history_judge(run) once a run, as
@@ -307,25 +308,21 @@ the_night()
 								  FROM scan_verdict_marks() k WHERE k.mark = ANY (n.verdict)), false) AS reads_judged
 		FROM fleet_scale_night n
 	), c AS (
-		SELECT relname, tags,
-			   percentile_cont(0.5) WITHIN GROUP (ORDER BY scan_pct) FILTER (WHERE judged) AS m,
-			   count(*) FILTER (WHERE judged) AS n,
-			   percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(read_mb_s)) FILTER (WHERE reads_judged) AS rm,
-			   count(*) FILTER (WHERE reads_judged) AS rn
-		FROM j GROUP BY relname, tags
-	), d AS (
-		SELECT j.relname, j.tags,
-			   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(j.scan_pct - c.m)) FILTER (WHERE j.judged), 5) AS spread,
-			   greatest(3 * 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(ln(j.read_mb_s) - c.rm)) FILTER (WHERE j.reads_judged), ln(2)) AS rspread
-		FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags GROUP BY j.relname, j.tags
+		-- Each cohort's bands, by the library's rule (scanbench-fleet's own).
+		SELECT a.relname, a.tags, p.n, p.centre, p.spread, r.n AS rn, r.centre AS rcentre, r.spread AS rspread
+		FROM (SELECT relname, tags,
+					 coalesce(array_agg(scan_pct) FILTER (WHERE judged), '{}') AS pcts,
+					 coalesce(array_agg(ln(read_mb_s)) FILTER (WHERE reads_judged), '{}') AS lreads
+			  FROM j GROUP BY relname, tags) a,
+			 scanbench_internal.judge_cohort(a.pcts) p,
+			 scanbench_internal.judge_cohort(a.lreads, min_spread => ln(2)) r
 	)
 	SELECT count(*) FILTER (WHERE j.reason IS NULL),
-		   count(*) FILTER (WHERE (j.judged AND c.n >= 3 AND (coalesce(j.scan_pct_hi, j.scan_pct) < c.m - d.spread
-														  OR coalesce(j.scan_pct_lo, j.scan_pct) > c.m + d.spread))
-							   OR (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread)),
-		   count(DISTINCT j.server) FILTER (WHERE (j.reads_judged AND c.rn >= 3 AND abs(ln(j.read_mb_s) - c.rm) > d.rspread))
-	FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags
-		   JOIN d ON d.relname = j.relname AND d.tags = j.tags"
+		   count(*) FILTER (WHERE (j.judged AND (coalesce(j.scan_pct_hi, j.scan_pct) < c.centre - c.spread
+												 OR coalesce(j.scan_pct_lo, j.scan_pct) > c.centre + c.spread))
+							   OR (j.reads_judged AND abs(ln(j.read_mb_s) - c.rcentre) > c.rspread)),
+		   count(DISTINCT j.server) FILTER (WHERE j.reads_judged AND abs(ln(j.read_mb_s) - c.rcentre) > c.rspread)
+	FROM j JOIN c ON c.relname = j.relname AND c.tags = j.tags"
 	row "each run against its cohort" "$nightly" "$step_s" "$step_mem"
 	cohort=$step_s
 	cohort_cpu=$step_cpu

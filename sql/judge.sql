@@ -190,3 +190,34 @@ SELECT pg_temp.p(eic => 8) AS "8 of 8",
 
 -- Every rule at once: the alarm, then the rest in the table's order.
 SELECT pg_temp.p(off_pct => 80, change_pct => -70, eic => 1) AS "all";
+
+--
+-- The fleet's cohort rule (src/cohortrule.c, compiled into scanbench-fleet
+-- too): the figures' median, and max(k scaled MADs, min_spread) about it; an
+-- interval outside only when all of it is.
+--
+-- Two figures make no band; a NULL element is a figure not had.
+SELECT * FROM scanbench_internal.judge_cohort('{50, 60}', 1, 2);
+SELECT * FROM scanbench_internal.judge_cohort('{50, NULL, 60}', 1, 2);
+-- Figures that mostly agree (MAD 0): the least spread, 50 +- 5, its ends
+-- inside.
+SELECT lo, hi, c.side
+FROM (VALUES (40, 44.99), (40, 45), (55, 70), (55.01, 70), (44, 56)) AS i(lo, hi),
+	 scanbench_internal.judge_cohort('{50, 50, 50, 60, 40}', i.lo, i.hi) c;
+SELECT n, centre, spread FROM scanbench_internal.judge_cohort('{50, 50, 50, 60, 40}');
+-- Figures apart (MAD 10): 3 scaled MADs, 30 +- 44.478; k and min_spread given.
+SELECT n, centre, round(spread::numeric, 3) AS spread
+FROM scanbench_internal.judge_cohort('{10, 20, 30, 40, 50}');
+SELECT round(spread::numeric, 3) AS "k 1", side
+FROM scanbench_internal.judge_cohort('{10, 20, 30, 40, 50}', 45, 46, k => 1);
+SELECT spread AS "min_spread 50" FROM scanbench_internal.judge_cohort('{10, 20, 30, 40, 50}', min_spread => 50);
+-- Read rates on their logarithms, at least a factor of 2.
+SELECT c.side, round(exp(c.centre)::numeric, 1) AS read_mb_s, round(exp(c.spread)::numeric, 1) AS factor
+FROM scanbench_internal.judge_cohort(ARRAY[ln(100), ln(110), ln(90), ln(40)], ln(40), ln(40), min_spread => ln(2)) c;
+-- Refused before anything is judged.
+SELECT * FROM scanbench_internal.judge_cohort('{1, 2, 3}', k => 0);
+SELECT * FROM scanbench_internal.judge_cohort('{1, 2, 3}', min_spread => -1);
+SELECT * FROM scanbench_internal.judge_cohort('{1, 2, 3}', 5, NULL);
+SELECT * FROM scanbench_internal.judge_cohort('{1, 2, 3}', 5, 4);
+SELECT * FROM scanbench_internal.judge_cohort('{{1, 2}, {3, 4}}');
+SELECT * FROM scanbench_internal.judge_cohort(NULL);

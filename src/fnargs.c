@@ -168,10 +168,6 @@ sb_arg_float8(SbArgs *args, const char *name, double dflt)
 	return i < 0 ? dflt : DatumGetFloat8(args->fcinfo->args[i].value);
 }
 
-/*
- * A float8 argument for which NULL has a meaning: if_null when it is NULL
- * or the caller's definition lacks it.
- */
 /* An integer argument where NULL is a figure not had: if_null then. */
 int32
 sb_arg_int32_or_null(SbArgs *args, const char *name, int32 if_null)
@@ -183,6 +179,10 @@ sb_arg_int32_or_null(SbArgs *args, const char *name, int32 if_null)
 	return sb_arg_int32(args, name, if_null);
 }
 
+/*
+ * A float8 argument for which NULL has a meaning: if_null when it is NULL
+ * or the caller's definition lacks it.
+ */
 double
 sb_arg_float8_or_null(SbArgs *args, const char *name, double if_null)
 {

@@ -446,3 +446,20 @@ COMMENT ON FUNCTION scan_history_judge_runs(bigint, bigint, float8, float8, floa
 
 REVOKE ALL ON FUNCTION scan_history_judge_runs(bigint, bigint, float8, float8, float8, float8, integer, text[], timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION scan_history_judge_runs(bigint, bigint, float8, float8, float8, float8, integer, text[], timestamptz) TO pg_monitor;
+
+--
+-- A run against its cohort: the rule scanbench-fleet flags a server's
+-- figure by among its peers' (the library's src/cohortrule.c, compiled
+-- into the client too), for a judgement made in SQL over a central
+-- history.  It reads nothing, so any role may call it.
+CREATE FUNCTION scanbench_internal.judge_cohort(figures float8[], lo float8 DEFAULT NULL,
+												hi float8 DEFAULT NULL,
+												k float8 DEFAULT 3, min_spread float8 DEFAULT 5,
+												OUT n integer, OUT centre float8,
+												OUT spread float8, OUT side text,
+												OUT needed integer)
+AS 'MODULE_PATHNAME', 'judge_cohort'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION scanbench_internal.judge_cohort(float8[], float8, float8, float8, float8) IS
+'the fleet''s cohort rule (src/cohortrule.c, scanbench-fleet''s own): of the figures given (NULL elements left out), n, their median (centre) and spread, max(k * 1.4826 * the median absolute deviation, min_spread), when there are needed (3) or more; side is below or above when the whole interval lo to hi lies outside centre +- spread, else inside (NULL without an interval or a band). Read rates are judged on their logarithms, with min_spread ln(2)';

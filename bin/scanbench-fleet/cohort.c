@@ -7,11 +7,12 @@
  * scan_verdict_marks() says of each of its marks (run.c reads it with the
  * row).
  *
- * The rule is robust, so that one slow server cannot hide itself by
- * dragging the average: with at least three judged rows, m is the median
+ * The rule is the library's (src/cohortrule.c, compiled in here too, with
+ * its thresholds): robust, so that one slow server cannot hide itself by
+ * dragging the average.  With at least three judged rows, m is the median
  * of their scan_pct and the spread is max(k * MAD, --min-spread), MAD being
- * the median absolute deviation scaled by 1.4826 (the standard deviation
- * of normal data).  A row is flagged only when its whole 95 % interval
+ * the median absolute deviation scaled to the standard deviation of
+ * normal data.  A row is flagged only when its whole 95 % interval
  * (scan_pct_lo..scan_pct_hi; the figure alone if it has none) lies outside
  * m +- spread: a wide interval that still reaches the cohort is not an
  * alarm.  The same rule on the logarithm of read_mb_s, with a least spread
@@ -37,14 +38,11 @@
 #include <string.h>
 
 #include "cohort.h"
+#include "../../src/cohortrule.h"
 #include "measure.h"
 #include "options.h"
 #include "servers.h"
 #include "xalloc.h"
-
-#define MAD_SCALE			1.4826
-#define MIN_COHORT			3
-#define READ_MIN_FACTOR		2.0
 
 /* The facts a flagged row is compared with its peers on, and their labels. */
 static const char *const facts[] = {
@@ -53,40 +51,11 @@ static const char *const facts[] = {
 	"write_iops_limit", "cpu_quota_us", "settings", NULL
 };
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 /* The median of v[0..n-1] (reordered); NAN when n is 0. */
 double
 median_of(double *v, int n)
 {
-	if (n == 0)
-		return NAN;
-	qsort(v, (size_t) n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
-/* The median of x and the spread rows are flagged outside. */
-static void
-robust_centre(const double *x, int n, double k, double min_spread,
-			  double *centre, double *spread)
-{
-	double	   *v = xmalloc(sizeof(double) * (size_t) n);
-	double		m;
-
-	memcpy(v, x, sizeof(double) * (size_t) n);
-	m = median_of(v, n);
-	for (int i = 0; i < n; i++)
-		v[i] = fabs(x[i] - m);
-	*centre = m;
-	*spread = fmax(k * MAD_SCALE * median_of(v, n), min_spread);
-	free(v);
+	return sb_cohort_median(v, n);
 }
 
 static double
@@ -183,6 +152,7 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 {
 	double	   *pct = xmalloc(sizeof(double) * (size_t) (nrows + 1));
 	double	   *lread = xmalloc(sizeof(double) * (size_t) (nrows + 1));
+	double	   *work = xmalloc(sizeof(double) * (size_t) (nrows + 1));
 
 	for (int i = 0; i < nrows; i++)
 	{
@@ -205,11 +175,9 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 		int			n = 0,
 					nr = 0;
 		double		lo,
-					hi,
-					centre,
-					spread,
-					rcentre,
-					rspread;
+					hi;
+		SbCohortBand band,
+					rband;
 		bool		outside = false;
 		char	   *what = NULL;
 
@@ -229,28 +197,32 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 		r->cohort_size = n;
 		lo = isnan(r->scan_pct_lo) ? r->scan_pct : r->scan_pct_lo;
 		hi = isnan(r->scan_pct_hi) ? r->scan_pct : r->scan_pct_hi;
-		if (r->judged && n >= MIN_COHORT)
+		if (r->judged && sb_cohort_band(pct, n, opt->k, opt->min_spread_pct, work, &band))
 		{
-			robust_centre(pct, n, opt->k, opt->min_spread_pct, &centre, &spread);
-			r->cohort_pct = centre;
-			r->cohort_spread = spread;
-			if (hi < centre - spread || lo > centre + spread)
+			SbCohortSide side = sb_cohort_side(&band, lo, hi);
+
+			r->cohort_pct = band.centre;
+			r->cohort_spread = band.spread;
+			if (side != SB_COHORT_INSIDE)
 			{
 				outside = true;
 				what = xprintf("scan_pct %.1f %% (95 %% interval %.1f-%.1f) is %s its cohort's %.1f +- %.1f %% (%d servers)",
-							   r->scan_pct, lo, hi, hi < centre - spread ? "below" : "above",
-							   centre, spread, n);
+							   r->scan_pct, lo, hi, side == SB_COHORT_BELOW ? "below" : "above",
+							   band.centre, band.spread, n);
 			}
 		}
-		if (r->reads_judged && nr >= MIN_COHORT)
+		if (r->reads_judged &&
+			sb_cohort_band(lread, nr, opt->k, log(SB_COHORT_READ_FACTOR), work, &rband))
 		{
-			robust_centre(lread, nr, opt->k, log(READ_MIN_FACTOR), &rcentre, &rspread);
-			r->cohort_read_mb_s = exp(rcentre);
-			if (fabs(log(r->read_mb_s) - rcentre) > rspread)
+			double		lr = log(r->read_mb_s);
+			SbCohortSide side = sb_cohort_side(&rband, lr, lr);
+
+			r->cohort_read_mb_s = exp(rband.centre);
+			if (side != SB_COHORT_INSIDE)
 			{
 				char	   *piece = xprintf("read_mb_s %.1f is %s its cohort's %.1f (outside a factor of %.1f)",
-											r->read_mb_s, log(r->read_mb_s) < rcentre ? "below" : "above",
-											exp(rcentre), exp(rspread));
+											r->read_mb_s, side == SB_COHORT_BELOW ? "below" : "above",
+											exp(rband.centre), exp(rband.spread));
 
 				outside = true;
 				append(&what, piece);
@@ -264,7 +236,7 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 			append(&what, diff);
 			free(diff);
 		}
-		if (r->judged && r->history_runs >= MIN_COHORT && !isnan(r->history_pct) &&
+		if (r->judged && r->history_runs >= SB_COHORT_MIN && !isnan(r->history_pct) &&
 			hi < r->history_pct * (1.0 - opt->max_drop_pct / 100.0))
 		{
 			char	   *piece = xprintf("scan_pct %.1f %% (interval up to %.1f) is more than %g %% below this server's median of %.1f %% over its last %d runs",
@@ -281,4 +253,5 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 	}
 	free(pct);
 	free(lread);
+	free(work);
 }

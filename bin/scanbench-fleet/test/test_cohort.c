@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../cohort.h"
+#include "../../../src/cohortrule.h"
 #include "../measure.h"
 #include "../options.h"
 #include "../servers.h"
@@ -91,6 +92,32 @@ main(void)
 		double		w[] = {4, 1, 3, 2};
 
 		check(median_of(w, 4) == 2.5, "median of four");
+	}
+
+	/*
+	 * The rule itself (src/cohortrule.c, the library's too), at each
+	 * boundary: the least spread where the figures agree, k MADs where they
+	 * do not, an interval outside only when all of it is.
+	 */
+	{
+		double		agree[] = {50, 50, 50, 60, 40};
+		double		apart[] = {10, 20, 30, 40, 50};
+		double		work[5];
+		SbCohortBand b;
+
+		check(!sb_cohort_band(agree, SB_COHORT_MIN - 1, 3, 5, work, &b) && isnan(b.centre),
+			  "rule: two figures make no band");
+		check(sb_cohort_side(&b, 0, 0) == SB_COHORT_INSIDE, "rule: ... and nothing lies outside none");
+		check(sb_cohort_band(agree, 5, 3, 5, work, &b) && b.centre == 50 && b.spread == 5,
+			  "rule: figures that mostly agree (MAD 0) get the least spread, 50 +- 5");
+		check(sb_cohort_side(&b, 40, 44.99) == SB_COHORT_BELOW, "rule: an interval wholly under 45 is below");
+		check(sb_cohort_side(&b, 40, 45) == SB_COHORT_INSIDE, "rule: one that reaches 45 is inside");
+		check(sb_cohort_side(&b, 55, 70) == SB_COHORT_INSIDE, "rule: one that reaches 55 is inside");
+		check(sb_cohort_side(&b, 55.01, 70) == SB_COHORT_ABOVE, "rule: one wholly over 55 is above");
+		check(sb_cohort_band(apart, 5, 3, 5, work, &b) && b.centre == 30 &&
+			  fabs(b.spread - 3 * SB_COHORT_MAD_SCALE * 10) < 1e-9,
+			  "rule: figures apart (MAD 10) get 3 scaled MADs, 30 +- 44.5");
+		check(apart[0] == 10 && apart[4] == 50, "rule: the figures are left as given");
 	}
 
 	for (int i = 0; i < 9; i++)
