@@ -37,24 +37,6 @@
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 
-majors=15,18
-while [ $# -gt 0 ]; do
-	case "$1" in
-		--pg) [ $# -ge 2 ] || sb_die "--pg needs a value"; majors=$2; shift 2 ;;
-		*) sb_die "usage: bench/probe.sh [--pg MAJOR[,MAJOR...]]" ;;
-	esac
-done
-for m in ${majors//,/ }; do (sb_check_major "$m") || exit 2; done
-[ "$(id -u)" = 0 ] || sb_die "run as root: tools/test.sh installs the extension and makes control groups"
-sb_bench_record
-
-sb_bench_tap t/097_lab_probe.pl "$majors"
-status=$?
-
-echo "scanbench-probe in the lab: $(uname -n), $(nproc) CPUs, $(uname -r)"
-printf '%s' "$SB_TAP_SUMMARY"
-echo
-echo "| PostgreSQL | cell | cap | memory | known MB/s | scan MB/s | wait MB/s | % of volume | pass 1 | pass 2 | scan_efficiency MB/s |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
-printf '%s' "$SB_TAP_ROWS" | sed '/^$/d'
-exit $status
+sb_bench_lab_table t/097_lab_probe.pl "scanbench-probe in the lab" \
+	'| PostgreSQL | cell | cap | memory | known MB/s | scan MB/s | wait MB/s | % of volume | pass 1 | pass 2 | scan_efficiency MB/s |' \
+	"$@"

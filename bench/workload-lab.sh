@@ -32,24 +32,6 @@
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 
-majors=15,18
-while [ $# -gt 0 ]; do
-	case "$1" in
-		--pg) [ $# -ge 2 ] || sb_die "--pg needs a value"; majors=$2; shift 2 ;;
-		*) sb_die "usage: bench/workload-lab.sh [--pg MAJOR[,MAJOR...]]" ;;
-	esac
-done
-for m in ${majors//,/ }; do (sb_check_major "$m") || exit 2; done
-[ "$(id -u)" = 0 ] || sb_die "run as root: tools/test.sh installs the extension and makes control groups"
-sb_bench_record
-
-sb_bench_tap t/097_lab_workload.pl "$majors"
-status=$?
-
-echo "the workload's reads in the lab: $(uname -n), $(nproc) CPUs, $(uname -r)"
-printf '%s' "$SB_TAP_SUMMARY"
-echo
-echo "| major | cell | statement | calls | blocks_read | read_wait_s | read_wait_pct | read_mb_s | known MB/s | reference | reference_pct | verdict |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-printf '%s' "$SB_TAP_ROWS" | sed '/^$/d'
-exit $status
+sb_bench_lab_table t/097_lab_workload.pl "the workload's reads in the lab" \
+	'| major | cell | statement | calls | blocks_read | read_wait_s | read_wait_pct | read_mb_s | known MB/s | reference | reference_pct | verdict |' \
+	"$@"

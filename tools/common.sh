@@ -318,19 +318,31 @@ sb_bench_record()
 	sb_log "the figures also go to ${file#"$SB_TOP"/}"
 }
 
-# sb_bench_tap FILE MAJORS: one lab TAP file through tools/test.sh's quick
-# tier on each major of a comma-separated list.  Sets SB_TAP_SUMMARY (a
-# line a major: when it measured, its checks' counts) and SB_TAP_ROWS (the
-# "# table | ..." lines the file noted, each once: a failed file's output
-# is printed twice); prints the failed checks on stderr and returns 1 if
-# any failed.  The file takes the machine's lab lock itself while it
-# measures (t/SbLab.pm), so the caller must not hold it.
-sb_bench_tap()
+# sb_bench_lab_table FILE TITLE HEADER [--pg MAJOR[,MAJOR...]]: the whole
+# of a bench script whose table is one lab TAP file's: the file through
+# tools/test.sh's quick tier on each major (default 15,18), as root, the
+# figures also in a results file (sb_bench_record).  Prints TITLE with the
+# machine, a line a major (when it measured, its checks' counts), then the
+# table: HEADER, a markdown row of the columns, and the "# table | ..."
+# lines the file noted, each once (a failed file's output is printed
+# twice).  Returns 1 when a check failed, after printing the failures on
+# stderr.  The file takes the machine's lab lock itself while it measures
+# (t/SbLab.pm), so the caller must not hold it.
+sb_bench_lab_table()
 {
-	local file=$1 majors=$2 log m when counts failed=0
+	local file=$1 title=$2 header=$3 majors=15,18 log m when counts failed=0 summary= rows=
+	shift 3
+	while [ $# -gt 0 ]; do
+		case "$1" in
+			--pg) [ $# -ge 2 ] || sb_die "--pg needs a value"; majors=$2; shift 2 ;;
+			*) sb_die "usage: ${0#"$SB_TOP"/} [--pg MAJOR[,MAJOR...]]" ;;
+		esac
+	done
+	for m in ${majors//,/ }; do (sb_check_major "$m") || exit 2; done
+	[ "$(id -u)" = 0 ] || sb_die "run as root: tools/test.sh installs the extension and makes control groups"
+	sb_bench_record
+
 	log=$(mktemp /tmp/scanbench-tap-bench.XXXXXX) || sb_die "mktemp failed"
-	SB_TAP_SUMMARY=
-	SB_TAP_ROWS=
 	for m in ${majors//,/ }; do
 		sb_log "PostgreSQL $m: $file in the lab"
 		when=$(date -u '+%Y-%m-%dT%H:%MZ')
@@ -344,10 +356,18 @@ sb_bench_tap()
 		set -- $counts
 		failed=$((failed + $2))
 		[ "$2" -eq 0 ] || grep -E '^(not ok|#   Failed)' "$log" >&2
-		SB_TAP_SUMMARY+="PostgreSQL $m: measured $when; checks: $1 passed, $2 failed"$'\n'
-		SB_TAP_ROWS+=$(sed -n 's/^# table \(|.*\)$/\1/p' "$log" | awk '!seen[$0]++')$'\n'
+		summary+="PostgreSQL $m: measured $when; checks: $1 passed, $2 failed"$'\n'
+		rows+=$(sed -n 's/^# table \(|.*\)$/\1/p' "$log" | awk '!seen[$0]++')$'\n'
 	done
 	rm -f "$log"
+
+	echo "$title: $(uname -n), $(nproc) CPUs, $(uname -r)"
+	printf '%s\n' "$summary"
+	echo "$header"
+	# As many columns of dashes as the header has.
+	printf '%s' "$header" | sed -e 's/[^|]//g' -e 's/|/---|/g' -e 's/^---//'
+	echo
+	printf '%s' "$rows" | sed '/^$/d'
 	[ $failed -eq 0 ]
 }
 
