@@ -121,6 +121,16 @@ sb_row_float(SbRow *row, const char *name, double v, int digits)
 		sb_row_datum(row, name, Float8GetDatum(sb_round(v, digits)));
 }
 
+/* A float as computed, unrounded (a judge's figure); NaN is NULL. */
+void
+sb_row_exact(SbRow *row, const char *name, double v)
+{
+	if (isnan(v))
+		sb_row_null(row, name);
+	else
+		sb_row_datum(row, name, Float8GetDatum(v));
+}
+
 void
 sb_row_text(SbRow *row, const char *name, const char *s)
 {

@@ -44,6 +44,7 @@ extern Oid	sb_row_type(SbRow *row, const char *name);
 extern void sb_row_datum(SbRow *row, const char *name, Datum d);
 extern void sb_row_null(SbRow *row, const char *name);
 extern void sb_row_float(SbRow *row, const char *name, double v, int digits);
+extern void sb_row_exact(SbRow *row, const char *name, double v);
 extern void sb_row_text(SbRow *row, const char *name, const char *s);
 extern void sb_row_count(SbRow *row, const char *name, int64 v);
 extern void sb_row_io_workers(SbRow *row, SbProcDelta *procs);

@@ -51,13 +51,6 @@ static const char *const facts[] = {
 	"write_iops_limit", "cpu_quota_us", "settings", NULL
 };
 
-/* The median of v[0..n-1] (reordered); NAN when n is 0. */
-double
-median_of(double *v, int n)
-{
-	return sb_cohort_median(v, n);
-}
-
 static double
 num(const Row *r, const char *column)
 {

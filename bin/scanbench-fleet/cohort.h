@@ -9,6 +9,5 @@
 #include "options.h"
 
 extern void judge_rows(const Options *opt, Row *rows, int nrows);
-extern double median_of(double *v, int n);
 
 #endif							/* SCANBENCH_FLEET_COHORT_H */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/cohortrule.h"
 #include "cli.h"
 #include "fleet.h"
 #include "options.h"
@@ -198,8 +199,8 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			.sample = 1.0,
 			.restore = true,
 			.connect_timeout = 10,
-			.k = 3,
-			.min_spread_pct = 5,
+			.k = SB_COHORT_K,
+			.min_spread_pct = SB_COHORT_LEAST_PCT,
 			.max_drop_pct = 20,
 			.history_runs = 10,
 			.lease = 60,

@@ -93,20 +93,11 @@ judge_cohort(PG_FUNCTION_ARGS)
 	sb_row_init(&row, sb_result_tupdesc(fcinfo), NULL, 0);
 	sb_row_datum(&row, "n", Int32GetDatum(n));
 	sb_row_datum(&row, "needed", Int32GetDatum(SB_COHORT_MIN));
-	if (sb_cohort_band(x, n, k, min_spread, palloc(sizeof(double) * (n + 1)), &band))
-	{
-		sb_row_datum(&row, "centre", Float8GetDatum(band.centre));
-		sb_row_datum(&row, "spread", Float8GetDatum(band.spread));
-		if (!isnan(lo))
-			sb_row_text(&row, "side", side_name(sb_cohort_side(&band, lo, hi)));
-		else
-			sb_row_null(&row, "side");
-	}
-	else
-	{
-		sb_row_null(&row, "centre");
-		sb_row_null(&row, "spread");
-		sb_row_null(&row, "side");
-	}
+	/* No band: its figures NaN, so NULL, and no side. */
+	sb_cohort_band(x, n, k, min_spread, palloc(sizeof(double) * (n + 1)), &band);
+	sb_row_exact(&row, "centre", band.centre);
+	sb_row_exact(&row, "spread", band.spread);
+	sb_row_text(&row, "side", isnan(lo) || isnan(band.centre) ? NULL :
+				side_name(sb_cohort_side(&band, lo, hi)));
 	return sb_row_result(&row);
 }

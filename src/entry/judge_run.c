@@ -38,16 +38,6 @@ rule_names(const SbRunFired *f)
 										   TYPALIGN_INT));
 }
 
-/* A figure as computed, unrounded: the SQL judge rounds where it says it. */
-static void
-exact_column(SbRow *row, const char *name, double v)
-{
-	if (isnan(v))
-		sb_row_null(row, name);
-	else
-		sb_row_datum(row, name, Float8GetDatum(v));
-}
-
 /*
  * judge_run(scan_pct, drop_pct, earlier_runs, min_pct, max_drop_pct,
  *           warn_pct, warn_drop_pct)
@@ -82,8 +72,9 @@ judge_run(PG_FUNCTION_ARGS)
 	sb_row_init(&row, sb_result_tupdesc(fcinfo), NULL, 0);
 	sb_row_text(&row, "status", sb_run_status_name(v.fired.level));
 	sb_row_datum(&row, "rules", rule_names(&v.fired));
-	exact_column(&row, "warn_at", v.warn_at);
-	exact_column(&row, "drop_judged", v.drop_judged);
+	/* Unrounded: the SQL judge rounds where it says them. */
+	sb_row_exact(&row, "warn_at", v.warn_at);
+	sb_row_exact(&row, "drop_judged", v.drop_judged);
 	sb_row_datum(&row, "earlier_needed", Int32GetDatum(SB_RUN_MIN_EARLIER));
 	return sb_row_result(&row);
 }

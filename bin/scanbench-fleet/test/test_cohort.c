@@ -87,11 +87,11 @@ main(void)
 	Server	   *s[9];
 	double		v[] = {3, 1, 2};
 
-	check(median_of(v, 3) == 2, "median of three");
+	check(sb_cohort_median(v, 3) == 2, "median of three");
 	{
 		double		w[] = {4, 1, 3, 2};
 
-		check(median_of(w, 4) == 2.5, "median of four");
+		check(sb_cohort_median(w, 4) == 2.5, "median of four");
 	}
 
 	/*
