@@ -298,10 +298,7 @@ sub access_paths_rows
 		note("access_paths, $r{path}: " . join(', ', map { "$_ $r{$_}" } @cols));
 		my $d = $r{depth} < 8 ? $r{depth} : 8;
 		my ($h, $i) = ($r{heap_pages_read}, $r{index_pages_read});
-		# The rounds of one read's time t a run of h heap and i index
-		# pages takes: i + r + (h - (2^r - 1)) / min(depth, 8).
-		my $ramp = $d > 1 ? int(log($d) / log(2) + 0.5) : 0;
-		my $rounds = $i + $ramp + ($h - (2**$ramp - 1)) / $d;
+		my $rounds = lab_bitmap_rounds($h, $i, $d);
 		$r{known} = [ map { 1e6 * ($h + $i) / ($rounds * $_) } ($seen_hi, $seen_lo) ];
 		$r{known_random} = [ $d * 1e6 / $seen_hi, $d * 1e6 / $seen_lo ];
 		$r{known_pct} = 100 * ($h + $i) / ($rounds * $d);

@@ -285,12 +285,11 @@ SKIP:
 		  . ($at_depth ? "$at_depth->{mb_s} MB/s at depth $at_depth->{depth}, $at_depth->{source}" : 'none'))
 	  or diag(explain($refs));
 
-	# The law: i index pages one round each, r rounds while the look-ahead
-	# doubles to the depth (1 + 2 + 4 pages), the rest of the h heap
-	# pages 8 a round; a round is one read's time as a reader sees it
-	# (seen_us, measured just before and after), so the pages a second
-	# of wait are (h + i) over that.
-	my $ramp = int(log($depth) / log(2) + 0.5);
+	# The law (lab_bitmap_rounds): i index pages one round each, 3
+	# rounds while the look-ahead doubles to the depth (1 + 2 + 4 pages),
+	# the rest of the h heap pages 8 a round; a round is one read's time
+	# as a reader sees it (seen_us, measured just before and after), so
+	# the pages a second of wait are (h + i) over that.
 	for my $method (@methods)
 	{
 		my $how = use_method($method);
@@ -309,7 +308,7 @@ SKIP:
 			  @{ json_rows("SELECT * FROM workload_reads($s1, $s2)") };
 			die "the bitmap heap scan is not among workload_reads' rows" unless $bhs;
 			my $i = $bhs->{blocks_read} - $heap;
-			my $rounds = $i + $ramp + ($heap - (2**$ramp - 1)) / $depth;
+			my $rounds = lab_bitmap_rounds($heap, $i, $depth);
 			my ($lo_us, $hi_us) = $before < $after ? ($before, $after) : ($after, $before);
 			@law = map { $bhs->{blocks_read} * 8192 / ($rounds * $_) } ($hi_us, $lo_us);    # MB/s
 			push @bhs_rates, $bhs->{read_mb_s};

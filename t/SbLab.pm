@@ -19,7 +19,7 @@ use Time::HiRes qw(time);
 use Test::More ();
 
 our @EXPORT = qw(lab_why lab_new lab_favour lab_lock_dir lab_disk_why lab_disk_new lab_io_workers
-  lab_scattered_table);
+  lab_scattered_table lab_bitmap_rounds);
 
 my $lab_sh = "$FindBin::RealBin/../tools/lab.sh";
 my @groups;
@@ -152,6 +152,20 @@ sub lab_scattered_table
 		CREATE INDEX ${name}_k ON $name (k) TABLESPACE $tablespace;
 		VACUUM (FREEZE, ANALYZE) $name;
 	});
+}
+
+# lab_bitmap_rounds(h, i, d): how many of one read's time a bitmap heap
+# scan of h heap and i index pages takes on the lab disk when d reads can
+# be in flight (min of effective_io_concurrency and what the disk serves
+# at once): its index pages one at a time, then its look-ahead doubles
+# (1, 2, 4, ... pages a round; the read stream's distance from 17, the
+# prefetch target before) for r = log2(d) rounds, and the rest of the heap
+# pages go d a round: i + r + (h - (2^r - 1)) / d.
+sub lab_bitmap_rounds
+{
+	my ($h, $i, $d) = @_;
+	my $ramp = $d > 1 ? int(log($d) / log(2) + 0.5) : 0;
+	return $i + $ramp + ($h - (2**$ramp - 1)) / $d;
 }
 
 # A group holding $node's postmaster and its children.
