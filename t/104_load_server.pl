@@ -136,6 +136,7 @@ is(sql("SELECT count(*) FROM pg_visibility_map('two') v "
 SKIP:
 {
 	skip 'timing: set PG_TEST_EXTRA=scanbench_slow', 1 unless $slow;
+	skip "timing: $ENV{SCANBENCH_VERSION_TIER}", 1 if $ENV{SCANBENCH_VERSION_TIER};
 	my (@t1, @t2, $noted);
 	for my $pair (1 .. 3)
 	{
