@@ -29,7 +29,9 @@
 # allows (under io_method worker, the part of the pass the I/O workers did
 # not overlap: at least 90 % of it), and the same server's
 # scan_efficiency's scan_mb_s within 10 % of the client's figure.  On 15,
-# and on 18 under io_method worker and sync (what RDS offers).  Up to
+# and on 18 under io_method worker and sync (what RDS offers); the memory
+# cell under worker alone: whether the page cache held the table does not
+# depend on which process read it.  Up to
 # three tries of a cell's first run, each reported: none may be above the
 # cap, and one must be near it.  Skips where control groups cannot be
 # written or a lab disk mounted; runs with PG_TEST_EXTRA=scanbench_slow
@@ -243,6 +245,7 @@ for my $config (@configs)
 	}
 	for my $c (@cells)
 	{
+		next if $c->{name} eq 'memory' && $config =~ / sync$/;
 		my $j = cell($config, $c);
 		my $p1 = $j->{passes}[0];
 		if ($major >= 18)
