@@ -37,6 +37,10 @@
  * scan's bitmap index scans, a subplan in its filter): a node's own are
  * its figures less its children's.
  *
+ * Each node's read rate is set against the reference of its access path
+ * (workload_references()) and judged there (sb_planscan_judge), so that
+ * the entry file only names the columns.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -73,6 +77,7 @@
 #include "planscan.h"
 #include "relfiles.h"
 #include "stats.h"
+#include "verdict.h"
 
 /* ---- The refusals, before anything runs ---- */
 
@@ -197,8 +202,8 @@ sb_planscan_references(Oid schema, SbScanReferences *refs)
  * once; where no rate at depth is recorded (effective_io_concurrency 0 or
  * 1), a bitmap heap scan too reads one at a time.
  */
-const char *
-sb_planscan_reference_name(const char *node_type)
+static const char *
+reference_name(const char *node_type)
 {
 	if (strcmp(node_type, "Seq Scan") == 0)
 		return "sequential";
@@ -207,16 +212,72 @@ sb_planscan_reference_name(const char *node_type)
 	return "random";
 }
 
-double
-sb_planscan_reference(const SbScanReferences *refs, const char *node_type)
+static double
+reference_mb_s(const SbScanReferences *refs, const char *node_type)
 {
-	const char *name = sb_planscan_reference_name(node_type);
+	const char *name = reference_name(node_type);
 
 	if (strcmp(name, "sequential") == 0)
 		return refs->sequential;
 	if (strcmp(name, "random_at_depth") == 0)
 		return refs->random_at_depth;
 	return refs->random;
+}
+
+/* The largest of the storage's device rates (page_cache is not one). */
+static double
+device_max(const SbScanReferences *refs)
+{
+	double		m = NAN;
+
+	if (refs->sequential > 0)
+		m = refs->sequential;
+	if (refs->random > 0 && !(m >= refs->random))
+		m = refs->random;
+	if (refs->random_at_depth > 0 && !(m >= refs->random_at_depth))
+		m = refs->random_at_depth;
+	return m;
+}
+
+/*
+ * A node's reads against its reference, and its verdict where it read a
+ * block from outside shared_buffers.  It read one page at a time when the
+ * server says it kept about one read in flight, or, where the server does
+ * not say, when it is an index scan.
+ */
+void
+sb_planscan_judge(const SbScanNode *s, const SbScanReferences *refs,
+				  SbScanJudged *j)
+{
+	double		bytes = (double) s->blocks_read * BLCKSZ;
+	bool		one_at_a_time;
+
+	j->reference = reference_name(s->node_type);
+	j->reference_mb_s = reference_mb_s(refs, s->node_type);
+	/* No rate at depth recorded: a bitmap heap scan reads one at a time. */
+	if (strcmp(j->reference, "random_at_depth") == 0 && isnan(j->reference_mb_s))
+	{
+		j->reference = "random";
+		j->reference_mb_s = refs->random;
+	}
+	j->read_mb_s = NAN;
+	j->read_wait_pct = NAN;
+	if (s->blocks_read > 0 && s->read_wait_s > 0)
+		j->read_mb_s = bytes / s->read_wait_s / 1e6;
+	if (s->node_s > 0)
+		j->read_wait_pct = 100 * s->read_wait_s / s->node_s;
+	j->verdict.n = 0;
+	if (s->blocks_read == 0)
+		return;
+
+	one_at_a_time = !isnan(s->in_flight) ? s->in_flight <= 1.5 :
+		(strcmp(s->node_type, "Index Scan") == 0 ||
+		 strcmp(s->node_type, "Index Only Scan") == 0);
+	sb_judge_scan_node(s->cold, j->read_wait_pct, j->read_mb_s,
+					   device_max(refs), refs->random_at_depth,
+					   one_at_a_time, s->cached_pct,
+					   s->read_wait_s > 0 ? s->blocks_read / s->read_wait_s : NAN,
+					   s->limit_rate, &j->verdict);
 }
 
 /* ---- Cold: the plan's relations evicted ---- */

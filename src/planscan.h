@@ -2,8 +2,8 @@
  *
  * planscan.h
  *	  One query given by the caller, run with EXPLAIN ANALYZE cold and
- *	  warm in a read-only subtransaction rolled back, and its scan nodes'
- *	  reads (planscan.c).
+ *	  warm in a read-only subtransaction rolled back, its scan nodes'
+ *	  reads, and each node judged against its access path (planscan.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -11,6 +11,8 @@
 #define SCANBENCH_PLANSCAN_H
 
 #include "nodes/pg_list.h"
+
+#include "verdict.h"
 
 /* The rates of workload_references(), MB/s; NaN where none is recorded. */
 typedef struct SbScanReferences
@@ -43,11 +45,20 @@ typedef struct SbScanNode
 								 * throttle allows its relation; HUGE_VAL */
 } SbScanNode;
 
+/* A scan node's reads against the reference of its access path. */
+typedef struct SbScanJudged
+{
+	const char *reference;		/* sequential, random or random_at_depth */
+	double		reference_mb_s; /* NaN where none is recorded */
+	double		read_mb_s;		/* NaN: none read, or no wait timed */
+	double		read_wait_pct;	/* of the node's time; NaN where none */
+	SbVerdict	verdict;		/* no mark where no block was read */
+} SbScanJudged;
+
 extern void sb_planscan_check(const char *query);
 extern void sb_planscan_references(Oid schema, SbScanReferences *refs);
 extern List *sb_planscan_run(const char *query, bool cold, bool warm);
-extern const char *sb_planscan_reference_name(const char *node_type);
-extern double sb_planscan_reference(const SbScanReferences *refs,
-									const char *node_type);
+extern void sb_planscan_judge(const SbScanNode *s,
+							  const SbScanReferences *refs, SbScanJudged *j);
 
 #endif							/* SCANBENCH_PLANSCAN_H */
