@@ -117,6 +117,20 @@ sb_check_block_size(int32 block_size)
 						 SB_MAX_BLOCK_SIZE)));
 }
 
+/*
+ * The random reads of storage_profile (random_ops) and random_read
+ * (reads), under the argument's own name.
+ */
+void
+sb_check_random_ops(const char *argname, int32 ops)
+{
+	if (ops < 1 || ops > SB_MAX_RANDOM_OPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid %s: %d", argname, ops),
+				 errhint("%s must be between 1 and %d.", argname, SB_MAX_RANDOM_OPS)));
+}
+
 void
 sb_check_runs(int32 runs)
 {

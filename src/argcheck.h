@@ -35,6 +35,7 @@ extern SbCacheMode sb_parse_cache(text *arg, bool allow_direct);
 extern const char *sb_cache_name(SbCacheMode cache);
 extern const char *sb_parse_history_cache(text *arg);
 extern void sb_check_block_size(int32 block_size);
+extern void sb_check_random_ops(const char *argname, int32 ops);
 extern void sb_check_runs(int32 runs);
 extern void sb_check_workers(int32 workers);
 extern void sb_check_query(const char *query);

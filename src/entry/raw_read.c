@@ -215,11 +215,7 @@ random_read(PG_FUNCTION_ARGS)
 	/* up to 0.3 the definitions had no depth: one read at a time */
 	depth = sb_arg_int32(&args, "depth", 1);
 
-	if (reads < 1 || reads > SB_MAX_RANDOM_OPS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid reads: %d", reads),
-				 errhint("reads must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
+	sb_check_random_ops("reads", reads);
 	sb_check_block_size(block_size);
 	check_depth(depth, block_size);
 	tupdesc = sb_result_tupdesc(fcinfo);

@@ -213,11 +213,7 @@ storage_profile(PG_FUNCTION_ARGS)
 				 errhint("size_mb must be between 1 and %d (MB of 10^6 bytes).",
 						 SB_MAX_SIZE_MB)));
 	sb_check_block_size(block_size);
-	if (random_ops < 1 || random_ops > SB_MAX_RANDOM_OPS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid random_ops: %d", random_ops),
-				 errhint("random_ops must be between 1 and %d.", SB_MAX_RANDOM_OPS)));
+	sb_check_random_ops("random_ops", random_ops);
 	bytes = (uint64) size_mb * 1000000;
 	bytes -= bytes % block_size;
 	if (bytes == 0)
