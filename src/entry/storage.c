@@ -185,6 +185,36 @@ static const SbRenamed storage_profile_renamed[] =
 	{"elapsed_s", "seconds"},
 };
 
+/* One test's row; the random tests alone have IOPS and latencies. */
+static void
+put_profile_row(ReturnSetInfo *rsinfo, const char *spcname,
+				int32 block_size, SbTest test, const SbTestResult *r)
+{
+	SbRow		row;
+	double		cpu_s = r->timing.user_s + r->timing.sys_s;
+
+	sb_row_init(&row, rsinfo->setDesc, storage_profile_renamed,
+				lengthof(storage_profile_renamed));
+	sb_row_text(&row, "tablespace", spcname);
+	sb_row_text(&row, "test", sb_scratch_test_name(test));
+	sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
+	sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
+	sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
+	sb_row_float(&row, "cached_pct_before", r->cached_pct_before, 1);
+	sb_row_float(&row, "elapsed_s", r->timing.seconds, 3);
+	sb_row_float(&row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
+	sb_row_float(&row, "iops",
+				 r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
+	sb_row_float(&row, "latency_p50_us", r->random ? r->p50_us : NAN, 1);
+	sb_row_float(&row, "latency_p95_us", r->random ? r->p95_us : NAN, 1);
+	sb_row_float(&row, "latency_p99_us", r->random ? r->p99_us : NAN, 1);
+	sb_row_float(&row, "user_s", r->timing.user_s, 3);
+	sb_row_float(&row, "sys_s", r->timing.sys_s, 3);
+	sb_row_float(&row, "cpu_pct", r->timing.seconds > 0 ?
+				 100.0 * cpu_s / r->timing.seconds : NAN, 1);
+	tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
+}
+
 Datum
 storage_profile(PG_FUNCTION_ARGS)
 {
@@ -228,31 +258,6 @@ storage_profile(PG_FUNCTION_ARGS)
 	sb_scratch_profile(spc, bytes, block_size, (uint64) random_ops, results);
 
 	for (i = 0; i < SB_NTESTS; i++)
-	{
-		SbTestResult *r = &results[i];
-		SbRow		row;
-		double		cpu_s = r->timing.user_s + r->timing.sys_s;
-
-		sb_row_init(&row, rsinfo->setDesc, storage_profile_renamed,
-				lengthof(storage_profile_renamed));
-		sb_row_text(&row, "tablespace", spcname);
-		sb_row_text(&row, "test", sb_scratch_test_name((SbTest) i));
-		sb_row_datum(&row, "block_size", Int32GetDatum(block_size));
-		sb_row_datum(&row, "bytes", Int64GetDatum(r->bytes));
-		sb_row_datum(&row, "ops", Int64GetDatum(r->ops));
-		sb_row_float(&row, "cached_pct_before", r->cached_pct_before, 1);
-		sb_row_float(&row, "elapsed_s", r->timing.seconds, 3);
-		sb_row_float(&row, "mb_s", sb_rate(r->bytes / SB_MB, r->timing.seconds), 1);
-		sb_row_float(&row, "iops",
-					 r->random ? sb_rate(r->ops, r->timing.seconds) : NAN, 0);
-		sb_row_float(&row, "latency_p50_us", r->random ? r->p50_us : NAN, 1);
-		sb_row_float(&row, "latency_p95_us", r->random ? r->p95_us : NAN, 1);
-		sb_row_float(&row, "latency_p99_us", r->random ? r->p99_us : NAN, 1);
-		sb_row_float(&row, "user_s", r->timing.user_s, 3);
-		sb_row_float(&row, "sys_s", r->timing.sys_s, 3);
-		sb_row_float(&row, "cpu_pct", r->timing.seconds > 0 ?
-					 100.0 * cpu_s / r->timing.seconds : NAN, 1);
-		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
-	}
+		put_profile_row(rsinfo, spcname, block_size, (SbTest) i, &results[i]);
 	return (Datum) 0;
 }
