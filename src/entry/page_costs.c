@@ -62,6 +62,29 @@ depth_arrays(SbRow *row, const SbDepthSweep *ds)
 												 TYPALIGN_DOUBLE)));
 }
 
+/*
+ * The effective_io_concurrency recommended, NULL where none is, and the
+ * range of the sweeps' knees, NULL before the third sweep.
+ */
+static void
+recommended_eic(SbRow *row, const SbCostAdvice *ca)
+{
+	const SbDepthSweep *ds = &ca->ds;
+
+	sb_row_null(row, "recommended_effective_io_concurrency");
+	sb_row_null(row, "recommended_eic_low");
+	sb_row_null(row, "recommended_eic_high");
+	if (ca->recommend_eic)
+	{
+		sb_row_datum(row, "recommended_effective_io_concurrency", Int32GetDatum(ds->knee));
+		if (ds->knee_low > 0)
+		{
+			sb_row_datum(row, "recommended_eic_low", Int32GetDatum(ds->knee_low));
+			sb_row_datum(row, "recommended_eic_high", Int32GetDatum(ds->knee_high));
+		}
+	}
+}
+
 Datum
 page_costs(PG_FUNCTION_ARGS)
 {
@@ -109,18 +132,7 @@ page_costs(PG_FUNCTION_ARGS)
 	sb_row_datum(&row, "effective_io_concurrency", Int32GetDatum(x.cur_eic));
 	depth_arrays(&row, ds);
 	sb_row_datum(&row, "sweeps", Int32GetDatum(ds->sweeps));
-	sb_row_null(&row, "recommended_effective_io_concurrency");
-	sb_row_null(&row, "recommended_eic_low");
-	sb_row_null(&row, "recommended_eic_high");
-	if (ca->recommend_eic)
-	{
-		sb_row_datum(&row, "recommended_effective_io_concurrency", Int32GetDatum(ds->knee));
-		if (ds->knee_low > 0)
-		{
-			sb_row_datum(&row, "recommended_eic_low", Int32GetDatum(ds->knee_low));
-			sb_row_datum(&row, "recommended_eic_high", Int32GetDatum(ds->knee_high));
-		}
-	}
+	recommended_eic(&row, ca);
 	sb_row_text(&row, "command", x.command);
 	sb_row_float(&row, "untimed_s", pc->untimed_s, 3);
 	sb_row_float(&row, "elapsed_s", pc->elapsed_s + ds->elapsed_s, 3);
