@@ -27,7 +27,7 @@ MODULE_big = scanbench
 OBJS = scanbench.o \
 	src/accesspath.o src/accesspath_rounds.o src/advice.o src/advice_candidates.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
 	src/chart.o src/chart_runs.o src/citus.o src/citus_cluster.o src/citus_node.o src/citus_shards.o src/clock.o src/cohortrule.o src/crossover.o src/devices.o \
-	src/efficiency.o src/efficiency_row.o src/fileread.o src/fnargs.o src/history_record.o src/iodepth.o src/mountinfo.o \
+	src/efficiency.o src/efficiency_row.o src/fileread.o src/fnargs.o src/history_record.o src/iodepth.o src/judgerules.o src/mountinfo.o \
 	src/pagecost.o src/pairs.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o \
 	src/restore.o src/rows.o src/runjudge.o src/sampler.o src/scan.o src/scanrounds.o src/scratch.o src/scratchdir.o \
 	src/planscan.o src/seqread.o src/settings.o src/stats.o src/tablespace.o src/toastscan.o \

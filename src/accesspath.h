@@ -27,11 +27,13 @@ typedef enum SbPath
 	SB_NPATHS
 } SbPath;
 
-/* Rounds of a cold path and of random reads at its depth, alternated. */
-#define SB_PATH_MIN_ROUNDS	5
+/*
+ * Rounds of a cold path and of random reads at its depth, alternated,
+ * until the interval is this narrow; the least a judgement needs is the
+ * judge's (SB_RULE_PATH_ROUNDS, judgerules.h).
+ */
 #define SB_PATH_MAX_ROUNDS	100
 #define SB_PATH_TARGET_PCT	5.0
-#define SB_PATH_STABLE_PCT	15.0
 
 /* One run of one path. */
 typedef struct SbPathRun

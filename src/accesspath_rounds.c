@@ -31,6 +31,7 @@
 #include "cache.h"
 #include "cgroup.h"
 #include "clock.h"
+#include "judgerules.h"
 #include "randio.h"
 #include "stats.h"
 
@@ -259,7 +260,7 @@ sb_path_rounds(SbPathPlan *p, SbTarget *heap, SbTarget *index,
 		out->random_reads += pr.reads.ops;
 		out->rounds++;
 
-		if (out->rounds >= SB_PATH_MIN_ROUNDS &&
+		if (out->rounds >= sb_threshold(SB_RULE_PATH_ROUNDS) &&
 			sb_ratio_ci(random_s, path_s, out->rounds, 0.95, &out->pct,
 						&out->pct_lo, &out->pct_hi) &&
 			sb_halfwidth_pct(out->pct, out->pct_lo, out->pct_hi) <= SB_PATH_TARGET_PCT)

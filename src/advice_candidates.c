@@ -39,6 +39,7 @@
 #include "cgroup.h"
 #include "compat.h"
 #include "devices.h"
+#include "judgerules.h"
 #include "pagecost.h"
 #include "pairs.h"
 #include "seqread.h"
@@ -659,8 +660,8 @@ sb_advice_costs(SbAdviceCtx *c)
 	if (ca.recommend)
 	{
 		/* without an interval, the widest one worth a setting */
-		double		lo = isnan(ca.rec_lo) ? ca.rec * (1 - SB_PAGECOST_STABLE_PCT / 100) : ca.rec_lo;
-		double		hi = isnan(ca.rec_hi) ? ca.rec * (1 + SB_PAGECOST_STABLE_PCT / 100) : ca.rec_hi;
+		double		lo = isnan(ca.rec_lo) ? ca.rec * (1 - sb_threshold(SB_RULE_PAGECOST_INTERVAL) / 100) : ca.rec_lo;
+		double		hi = isnan(ca.rec_hi) ? ca.rec * (1 + sb_threshold(SB_RULE_PAGECOST_INTERVAL) / 100) : ca.rec_hi;
 		char	   *v = float8out_internal(sb_round(ca.rec, 2));
 
 		if (cur_random < lo || cur_random > hi)

@@ -57,6 +57,7 @@
 #include "cgroup.h"
 #include "clock.h"
 #include "crossover.h"
+#include "judgerules.h"
 #include "stats.h"
 #include "tablespace.h"
 
@@ -170,7 +171,7 @@ sb_cross_rounds(Relation heap, Relation index, SbTarget *heap_target,
 		ones[out->rounds] = 1.0;
 		out->rounds++;
 
-		if (out->rounds >= SB_CROSS_MIN_ROUNDS &&
+		if (out->rounds >= sb_threshold(SB_RULE_CROSS_ROUNDS) &&
 			sb_ratio_ci(rows, ones, out->rounds, 0.95, &out->rows,
 						&out->rows_lo, &out->rows_hi) &&
 			sb_halfwidth_pct(out->rows, out->rows_lo, out->rows_hi) <= SB_CROSS_TARGET_PCT)
@@ -374,15 +375,15 @@ crossover_notice(Oid relid, Oid indexid, double max_seconds,
 				(errmsg("\"%s\": max_seconds (%g s) ran out before a round of a sequential and an index scan ended",
 						get_rel_name(relid), max_seconds),
 				 errdetail("The round that outlasted it was stopped; a judgement needs %d rounds.",
-						   SB_CROSS_MIN_ROUNDS),
+						   (int) sb_threshold(SB_RULE_CROSS_ROUNDS)),
 				 errhint("Give it more time: max_seconds => %.0f at least.",
-						 ceil(2 * max_seconds * SB_CROSS_MIN_ROUNDS))));
-	else if (cr->rounds < SB_CROSS_MIN_ROUNDS)
+						 ceil(2 * max_seconds * sb_threshold(SB_RULE_CROSS_ROUNDS)))));
+	else if (cr->rounds < sb_threshold(SB_RULE_CROSS_ROUNDS))
 		ereport(NOTICE,
 				(errmsg("\"%s\": %d rounds of a sequential and an index scan in %.1f s, too few to judge",
 						get_rel_name(relid), cr->rounds, x->elapsed_s),
 				 errhint("Give it more time: max_seconds => %.0f.",
-						 Max(2 * max_seconds, 4 * cr->seq_s * SB_CROSS_MIN_ROUNDS))));
+						 Max(2 * max_seconds, 4 * cr->seq_s * sb_threshold(SB_RULE_CROSS_ROUNDS)))));
 	else
 		ereport(NOTICE,
 				(errmsg("\"%s\": the index scan of \"%s\" is faster up to %.4f%% of the rows (%.4f%% to %.4f%%); the planner switches at %.4f%%",

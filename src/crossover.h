@@ -16,13 +16,13 @@
 #include "relfiles.h"
 #include "verdict.h"
 
-/* Rounds of a cold sequential scan and a cold index scan, in pairs. */
-#define SB_CROSS_MIN_ROUNDS		3
+/*
+ * Rounds of a cold sequential scan and a cold index scan, in pairs, until
+ * the interval is this narrow; the least a judgement needs is the judge's
+ * (SB_RULE_CROSS_ROUNDS, judgerules.h).
+ */
 #define SB_CROSS_MAX_ROUNDS		20
 #define SB_CROSS_TARGET_PCT		10.0
-#define SB_CROSS_STABLE_PCT		25.0
-/* |correlation| at which an index scan reads the heap mostly in order */
-#define SB_CROSS_CORRELATED		0.5
 
 typedef struct SbCrossRounds
 {

@@ -70,6 +70,7 @@
 #include "clock.h"
 #include "compat_stream.h"
 #include "devices.h"
+#include "judgerules.h"
 #include "pagecost.h"
 #include "stats.h"
 #include "tablespace.h"
@@ -232,7 +233,7 @@ ratio_now(SbPageCosts *pc)
 	if (!sb_ratio_ci(pc->random_page_s, pc->seq_page_s, pc->rounds,
 					 SB_PAGECOST_CONFIDENCE, &pc->ratio, &pc->ratio_lo,
 					 &pc->ratio_hi) ||
-		pc->rounds < SB_PAGECOST_MIN_ROUNDS)
+		pc->rounds < sb_threshold(SB_RULE_PAGECOST_ROUNDS))
 		pc->ratio_lo = pc->ratio_hi = NAN;
 }
 
@@ -331,7 +332,7 @@ one_pass(SbTarget *target, const PassPlan *plan, RandomSide *side,
  * passes over it, until the ratio's interval is within
  * SB_PAGECOST_TARGET_PCT of it, SB_PAGECOST_MAX_ROUNDS rounds have run or
  * max_seconds have passed; pc->rounds may then be fewer than
- * SB_PAGECOST_MIN_ROUNDS, which the caller reports.
+ * SB_RULE_PAGECOST_ROUNDS' threshold, which the caller reports.
  */
 void
 sb_page_costs(SbTarget *target, double max_seconds, SbPageCosts *pc)
@@ -597,7 +598,7 @@ sb_page_costs_call(Oid relid, double max_seconds, SbPageCostsCall *out)
 		out->command = psprintf("ALTER TABLESPACE %s SET (%s)",
 								quote_identifier(out->tablespace), options(ca));
 
-	if (pc->rounds < SB_PAGECOST_MIN_ROUNDS)
+	if (pc->rounds < sb_threshold(SB_RULE_PAGECOST_ROUNDS))
 		ereport(NOTICE,
 				(errmsg("\"%s\": %d rounds of page reads in %.1f s, too few to judge",
 						get_rel_name(relid), pc->rounds, pc->elapsed_s),

@@ -13,23 +13,24 @@
 #include "relfiles.h"
 #include "verdict.h"
 
-/* Rounds of one sequential stretch and one batch of random pages. */
-#define SB_PAGECOST_MIN_ROUNDS	10
+/*
+ * Rounds of one sequential stretch and one batch of random pages; the
+ * least a judgement needs is the judge's (SB_RULE_PAGECOST_ROUNDS,
+ * judgerules.h).
+ */
 #define SB_PAGECOST_MAX_ROUNDS	1000
 /*
- * The ratio's interval: its confidence, the half-width (in % of the
- * ratio) at which the measurement stops, and the widest worth a setting.
+ * The ratio's interval: its confidence and the half-width (in % of the
+ * ratio) at which the measurement stops; the widest worth a setting is
+ * the judge's (SB_RULE_PAGECOST_INTERVAL).
  */
 #define SB_PAGECOST_CONFIDENCE	0.95
 #define SB_PAGECOST_TARGET_PCT	5.0
-#define SB_PAGECOST_STABLE_PCT	15.0
 /*
  * The least share of max_seconds left for reading the table at depth
  * (iodepth.c) after the page times: room for three sweeps on a fast disk.
  */
 #define SB_PAGECOST_DEPTH_SHARE	0.4
-/* The share of the table in the caches from which they set its costs. */
-#define SB_PAGECOST_CACHED_PCT	90.0
 /*
  * The smallest relation measured: room for the rounds on both sides, and
  * the gap between them (sb_page_costs_min_blocks).

@@ -59,6 +59,7 @@
 #include "cgroup.h"
 #include "clock.h"
 #include "compat.h"
+#include "judgerules.h"
 #include "randio.h"
 #include "stats.h"
 #include "toastscan.h"
@@ -466,7 +467,7 @@ sb_toast_rounds(SbToast *t, bool cold, double max_seconds,
 		INSTR_TIME_SET_CURRENT(now);
 		INSTR_TIME_SUBTRACT(now, t0);
 		elapsed = INSTR_TIME_GET_DOUBLE(now);
-		if (out->rounds >= SB_TOAST_MIN_ROUNDS &&
+		if (out->rounds >= sb_threshold(SB_RULE_TOAST_ROUNDS) &&
 			sb_ratio_ci(read_s, scan_s, out->rounds, 0.95, &out->pct,
 						&out->pct_lo, &out->pct_hi) &&
 			sb_halfwidth_pct(out->pct, out->pct_lo, out->pct_hi) <= SB_TOAST_TARGET_PCT)

@@ -17,11 +17,13 @@
 #include "verdict.h"
 #include "seqread.h"
 
-/* Rounds of a raw read of the three relations and a scan, alternated. */
-#define SB_TOAST_MIN_ROUNDS		3
+/*
+ * Rounds of a raw read of the three relations and a scan, alternated,
+ * until the interval is this narrow; the least a judgement needs is the
+ * judge's (SB_RULE_TOAST_ROUNDS, judgerules.h).
+ */
 #define SB_TOAST_MAX_ROUNDS		100
 #define SB_TOAST_TARGET_PCT		5.0
-#define SB_TOAST_STABLE_PCT		15.0
 
 /* The table, its TOAST table and index, and the planned scan. */
 typedef struct SbToast

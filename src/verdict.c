@@ -59,35 +59,9 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
-#include "accesspath.h"
-#include "crossover.h"
-#include "pagecost.h"
+#include "judgerules.h"
 #include "stats.h"
-#include "toastscan.h"
 #include "verdict.h"
-
-#define SB_CACHED_PCT		5.0		/* resident after eviction: not cold */
-#define SB_HOST_CACHE_RATIO 1.1		/* buffered over direct, with a margin */
-#define SB_CEILING_RATIO	0.9		/* scan at 90 % of its warm rate or more */
-#define SB_CONTENDED_SHARE	0.1		/* others' CPU load, of the timed time */
-#define SB_HELD_SHARE		0.05	/* the quota's hold, of the timed time */
-#define SB_QUOTA_USED		0.85	/* CPU used, of what the quota allows */
-#define SB_LIMIT_RATIO		0.9		/* a rate at 90 % of a throttle or more */
-#define SB_BURST_RATIO		1.1		/* faster than a limit allows */
-/*
- * Requests a second at 80 % of a read_iops throttle or more: a reader
- * sending one large read-ahead request after another leaves gaps the
- * throttle does not fill (seen in the lab: 339 requests/s of 4 MB under a
- * limit of 400, the rate that limit and that size make).
- */
-#define SB_IOPS_RATIO		0.8
-#define SB_ABOVE_PCT		105.0	/* scan_pct clearly above the raw read */
-#define SB_DEPTH_RATIO		1.5		/* at depth over one at a time, and over
-									 * the scan: latency, not bandwidth */
-#define SB_SCAN_BOUND_PCT	50.0	/* a node's reads, of its time: they held
-									 * it back (workload_judge's bound_pct) */
-#define SB_SCAN_CACHE_RATIO 2.0		/* over every device rate: not the device
-									 * (workload_judge's cache_ratio) */
 
 void
 sb_judge_input_init(SbJudgeInput *in)
@@ -112,7 +86,8 @@ sb_judge_input_init(SbJudgeInput *in)
  * runs with it are compared only with runs with it (its figure is another
  * quantity).  scan_verdict_marks() shows the table in SQL; the history,
  * the metrics, the fleet and the documentation check read it there.  A new
- * mark is a line in each of the two and its rule in sb_judge().
+ * mark is a line in each of the two, its rule a line of judgerules.c
+ * (its threshold) and code in sb_judge().
  */
 typedef enum SbMark
 {
@@ -187,6 +162,25 @@ add(SbVerdict *v, SbMark mark)
 		v->marks[v->n++] = mark_table[mark].name;
 }
 
+/*
+ * The mark a rule of judgerules.c gives, where it holds: the rule names
+ * it, so that its line in the table says what the judge does.
+ */
+static void
+holds(SbVerdict *v, SbRuleId rule)
+{
+	const SbRule *r = sb_rule(rule);
+	int			i;
+
+	for (i = 0; i < SB_NMARKS; i++)
+		if (r->mark && strcmp(mark_table[i].name, r->mark) == 0)
+		{
+			add(v, (SbMark) i);
+			return;
+		}
+	elog(ERROR, "the rule \"%s\" gives no mark of the verdict", r->name);
+}
+
 /* Nothing measured, nothing to judge: the verdict says why. */
 void
 sb_verdict_unmeasured(SbVerdict *v, bool empty)
@@ -233,7 +227,7 @@ limit_iops_text(const SbCgroupLimits *l)
 void
 sb_judge(const SbJudgeInput *in, SbVerdict *v)
 {
-	double		target = in->target_pct > 0 ? in->target_pct : SB_VERDICT_TARGET;
+	double		target = in->target_pct > 0 ? in->target_pct : sb_threshold(SB_RULE_UNSTABLE);
 	double		halfwidth = sb_halfwidth_pct(in->median, in->lo, in->hi);
 	const SbCgroupLimits *l = in->limits;
 	double		throttled = isnan(in->throttled_s) ? 0 : in->throttled_s;
@@ -248,7 +242,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	double		device_mb_s;
 	double		device_pct;
 	bool		at_ceiling = !isnan(in->ceiling_ratio) &&
-		in->ceiling_ratio >= SB_CEILING_RATIO;
+		in->ceiling_ratio >= sb_threshold(SB_RULE_WARM_CEILING);
 	bool		above;
 	double		used;
 
@@ -265,7 +259,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 
 	if (isnan(halfwidth) || halfwidth > target)
 	{
-		add(v, SB_MARK_UNSTABLE);
+		holds(v, SB_RULE_UNSTABLE);
 		if (say && isnan(halfwidth))
 			ereport(NOTICE,
 					(errmsg("scan_pct%s is unstable: %d %s too few for a %.0f %% confidence interval",
@@ -283,9 +277,9 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	}
 
 	if (in->cache == SB_CACHE_COLD && !isnan(in->cached_pct) &&
-		in->cached_pct > SB_CACHED_PCT)
+		in->cached_pct > sb_threshold(SB_RULE_CACHED))
 	{
-		add(v, SB_MARK_CACHED);
+		holds(v, SB_RULE_CACHED);
 		if (say)
 			ereport(WARNING,
 					(errmsg("cold measurement found %.1f %% of the blocks still cached after eviction",
@@ -301,9 +295,9 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 * figure is the throttle's (io_limited), whatever lies under it.
 	 */
 	at_read_limit = read_limit && !isnan(in->read_mb_s) &&
-		in->read_mb_s >= SB_LIMIT_RATIO * l->read_bps / SB_MB;
+		in->read_mb_s >= sb_threshold(SB_RULE_IO_BYTES) * l->read_bps / SB_MB;
 	at_iops_limit = iops_limit && !isnan(in->read_iops) &&
-		in->read_iops >= SB_IOPS_RATIO * l->read_iops;
+		in->read_iops >= sb_threshold(SB_RULE_IO_REQUESTS) * l->read_iops;
 
 	/*
 	 * Under a limit of requests a second, a read's rate is the limit times
@@ -315,9 +309,9 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 */
 	direct_capped = iops_limit &&
 		((!isnan(in->device_mb_s) &&
-		  in->device_mb_s <= SB_BURST_RATIO * l->read_iops * 1048576 / SB_MB) ||
+		  in->device_mb_s <= sb_threshold(SB_RULE_DIRECT_CAPPED) * l->read_iops * 1048576 / SB_MB) ||
 		 (!isnan(in->direct_mb_s) &&
-		  in->direct_mb_s <= SB_BURST_RATIO * l->read_iops * 1048576 / SB_MB));
+		  in->direct_mb_s <= sb_threshold(SB_RULE_DIRECT_CAPPED) * l->read_iops * 1048576 / SB_MB));
 	device_mb_s = direct_capped ? NAN : in->device_mb_s;
 	device_pct = direct_capped ? NAN : in->device_pct;
 
@@ -328,10 +322,10 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 * many in flight as well came from a cache.
 	 */
 	if (in->cache == SB_CACHE_COLD && !isnan(in->host_ratio) &&
-		in->host_ratio > SB_HOST_CACHE_RATIO && !at_read_limit &&
+		in->host_ratio > sb_threshold(SB_RULE_HOST_CACHE) && !at_read_limit &&
 		!at_iops_limit && !direct_capped)
 	{
-		add(v, SB_MARK_HOST_CACHE);
+		holds(v, SB_RULE_HOST_CACHE);
 		if (say)
 			ereport(WARNING,
 					(errmsg("cold reads ran %.1f times as fast as O_DIRECT reads of the same blocks",
@@ -347,13 +341,13 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 * allowance (blk-throttle's time slice, CFS's unused quota).
 	 */
 	if ((read_limit && !isnan(in->read_mb_s) &&
-		 in->read_mb_s > SB_BURST_RATIO * l->read_bps / SB_MB) ||
+		 in->read_mb_s > sb_threshold(SB_RULE_BURST) * l->read_bps / SB_MB) ||
 		(iops_limit && !isnan(in->read_iops) &&
-		 in->read_iops > SB_BURST_RATIO * l->read_iops) ||
+		 in->read_iops > sb_threshold(SB_RULE_BURST) * l->read_iops) ||
 		(quota && !isnan(in->cpu_busy_s) && in->timed_s > 0 &&
-		 in->cpu_busy_s / in->timed_s > SB_BURST_RATIO * sb_cgroup_cpus(l)))
+		 in->cpu_busy_s / in->timed_s > sb_threshold(SB_RULE_BURST) * sb_cgroup_cpus(l)))
 	{
-		add(v, SB_MARK_BURST);
+		holds(v, SB_RULE_BURST);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("the timed passes ran faster than the server's limits allow over time"),
@@ -365,9 +359,9 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 					 errhint("Use method => 'whole', or a larger relation.")));
 	}
 
-	if (in->timed_s > 0 && !isnan(others) && others > SB_CONTENDED_SHARE * in->timed_s)
+	if (in->timed_s > 0 && !isnan(others) && others > sb_threshold(SB_RULE_CPU_CONTENDED) * in->timed_s)
 	{
-		add(v, SB_MARK_CPU_CONTENDED);
+		holds(v, SB_RULE_CPU_CONTENDED);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("this backend waited for a CPU held by other processes during %.0f %% of the timed passes",
@@ -403,11 +397,11 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 
 		used = isnan(used) ? spent : Max(used, spent);
 	}
-	if (quota && in->timed_s > 0 && throttled > SB_HELD_SHARE * in->timed_s &&
-		(isnan(in->ceiling_ratio) || in->ceiling_ratio >= SB_CEILING_RATIO ||
-		 (!isnan(used) && used >= SB_QUOTA_USED)))
+	if (quota && in->timed_s > 0 && throttled > sb_threshold(SB_RULE_CPU_HELD) * in->timed_s &&
+		(isnan(in->ceiling_ratio) || in->ceiling_ratio >= sb_threshold(SB_RULE_WARM_CEILING) ||
+		 (!isnan(used) && used >= sb_threshold(SB_RULE_CPU_USED))))
 	{
-		add(v, SB_MARK_CPU_LIMITED);
+		holds(v, SB_RULE_CPU_HELD);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("%s held the timed passes back for %.0f %% of their time",
@@ -419,7 +413,7 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 
 	if (at_read_limit || at_iops_limit)
 	{
-		add(v, SB_MARK_IO_LIMITED);
+		holds(v, at_read_limit ? SB_RULE_IO_BYTES : SB_RULE_IO_REQUESTS);
 		if (say && at_read_limit)
 			ereport(NOTICE,
 					(errmsg("%s, not the device, set the read rate of %.1f MB/s",
@@ -447,13 +441,13 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 */
 	if (in->cache == SB_CACHE_COLD && !isnan(device_mb_s) &&
 		!isnan(in->direct_mb_s) && !isnan(in->scan_mb_s) &&
-		device_mb_s >= SB_DEPTH_RATIO * in->direct_mb_s &&
-		device_mb_s >= SB_DEPTH_RATIO * in->scan_mb_s &&
+		device_mb_s >= sb_threshold(SB_RULE_DEPTH) * in->direct_mb_s &&
+		device_mb_s >= sb_threshold(SB_RULE_DEPTH) * in->scan_mb_s &&
 		!at_ceiling && !at_read_limit && !at_iops_limit &&
 		!sb_verdict_has(v, mark_table[SB_MARK_HOST_CACHE].name) &&
 		!sb_verdict_has(v, mark_table[SB_MARK_CPU_CONTENDED].name))
 	{
-		add(v, SB_MARK_DEPTH_LIMITED);
+		holds(v, SB_RULE_DEPTH);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("the device's latency at the depth the scan kept set the scan's rate of %.1f MB/s",
@@ -472,13 +466,13 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 	 * the raw read is all there is to compare with.
 	 */
 	if (!isnan(device_pct))
-		above = device_pct > SB_ABOVE_PCT;
+		above = device_pct > sb_threshold(SB_RULE_ABOVE_DEVICE);
 	else
-		above = !isnan(in->lo) ? in->lo > SB_ABOVE_PCT :
-			(!isnan(in->median) && in->median > SB_ABOVE_PCT);
+		above = !isnan(in->lo) ? in->lo > sb_threshold(SB_RULE_ABOVE_DEVICE) :
+			(!isnan(in->median) && in->median > sb_threshold(SB_RULE_ABOVE_DEVICE));
 	if (at_ceiling || above)
 	{
-		add(v, SB_MARK_STORAGE_NOT_LIMITING);
+		holds(v, at_ceiling ? SB_RULE_WARM_CEILING : SB_RULE_ABOVE_DEVICE);
 		if (say)
 			ereport(NOTICE,
 					(errmsg("storage is not what limits this scan: it ran at %.0f %% of its warm rate (%.1f MB/s), at %.1f %% of the raw read rate%s",
@@ -494,11 +488,15 @@ sb_judge(const SbJudgeInput *in, SbVerdict *v)
 }
 
 /*
+ * The small judges.  A rule named in their comments (SB_RULE_...) is a
+ * line of judgerules.c, with its threshold: a judge reads it there, and
+ * so does the engine that measures for the judge.
+ *
  * page_costs' figure, the ratio of a random page's time to a sequential
- * page's: over_budget when fewer rounds than SB_PAGECOST_MIN_ROUNDS ran
+ * page's: over_budget when fewer rounds than SB_RULE_PAGECOST_ROUNDS ran
  * (too few for an interval worth reading); unstable when the interval's
- * half-width is more than SB_PAGECOST_STABLE_PCT of the ratio; cached
- * when the caches held SB_PAGECOST_CACHED_PCT of the table before the
+ * half-width is more than SB_RULE_PAGECOST_INTERVAL of the ratio; cached
+ * when the caches held SB_RULE_CACHED_BEFORE of the table before the
  * call, so that what queries pay is the caches' speed, not the storage's.
  */
 void
@@ -506,24 +504,24 @@ sb_judge_page_costs(int rounds, double median, double lo, double hi,
 					double cached_pct, SbVerdict *v)
 {
 	v->n = 0;
-	if (rounds < SB_PAGECOST_MIN_ROUNDS)
-		add(v, SB_MARK_OVER_BUDGET);
+	if (rounds < sb_threshold(SB_RULE_PAGECOST_ROUNDS))
+		holds(v, SB_RULE_PAGECOST_ROUNDS);
 	else if (isnan(lo) || isnan(hi) ||
-			 sb_halfwidth_pct(median, lo, hi) > SB_PAGECOST_STABLE_PCT)
-		add(v, SB_MARK_UNSTABLE);
-	if (cached_pct >= SB_PAGECOST_CACHED_PCT)
-		add(v, SB_MARK_CACHED);
+			 sb_halfwidth_pct(median, lo, hi) > sb_threshold(SB_RULE_PAGECOST_INTERVAL))
+		holds(v, SB_RULE_PAGECOST_INTERVAL);
+	if (cached_pct >= sb_threshold(SB_RULE_CACHED_BEFORE))
+		holds(v, SB_RULE_CACHED_BEFORE);
 }
 
 /*
  * index_crossover's: no_crossover when an index scan of every key beat the
  * sequential scan (nothing else is judged); over_budget below
- * SB_CROSS_MIN_ROUNDS rounds; unstable when the crossover's interval is
- * missing or its half-width more than SB_CROSS_STABLE_PCT of it; cached
- * when the caches held SB_PAGECOST_CACHED_PCT of the table before the
- * call or an eviction left more than SB_CACHED_PCT resident (a cold
+ * SB_RULE_CROSS_ROUNDS rounds; unstable when the crossover's interval is
+ * missing or its half-width more than SB_RULE_CROSS_INTERVAL of it; cached
+ * when the caches held SB_RULE_CACHED_BEFORE of the table before the
+ * call or an eviction left more than SB_RULE_CACHED resident (a cold
  * crossover is not what queries on it meet); correlated at
- * SB_CROSS_CORRELATED or more either way; misplanned when the planner, as
+ * SB_RULE_CORRELATED or more either way; misplanned when the planner, as
  * set, takes the slower path at half or at twice the crossover.
  */
 void
@@ -534,28 +532,28 @@ sb_judge_crossover(int rounds, double rows, double lo, double hi,
 {
 	v->n = 0;
 	if (never_lost)
-		add(v, SB_MARK_NO_CROSSOVER);
-	else if (rounds < SB_CROSS_MIN_ROUNDS)
-		add(v, SB_MARK_OVER_BUDGET);
+		holds(v, SB_RULE_CROSS_NEVER_LOST);
+	else if (rounds < sb_threshold(SB_RULE_CROSS_ROUNDS))
+		holds(v, SB_RULE_CROSS_ROUNDS);
 	else if (isnan(lo) || isnan(hi) ||
-			 sb_halfwidth_pct(rows, lo, hi) > SB_CROSS_STABLE_PCT)
-		add(v, SB_MARK_UNSTABLE);
-	if (cached_pct_call >= SB_PAGECOST_CACHED_PCT ||
-		cached_pct_evicted > SB_CACHED_PCT)
-		add(v, SB_MARK_CACHED);
-	if (!isnan(correlation) && fabs(correlation) >= SB_CROSS_CORRELATED)
-		add(v, SB_MARK_CORRELATED);
+			 sb_halfwidth_pct(rows, lo, hi) > sb_threshold(SB_RULE_CROSS_INTERVAL))
+		holds(v, SB_RULE_CROSS_INTERVAL);
+	if (cached_pct_call >= sb_threshold(SB_RULE_CACHED_BEFORE) ||
+		cached_pct_evicted > sb_threshold(SB_RULE_CACHED))
+		holds(v, SB_RULE_CACHED);
+	if (!isnan(correlation) && fabs(correlation) >= sb_threshold(SB_RULE_CORRELATED))
+		holds(v, SB_RULE_CORRELATED);
 	if (misplanned)
-		add(v, SB_MARK_MISPLANNED);
+		holds(v, SB_RULE_MISPLANNED);
 }
 
 /*
  * access_paths' figure for one cold path, its page rate as a share of
- * random reads' at its depth: over_budget below SB_PATH_MIN_ROUNDS
+ * random reads' at its depth: over_budget below SB_RULE_PATH_ROUNDS
  * rounds; unstable when the interval's half-width is more than
- * SB_PATH_STABLE_PCT of the figure; cached when an eviction left more
- * than SB_CACHED_PCT of the table and index resident; io_limited when
- * the path read at SB_IOPS_RATIO of what the group's read throttle allows
+ * SB_RULE_PATH_INTERVAL of the figure; cached when an eviction left more
+ * than SB_RULE_CACHED of the table and index resident; io_limited when
+ * the path read at SB_RULE_IO_REQUESTS of what the group's read throttle allows
  * or more, so the throttle, not the device, set both sides.  rounds < 0:
  * a path timed once (the sequential scan), with no interval to judge.
  */
@@ -565,25 +563,25 @@ sb_judge_access_path(int rounds, double pct, double lo, double hi,
 					 SbVerdict *v)
 {
 	v->n = 0;
-	if (rounds >= 0 && rounds < SB_PATH_MIN_ROUNDS)
-		add(v, SB_MARK_OVER_BUDGET);
+	if (rounds >= 0 && rounds < sb_threshold(SB_RULE_PATH_ROUNDS))
+		holds(v, SB_RULE_PATH_ROUNDS);
 	else if (rounds >= 0 &&
 			 (isnan(lo) || isnan(hi) ||
-			  sb_halfwidth_pct(pct, lo, hi) > SB_PATH_STABLE_PCT))
-		add(v, SB_MARK_UNSTABLE);
-	if (cached_pct > SB_CACHED_PCT)
-		add(v, SB_MARK_CACHED);
-	if (limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
-		add(v, SB_MARK_IO_LIMITED);
+			  sb_halfwidth_pct(pct, lo, hi) > sb_threshold(SB_RULE_PATH_INTERVAL)))
+		holds(v, SB_RULE_PATH_INTERVAL);
+	if (cached_pct > sb_threshold(SB_RULE_CACHED))
+		holds(v, SB_RULE_CACHED);
+	if (limit_rate < HUGE_VAL && read_rate >= sb_threshold(SB_RULE_IO_REQUESTS) * limit_rate)
+		holds(v, SB_RULE_IO_REQUESTS);
 }
 
 /*
  * toast_efficiency's figure, the detoasting scan's rate as a share of raw
  * reads' of the same three relations: over_budget below
- * SB_TOAST_MIN_ROUNDS rounds; unstable when the interval is missing or
- * its half-width more than SB_TOAST_STABLE_PCT of the figure; cached when
- * a cold side found more than SB_CACHED_PCT of the three resident after
- * the eviction; io_limited when the cold raw reads ran at SB_IOPS_RATIO of
+ * SB_RULE_TOAST_ROUNDS rounds; unstable when the interval is missing or
+ * its half-width more than SB_RULE_TOAST_INTERVAL of the figure; cached when
+ * a cold side found more than SB_RULE_CACHED of the three resident after
+ * the eviction; io_limited when the cold raw reads ran at SB_RULE_IO_REQUESTS of
  * what the group's read throttle allows or more (read_rate and
  * limit_rate in 8 kB reads a second), so the throttle set both sides.
  */
@@ -593,30 +591,30 @@ sb_judge_toast(int rounds, double pct, double lo, double hi, bool cold,
 			   SbVerdict *v)
 {
 	v->n = 0;
-	if (rounds < SB_TOAST_MIN_ROUNDS)
-		add(v, SB_MARK_OVER_BUDGET);
+	if (rounds < sb_threshold(SB_RULE_TOAST_ROUNDS))
+		holds(v, SB_RULE_TOAST_ROUNDS);
 	else if (isnan(lo) || isnan(hi) ||
-			 sb_halfwidth_pct(pct, lo, hi) > SB_TOAST_STABLE_PCT)
-		add(v, SB_MARK_UNSTABLE);
-	if (cold && cached_pct > SB_CACHED_PCT)
-		add(v, SB_MARK_CACHED);
-	if (cold && limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
-		add(v, SB_MARK_IO_LIMITED);
+			 sb_halfwidth_pct(pct, lo, hi) > sb_threshold(SB_RULE_TOAST_INTERVAL))
+		holds(v, SB_RULE_TOAST_INTERVAL);
+	if (cold && cached_pct > sb_threshold(SB_RULE_CACHED))
+		holds(v, SB_RULE_CACHED);
+	if (cold && limit_rate < HUGE_VAL && read_rate >= sb_threshold(SB_RULE_IO_REQUESTS) * limit_rate)
+		holds(v, SB_RULE_IO_REQUESTS);
 }
 
 /*
  * workload_scans' verdict on one scan node's reads, in the marks above:
- * cached when the eviction before a cold run left more than SB_CACHED_PCT
+ * cached when the eviction before a cold run left more than SB_RULE_CACHED
  * of its relation (and index) resident; storage_not_limiting when its
- * reads took less than SB_SCAN_BOUND_PCT of its time (its rate per second
+ * reads took less than SB_RULE_NODE_BOUND of its time (its rate per second
  * of wait is then not the storage's: read-ahead or asynchronous reads had
- * the blocks ready); io_limited when it read at SB_IOPS_RATIO of what the
+ * the blocks ready); io_limited when it read at SB_RULE_IO_REQUESTS of what the
  * group's read throttle allows or more (read_rate and limit_rate in 8 kB
  * reads a second); and, of a node its reads held back, host_cache when a
- * cold run read faster than SB_SCAN_CACHE_RATIO times every rate the
+ * cold run read faster than SB_RULE_NODE_CACHE times every rate the
  * storage was measured to give, though nothing of it stayed resident (a
  * cache below this system served it), and depth_limited when it read one
- * block at a time while the storage gives SB_DEPTH_RATIO times its rate
+ * block at a time while the storage gives SB_RULE_DEPTH times its rate
  * with reads at depth.  A rate not measured is NaN and decides nothing.
  */
 void
@@ -625,20 +623,20 @@ sb_judge_scan_node(bool cold, double read_wait_pct, double read_mb_s,
 				   bool one_at_a_time, double cached_pct, double read_rate,
 				   double limit_rate, SbVerdict *v)
 {
-	bool		cached = cold && cached_pct > SB_CACHED_PCT;
-	bool		bound = read_wait_pct >= SB_SCAN_BOUND_PCT;
+	bool		cached = cold && cached_pct > sb_threshold(SB_RULE_CACHED);
+	bool		bound = read_wait_pct >= sb_threshold(SB_RULE_NODE_BOUND);
 
 	v->n = 0;
 	if (cached)
-		add(v, SB_MARK_CACHED);
-	if (cold && bound && !cached && read_mb_s > SB_SCAN_CACHE_RATIO * device_max_mb_s)
-		add(v, SB_MARK_HOST_CACHE);
-	if (limit_rate < HUGE_VAL && read_rate >= SB_IOPS_RATIO * limit_rate)
-		add(v, SB_MARK_IO_LIMITED);
-	else if (bound && one_at_a_time && depth_mb_s > SB_DEPTH_RATIO * read_mb_s)
-		add(v, SB_MARK_DEPTH_LIMITED);
+		holds(v, SB_RULE_CACHED);
+	if (cold && bound && !cached && read_mb_s > sb_threshold(SB_RULE_NODE_CACHE) * device_max_mb_s)
+		holds(v, SB_RULE_NODE_CACHE);
+	if (limit_rate < HUGE_VAL && read_rate >= sb_threshold(SB_RULE_IO_REQUESTS) * limit_rate)
+		holds(v, SB_RULE_IO_REQUESTS);
+	else if (bound && one_at_a_time && depth_mb_s > sb_threshold(SB_RULE_DEPTH) * read_mb_s)
+		holds(v, SB_RULE_DEPTH);
 	if (!bound)
-		add(v, SB_MARK_STORAGE_NOT_LIMITING);
+		holds(v, SB_RULE_NODE_BOUND);
 }
 
 bool

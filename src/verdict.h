@@ -14,7 +14,6 @@
 #include "rows.h"
 
 #define SB_VERDICT_CONFIDENCE	0.95
-#define SB_VERDICT_TARGET		5.0		/* judged against when target_pct is 0 */
 
 
 /*
