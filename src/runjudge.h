@@ -2,40 +2,28 @@
  *
  * runjudge.h
  *	  The judges of recorded runs: a scan_history run against its earlier
- *	  runs, a page_costs_history run against its recommendation; their
- *	  rules, as data, and the functions that apply them (runjudge.c).
+ *	  runs, a page_costs_history run against its recommendation; the
+ *	  functions that apply their rules (runjudge.c), whose thresholds and
+ *	  meanings are lines of judgerules.c.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef SCANBENCH_RUNJUDGE_H
 #define SCANBENCH_RUNJUDGE_H
 
-/* A drop is judged against this many earlier runs at least. */
-#define SB_RUN_MIN_EARLIER		3
-
-/* How bad a rule that holds makes a run: a judge's statuses, in order. */
-typedef enum SbRunLevel
-{
-	SB_RUN_OK,
-	SB_RUN_WARNING,
-	SB_RUN_ALARM
-} SbRunLevel;
-
-typedef struct SbRunRule
-{
-	const char *name;			/* what the SQL judge words its message by */
-	SbRunLevel	level;			/* what the run is when it holds */
-	const char *meaning;
-} SbRunRule;
+#include "judgerules.h"
 
 #define SB_RUN_MAX_RULES	4
 
-/* The rules that held, in their table's order, and the worst level. */
+/*
+ * The rules of judgerules.c that held, in their table's order, and the
+ * worst level: a rule's name is what the SQL judge words its message by.
+ */
 typedef struct SbRunFired
 {
 	SbRunLevel	level;
 	int			n;
-	const SbRunRule *rules[SB_RUN_MAX_RULES];
+	const SbRule *rules[SB_RUN_MAX_RULES];
 } SbRunFired;
 
 /*

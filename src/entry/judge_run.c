@@ -25,7 +25,7 @@
 PG_FUNCTION_INFO_V1(judge_run);
 PG_FUNCTION_INFO_V1(judge_page_costs_run);
 
-/* The rules that held, by name, in their table's order. */
+/* The rules that held, by name, in their table's order (judgerules.c). */
 static Datum
 rule_names(const SbRunFired *f)
 {
@@ -75,7 +75,7 @@ judge_run(PG_FUNCTION_ARGS)
 	/* Unrounded: the SQL judge rounds where it says them. */
 	sb_row_exact(&row, "warn_at", v.warn_at);
 	sb_row_exact(&row, "drop_judged", v.drop_judged);
-	sb_row_datum(&row, "earlier_needed", Int32GetDatum(SB_RUN_MIN_EARLIER));
+	sb_row_datum(&row, "earlier_needed", Int32GetDatum((int) sb_threshold(SB_RULE_EARLIER_RUNS)));
 	return sb_row_result(&row);
 }
 
