@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cohortrule.h"
+#include "judgerules.h"
 
 static int
 cmp_double(const void *a, const void *b)
@@ -37,7 +38,7 @@ sb_cohort_median(double *v, int n)
 
 /*
  * The band of x[0..n-1]: false, and the band's figures NaN, when there are
- * fewer than SB_COHORT_MIN.  work has room for n figures.
+ * fewer than cohort_size (judgerules.c).  work has room for n figures.
  */
 bool
 sb_cohort_band(const double *x, int n, double k, double least,
@@ -48,14 +49,14 @@ sb_cohort_band(const double *x, int n, double k, double least,
 
 	band->n = n;
 	band->centre = band->spread = NAN;
-	if (n < SB_COHORT_MIN)
+	if (n < sb_threshold(SB_RULE_COHORT_SIZE))
 		return false;
 	memcpy(work, x, sizeof(double) * (size_t) n);
 	m = sb_cohort_median(work, n);
 	for (i = 0; i < n; i++)
 		work[i] = fabs(x[i] - m);
 	band->centre = m;
-	band->spread = fmax(k * SB_COHORT_MAD_SCALE * sb_cohort_median(work, n), least);
+	band->spread = fmax(k * sb_threshold(SB_RULE_COHORT_MAD_SCALE) * sb_cohort_median(work, n), least);
 	return true;
 }
 
@@ -66,7 +67,7 @@ sb_cohort_band(const double *x, int n, double k, double least,
 SbCohortSide
 sb_cohort_side(const SbCohortBand *band, double lo, double hi)
 {
-	if (band->n < SB_COHORT_MIN)
+	if (band->n < sb_threshold(SB_RULE_COHORT_SIZE))
 		return SB_COHORT_INSIDE;
 	if (hi < band->centre - band->spread)
 		return SB_COHORT_BELOW;

@@ -5,15 +5,17 @@
  *	  way one slow server cannot hide from by dragging the average.  Plain
  *	  C with no PostgreSQL header, so that scanbench-fleet compiles the same
  *	  file as the library (cohortrule.c) and both judge by the same
- *	  thresholds, kept here.
+ *	  thresholds, the cohort's lines of judgerules.c (which it compiles
+ *	  too).
  *
- * With n >= SB_COHORT_MIN figures, the band is their median m and a
- * spread of max(k * SB_COHORT_MAD_SCALE * MAD, least), MAD being the
- * median absolute deviation from m (scaled, the standard deviation of
- * normal data).  A figure with an interval [lo, hi] is outside when the
- * whole interval is: a wide interval that still reaches the band is not
- * an alarm.  Read rates are judged the same way on their logarithms,
- * with a least spread of a factor of SB_COHORT_READ_FACTOR.
+ * With n >= cohort_size figures, the band is their median m and a spread
+ * of max(k * cohort_mad_scale * MAD, least), MAD being the median
+ * absolute deviation from m (scaled, the standard deviation of normal
+ * data); k is cohort_k and least cohort_least_pct unless the caller
+ * says.  A figure with an interval [lo, hi] is outside when the whole
+ * interval is: a wide interval that still reaches the band is not an
+ * alarm.  Read rates are judged the same way on their logarithms, with a
+ * least spread of a factor of cohort_read_factor.
  *
  *-------------------------------------------------------------------------
  */
@@ -21,14 +23,6 @@
 #define SCANBENCH_COHORTRULE_H
 
 #include <stdbool.h>
-
-#define SB_COHORT_MIN			3		/* figures a cohort needs */
-#define SB_COHORT_MAD_SCALE		1.4826	/* MAD to a normal standard
-										 * deviation */
-#define SB_COHORT_K				3.0		/* spreads, by default */
-#define SB_COHORT_LEAST_PCT		5.0		/* least spread of scan_pct, in
-										 * points, by default */
-#define SB_COHORT_READ_FACTOR	2.0		/* least spread of read rates */
 
 typedef struct SbCohortBand
 {

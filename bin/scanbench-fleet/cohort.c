@@ -39,6 +39,7 @@
 
 #include "cohort.h"
 #include "../../src/cohortrule.h"
+#include "../../src/judgerules.h"
 #include "measure.h"
 #include "options.h"
 #include "servers.h"
@@ -205,7 +206,7 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 			}
 		}
 		if (r->reads_judged &&
-			sb_cohort_band(lread, nr, opt->k, log(SB_COHORT_READ_FACTOR), work, &rband))
+			sb_cohort_band(lread, nr, opt->k, log(sb_threshold(SB_RULE_COHORT_READ_FACTOR)), work, &rband))
 		{
 			double		lr = log(r->read_mb_s);
 			SbCohortSide side = sb_cohort_side(&rband, lr, lr);
@@ -229,7 +230,7 @@ judge_rows(const Options *opt, Row *rows, int nrows)
 			append(&what, diff);
 			free(diff);
 		}
-		if (r->judged && r->history_runs >= SB_COHORT_MIN && !isnan(r->history_pct) &&
+		if (r->judged && r->history_runs >= sb_threshold(SB_RULE_COHORT_SIZE) && !isnan(r->history_pct) &&
 			hi < r->history_pct * (1.0 - opt->max_drop_pct / 100.0))
 		{
 			char	   *piece = xprintf("scan_pct %.1f %% (interval up to %.1f) is more than %g %% below this server's median of %.1f %% over its last %d runs",

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/cohortrule.h"
+#include "../../src/judgerules.h"
 #include "cli.h"
 #include "fleet.h"
 #include "options.h"
@@ -115,20 +115,20 @@ usage(void)
 		   "  A cohort is the servers with the same tags (name= aside), for one relation.\n"
 		   "  Of its judged rows (a scan_pct, and a verdict none of unstable, cached,\n"
 		   "  burst, empty, over_budget), when there are three or more, m is the median\n"
-		   "  scan_pct and MAD the median absolute deviation times 1.4826.  A row is\n"
+		   "  scan_pct and MAD the median absolute deviation times %g.  A row is\n"
 		   "  flagged when its whole 95 %% interval lies outside m +- max(K x MAD,\n"
 		   "  --min-spread).  The same rule on the logarithm of read_mb_s (rows whose\n"
 		   "  verdict is not cached, burst, empty or over_budget; unstable ones count,\n"
 		   "  their read rates being the storage's) flags a read rate outside the\n"
-		   "  median times or divided by max(e^(K x MAD), 2).  A flagged row names what\n"
+		   "  median times or divided by max(e^(K x MAD), %g).  A flagged row names what\n"
 		   "  differs from most of its peers: device, filesystem, scheduler,\n"
 		   "  read-ahead, kernel, server version, I/O settings, cgroup limits.  A\n"
 		   "  judged row whose interval lies wholly more than --max-drop-pct below the\n"
 		   "  median of the server's last --history-runs judged runs in the central\n"
 		   "  history (with at least three) is flagged too.\n"
-		   "      --spread-k=K         K (default 3)\n"
+		   "      --spread-k=K         K (default %g)\n"
 		   "      --min-spread=PCT     the least half-width, in points of scan_pct\n"
-		   "                           (default 5)\n"
+		   "                           (default %g)\n"
 		   "      --max-drop-pct=PCT   drop against its own history that flags, above 0\n"
 		   "                           and below 100 (default 20)\n"
 		   "      --history-runs=N     runs of its own history compared with (default 10)\n"
@@ -179,7 +179,11 @@ usage(void)
 		   "\n"
 		   "Example (cron, nightly):\n"
 		   "  " FLEET_NAME " -f /etc/scanbench/servers -r lineitem -j 8 \\\n"
-		   "      -H 'postgresql://monitor.example/scanbench' --format csv\n");
+		   "      -H 'postgresql://monitor.example/scanbench' --format csv\n",
+		   sb_threshold(SB_RULE_COHORT_MAD_SCALE),
+		   sb_threshold(SB_RULE_COHORT_READ_FACTOR),
+		   sb_threshold(SB_RULE_COHORT_K),
+		   sb_threshold(SB_RULE_COHORT_LEAST_PCT));
 }
 
 bool
@@ -199,8 +203,8 @@ parse_options(int argc, char **argv, Options *opt, int *status)
 			.sample = 1.0,
 			.restore = true,
 			.connect_timeout = 10,
-			.k = SB_COHORT_K,
-			.min_spread_pct = SB_COHORT_LEAST_PCT,
+			.k = sb_threshold(SB_RULE_COHORT_K),
+			.min_spread_pct = sb_threshold(SB_RULE_COHORT_LEAST_PCT),
 			.max_drop_pct = 20,
 			.history_runs = 10,
 			.lease = 60,

@@ -19,6 +19,7 @@
 
 #include "cohortrule.h"
 #include "fnargs.h"
+#include "judgerules.h"
 #include "rows.h"
 
 PG_FUNCTION_INFO_V1(judge_cohort);
@@ -68,8 +69,9 @@ judge_cohort(PG_FUNCTION_ARGS)
 				 errmsg("figures must be a one-dimensional array of float8")));
 	lo = sb_arg_float8_or_null(&args, "lo", NAN);
 	hi = sb_arg_float8_or_null(&args, "hi", NAN);
-	k = sb_arg_float8(&args, "k", SB_COHORT_K);
-	min_spread = sb_arg_float8(&args, "min_spread", SB_COHORT_LEAST_PCT);
+	k = sb_arg_float8(&args, "k", sb_threshold(SB_RULE_COHORT_K));
+	min_spread = sb_arg_float8(&args, "min_spread",
+							   sb_threshold(SB_RULE_COHORT_LEAST_PCT));
 	if (!(k > 0) || isinf(k))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -92,7 +94,7 @@ judge_cohort(PG_FUNCTION_ARGS)
 
 	sb_row_init(&row, sb_result_tupdesc(fcinfo), NULL, 0);
 	sb_row_datum(&row, "n", Int32GetDatum(n));
-	sb_row_datum(&row, "needed", Int32GetDatum(SB_COHORT_MIN));
+	sb_row_datum(&row, "needed", Int32GetDatum((int) sb_threshold(SB_RULE_COHORT_SIZE)));
 	/* No band: its figures NaN, so NULL, and no side. */
 	sb_cohort_band(x, n, k, min_spread, palloc(sizeof(double) * (n + 1)), &band);
 	sb_row_exact(&row, "centre", band.centre);

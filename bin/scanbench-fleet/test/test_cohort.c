@@ -12,6 +12,7 @@
 
 #include "../cohort.h"
 #include "../../../src/cohortrule.h"
+#include "../../../src/judgerules.h"
 #include "../measure.h"
 #include "../options.h"
 #include "../servers.h"
@@ -105,7 +106,7 @@ main(void)
 		double		work[5];
 		SbCohortBand b;
 
-		check(!sb_cohort_band(agree, SB_COHORT_MIN - 1, 3, 5, work, &b) && isnan(b.centre),
+		check(!sb_cohort_band(agree, (int) sb_threshold(SB_RULE_COHORT_SIZE) - 1, 3, 5, work, &b) && isnan(b.centre),
 			  "rule: two figures make no band");
 		check(sb_cohort_side(&b, 0, 0) == SB_COHORT_INSIDE, "rule: ... and nothing lies outside none");
 		check(sb_cohort_band(agree, 5, 3, 5, work, &b) && b.centre == 50 && b.spread == 5,
@@ -115,7 +116,7 @@ main(void)
 		check(sb_cohort_side(&b, 55, 70) == SB_COHORT_INSIDE, "rule: one that reaches 55 is inside");
 		check(sb_cohort_side(&b, 55.01, 70) == SB_COHORT_ABOVE, "rule: one wholly over 55 is above");
 		check(sb_cohort_band(apart, 5, 3, 5, work, &b) && b.centre == 30 &&
-			  fabs(b.spread - 3 * SB_COHORT_MAD_SCALE * 10) < 1e-9,
+			  fabs(b.spread - 3 * sb_threshold(SB_RULE_COHORT_MAD_SCALE) * 10) < 1e-9,
 			  "rule: figures apart (MAD 10) get 3 scaled MADs, 30 +- 44.5");
 		check(apart[0] == 10 && apart[4] == 50, "rule: the figures are left as given");
 	}
