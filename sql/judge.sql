@@ -221,3 +221,16 @@ SELECT * FROM scanbench_internal.judge_cohort('{1, 2, 3}', 5, NULL);
 SELECT * FROM scanbench_internal.judge_cohort('{1, 2, 3}', 5, 4);
 SELECT * FROM scanbench_internal.judge_cohort('{{1, 2}, {3, 4}}');
 SELECT * FROM scanbench_internal.judge_cohort(NULL);
+
+--
+-- The table of rules every judge reads (judgerules.c), each threshold in
+-- it: the judges of page_costs, index_crossover, access_paths,
+-- toast_efficiency and workload_scans take figures no literal reaches,
+-- so a threshold of theirs moved by mistake fails here.
+--
+SELECT rule, judges, mark, level, threshold FROM scanbench_internal.judge_rules();
+-- Each mark a rule gives is one of the verdict's, and each rule's name is
+-- its own.
+SELECT r.rule, r.mark FROM scanbench_internal.judge_rules() r
+WHERE r.mark IS NOT NULL AND r.mark NOT IN (SELECT m.mark FROM scan_verdict_marks() m);
+SELECT rule, count(*) FROM scanbench_internal.judge_rules() GROUP BY rule HAVING count(*) > 1;

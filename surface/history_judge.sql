@@ -463,3 +463,19 @@ LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.judge_cohort(float8[], float8, float8, float8, float8) IS
 'the fleet''s cohort rule (src/cohortrule.c, scanbench-fleet''s own): of the figures given (NULL elements left out), n, their median (centre) and spread, max(k * 1.4826 * the median absolute deviation, min_spread), when there are needed (3) or more; side is below or above when the whole interval lo to hi lies outside centre +- spread, else inside (NULL without an interval or a band). Read rates are judged on their logarithms, with min_spread ln(2)';
+
+--
+-- The rules every judge reads, each with its threshold (the library's
+-- src/judgerules.c, scanbench-fleet's too for the cohort's): what the
+-- judges above, scan_efficiency's verdict and the fleet decide by, read
+-- from the one table rather than copied.  It reads nothing.
+CREATE FUNCTION scanbench_internal.judge_rules(OUT rule text, OUT judges text[],
+											   OUT mark text, OUT level text,
+											   OUT threshold float8,
+											   OUT compared text, OUT meaning text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'judge_rules'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 48;
+
+COMMENT ON FUNCTION scanbench_internal.judge_rules() IS
+'the judges'' rules (src/judgerules.c), in its order: the rule, the judges that read it (figure, page_costs, crossover, access_path, toast, scan_node, history, page_costs_run, cohort), the verdict mark it gives or the status it makes a recorded run, its threshold (NULL: the limit the call gives), what is compared with it and what it means when it holds';

@@ -19,6 +19,12 @@
  * judge is silent.  A key it does not know is refused, so that a test
  * cannot pass for having misspelt one.
  *
+ * scanbench_internal.judge_rules() lists the rules every judge reads
+ * (judgerules.c), each with its threshold: sql/judge.sql holds the
+ * thresholds no literal figure reaches (the judges of page_costs,
+ * index_crossover, access_paths, toast_efficiency, workload_scans) and
+ * checks that each mark a rule gives is one of the verdict's.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -27,15 +33,21 @@
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
+#include "utils/tuplestore.h"
 
 #include "argcheck.h"
 #include "fnargs.h"
+#include "judgerules.h"
+#include "runjudge.h"
 #include "verdict.h"
 
 PG_FUNCTION_INFO_V1(judge_figure);
+PG_FUNCTION_INFO_V1(judge_rules);
 
 /* The keys and where each goes. */
 typedef enum
@@ -207,4 +219,48 @@ judge_figure(PG_FUNCTION_ARGS)
 
 	sb_judge(&in, &v);
 	PG_RETURN_TEXT_P(cstring_to_text(sb_verdict_text(&v)));
+}
+
+/*
+ * judge_rules() -> (rule, judges, mark, level, threshold, compared,
+ * meaning): the table of judgerules.c, in its order.  level is the
+ * status a recorded run's rule makes the run, in its judge's words
+ * (scan_history's regression, page_costs_history's alarm).
+ */
+Datum
+judge_rules(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			i;
+
+	sb_init_srf(fcinfo);
+	for (i = 0; i < SB_NRULES; i++)
+	{
+		const SbRule *r = sb_rule((SbRuleId) i);
+		Datum		values[7];
+		bool		nulls[7] = {false, false, false, false, false, false, false};
+		Datum		judges[SB_JUDGE_COUNT];
+		int			n = 0;
+		int			j;
+
+		for (j = 0; j < SB_JUDGE_COUNT; j++)
+			if (r->judges & (1u << j))
+				judges[n++] = CStringGetTextDatum(sb_judge_name((SbJudge) (1u << j)));
+		values[0] = CStringGetTextDatum(r->name);
+		values[1] = PointerGetDatum(construct_array(judges, n, TEXTOID, -1,
+													false, TYPALIGN_INT));
+		values[2] = r->mark ? CStringGetTextDatum(r->mark) : (Datum) 0;
+		nulls[2] = r->mark == NULL;
+		values[3] = r->level == SB_RUN_OK ? (Datum) 0 :
+			CStringGetTextDatum(r->judges & SB_JUDGE_HISTORY ?
+								sb_run_status_name(r->level) :
+								sb_page_costs_status_name(r->level));
+		nulls[3] = r->level == SB_RUN_OK;
+		values[4] = Float8GetDatum(r->threshold);
+		nulls[4] = isnan(r->threshold);
+		values[5] = CStringGetTextDatum(r->compared);
+		values[6] = CStringGetTextDatum(r->meaning);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }
