@@ -553,9 +553,10 @@ sb_judge_crossover(int rounds, double rows, double lo, double hi,
  * rounds; unstable when the interval's half-width is more than
  * SB_RULE_PATH_INTERVAL of the figure; cached when an eviction left more
  * than SB_RULE_CACHED of the table and index resident; io_limited when
- * the path read at SB_RULE_IO_REQUESTS of what the group's read throttle allows
- * or more, so the throttle, not the device, set both sides.  rounds < 0:
- * a path timed once (the sequential scan), with no interval to judge.
+ * the path read at SB_RULE_IO_REQUESTS of what the group's read
+ * throttle allows or more, so the throttle, not the device, set both
+ * sides.  rounds < 0: a path timed once (the sequential scan), with no
+ * interval to judge.
  */
 void
 sb_judge_access_path(int rounds, double pct, double lo, double hi,
@@ -579,11 +580,12 @@ sb_judge_access_path(int rounds, double pct, double lo, double hi,
  * toast_efficiency's figure, the detoasting scan's rate as a share of raw
  * reads' of the same three relations: over_budget below
  * SB_RULE_TOAST_ROUNDS rounds; unstable when the interval is missing or
- * its half-width more than SB_RULE_TOAST_INTERVAL of the figure; cached when
- * a cold side found more than SB_RULE_CACHED of the three resident after
- * the eviction; io_limited when the cold raw reads ran at SB_RULE_IO_REQUESTS of
- * what the group's read throttle allows or more (read_rate and
- * limit_rate in 8 kB reads a second), so the throttle set both sides.
+ * its half-width more than SB_RULE_TOAST_INTERVAL of the figure; cached
+ * when a cold side found more than SB_RULE_CACHED of the three resident
+ * after the eviction; io_limited when the cold raw reads ran at
+ * SB_RULE_IO_REQUESTS of what the group's read throttle allows or more
+ * (read_rate and limit_rate in 8 kB reads a second), so the throttle
+ * set both sides.
  */
 void
 sb_judge_toast(int rounds, double pct, double lo, double hi, bool cold,
@@ -608,14 +610,15 @@ sb_judge_toast(int rounds, double pct, double lo, double hi, bool cold,
  * of its relation (and index) resident; storage_not_limiting when its
  * reads took less than SB_RULE_NODE_BOUND of its time (its rate per second
  * of wait is then not the storage's: read-ahead or asynchronous reads had
- * the blocks ready); io_limited when it read at SB_RULE_IO_REQUESTS of what the
- * group's read throttle allows or more (read_rate and limit_rate in 8 kB
- * reads a second); and, of a node its reads held back, host_cache when a
- * cold run read faster than SB_RULE_NODE_CACHE times every rate the
- * storage was measured to give, though nothing of it stayed resident (a
- * cache below this system served it), and depth_limited when it read one
- * block at a time while the storage gives SB_RULE_DEPTH times its rate
- * with reads at depth.  A rate not measured is NaN and decides nothing.
+ * the blocks ready); io_limited when it read at SB_RULE_IO_REQUESTS of
+ * what the group's read throttle allows or more (read_rate and limit_rate
+ * in 8 kB reads a second); and, of a node its reads held back,
+ * host_cache when a cold run read faster than SB_RULE_NODE_CACHE times
+ * every rate the storage was measured to give, though nothing of it
+ * stayed resident (a cache below this system served it), and
+ * depth_limited when it read one block at a time while the storage gives
+ * SB_RULE_DEPTH times its rate with reads at depth.  A rate not measured
+ * is NaN and decides nothing.
  */
 void
 sb_judge_scan_node(bool cold, double read_wait_pct, double read_mb_s,
