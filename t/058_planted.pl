@@ -511,6 +511,8 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		  [ q{SELECT * FROM scanbench_internal.judge_page_costs_run(60, -70, 50, 1, 8)} ],
 		'scanbench_internal.judge_cohort(double precision[],double precision,double precision,double precision,double precision)' =>
 		  [ q{SELECT * FROM scanbench_internal.judge_cohort('{50, 50, 50, 60, 40}', 40, 44)} ],
+		'scanbench_internal.judge_rules()' =>
+		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.judge_rules()} ],
 	);
 	# Read by pg_monitor: the view and the table too.
 	my @monitor = (
