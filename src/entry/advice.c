@@ -31,6 +31,28 @@
 
 PG_FUNCTION_INFO_V1(scan_advice);
 
+/* One row: a setting, what it gives the scan and how to apply it. */
+static void
+put_row(ReturnSetInfo *rsinfo, Oid relid, const SbAdvice *adv)
+{
+	SbRow		row;
+
+	sb_row_init(&row, rsinfo->setDesc, NULL, 0);
+	sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
+	sb_row_text(&row, "setting", adv->setting);
+	sb_row_text(&row, "value", adv->value);
+	sb_row_text(&row, "current", adv->current);
+	sb_row_float(&row, "gain", adv->gain, 2);
+	sb_row_float(&row, "gain_lo", adv->gain_lo, 2);
+	sb_row_float(&row, "gain_hi", adv->gain_hi, 2);
+	sb_row_datum(&row, "measured", BoolGetDatum(adv->measured));
+	sb_row_datum(&row, "pairs", Int32GetDatum(adv->pairs));
+	sb_row_text(&row, "basis", adv->basis);
+	sb_row_text(&row, "cost", adv->cost);
+	sb_row_text(&row, "command", adv->command);
+	tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
+}
+
 Datum
 scan_advice(PG_FUNCTION_ARGS)
 {
@@ -71,25 +93,7 @@ scan_advice(PG_FUNCTION_ARGS)
 	advice = args.target->nblocks > 0 ? sb_advise(&args) : NIL;
 
 	foreach(lc, advice)
-	{
-		SbAdvice   *a = lfirst(lc);
-		SbRow		row;
-
-		sb_row_init(&row, rsinfo->setDesc, NULL, 0);
-		sb_row_datum(&row, "relation", ObjectIdGetDatum(relid));
-		sb_row_text(&row, "setting", a->setting);
-		sb_row_text(&row, "value", a->value);
-		sb_row_text(&row, "current", a->current);
-		sb_row_float(&row, "gain", a->gain, 2);
-		sb_row_float(&row, "gain_lo", a->gain_lo, 2);
-		sb_row_float(&row, "gain_hi", a->gain_hi, 2);
-		sb_row_datum(&row, "measured", BoolGetDatum(a->measured));
-		sb_row_datum(&row, "pairs", Int32GetDatum(a->pairs));
-		sb_row_text(&row, "basis", a->basis);
-		sb_row_text(&row, "cost", a->cost);
-		sb_row_text(&row, "command", a->command);
-		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
-	}
+		put_row(rsinfo, relid, lfirst(lc));
 	sb_target_close(args.target);
 
 	return (Datum) 0;

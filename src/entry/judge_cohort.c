@@ -30,6 +30,25 @@ side_name(SbCohortSide side)
 	return side == SB_COHORT_BELOW ? "below" : side == SB_COHORT_ABOVE ? "above" : "inside";
 }
 
+/* The array's figures: a NULL or NaN element is none (a run not measured). */
+static double *
+figures_of(ArrayType *arr, int *n)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+	double	   *x;
+
+	deconstruct_array(arr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+					  &elems, &nulls, &nelems);
+	x = palloc(sizeof(double) * (nelems + 1));
+	*n = 0;
+	for (int i = 0; i < nelems; i++)
+		if (!nulls[i] && !isnan(DatumGetFloat8(elems[i])))
+			x[(*n)++] = DatumGetFloat8(elems[i]);
+	return x;
+}
+
 /*
  * judge_cohort(figures, lo, hi, k, min_spread)
  *   -> (n, centre, spread, side, needed)
@@ -43,10 +62,7 @@ judge_cohort(PG_FUNCTION_ARGS)
 {
 	SbArgs		args;
 	ArrayType  *arr;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			nelems,
-				n = 0;
+	int			n;
 	double	   *x,
 				lo,
 				hi,
@@ -85,13 +101,7 @@ judge_cohort(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("lo and hi must both be given, lo at most hi, or both be NULL")));
 
-	deconstruct_array(arr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
-					  &elems, &nulls, &nelems);
-	x = palloc(sizeof(double) * (nelems + 1));
-	for (int i = 0; i < nelems; i++)
-		if (!nulls[i] && !isnan(DatumGetFloat8(elems[i])))
-			x[n++] = DatumGetFloat8(elems[i]);
-
+	x = figures_of(arr, &n);
 	sb_row_init(&row, sb_result_tupdesc(fcinfo), NULL, 0);
 	sb_row_datum(&row, "n", Int32GetDatum(n));
 	sb_row_datum(&row, "needed", Int32GetDatum((int) sb_threshold(SB_RULE_COHORT_SIZE)));
