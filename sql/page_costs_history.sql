@@ -88,7 +88,8 @@ SELECT id > 0 AS id_ok, relschema, relname, relid = 'sb_pch'::regclass AS relid_
        coalesce(ratio > 0, 'over_budget' = ANY (verdict)) AS ratio_ok,
        coalesce(seq_page_us > 0 AND random_page_us > 0, 'over_budget' = ANY (verdict)) AS times_ok,
        random_page_cost = current_setting('random_page_cost')::float8 AS in_force,
-       (recommended_random_page_cost IS NOT NULL) = (command IS NOT NULL) AS command_ok,
+       (recommended_random_page_cost IS NOT NULL OR recommended_effective_io_concurrency IS NOT NULL)
+         = (command IS NOT NULL) AS command_ok,
        server_major = current_setting('server_version_num')::integer / 10000 AS major_ok,
        recorded_by = current_user AS by_me, limit_max_off_pct, limit_window_days
 FROM page_costs_history ORDER BY id;
