@@ -124,8 +124,9 @@ OPTIONS
 
     --tap-jobs N
         Run up to N TAP files of a major at once (prove -j N; default 1).
-        The files that use the run's small filesystems (one fills one to
-        test a full disk) run one at a time after the others.
+        The lab's files run one after another as one of the N, started
+        first; the files that use the run's small filesystems (one fills
+        one to test a full disk) run one at a time after the others.
 
     --port PORT
         Port of the throwaway cluster. Default: the first free one from
@@ -851,14 +852,19 @@ if [ $lab_first -eq 1 ]; then
 	done
 	tests=("${lab_tests[@]}" "${other_tests[@]}")
 fi
-# With --tap-jobs, the files that share this run's small filesystems
-# (one fills one to test a full disk) run one at a time after the others,
-# which run side by side: prove's rules, in the copy's testrules.yml.
+# With --tap-jobs, the lab's files run one after another, as one job
+# beside the others: a lab file waiting for the machine's lab lock would
+# make its cluster and its tables while another measures, which a lab's
+# known answer does not survive.  The files that share this run's small
+# filesystems (one fills one to test a full disk) run one at a time after
+# the others.  prove's rules, in the copy's testrules.yml.
 if [ "$tap_jobs" -gt 1 ]; then
-	par_tests=() seq_tests=()
+	par_tests=() seq_tests=() lab_stream=()
 	for t in "${tests[@]}"; do
 		if grep -qE 'SCANBENCH_TEST_(FS|TMPFS)' "$work/src/$t"; then
 			seq_tests+=("$t")
+		elif grep -q '^use SbLab;' "$work/src/$t"; then
+			lab_stream+=("$t")
 		else
 			par_tests+=("$t")
 		fi
@@ -866,7 +872,14 @@ if [ "$tap_jobs" -gt 1 ]; then
 	{
 		echo '---'
 		echo 'seq:'
-		[ ${#par_tests[@]} -gt 0 ] && printf '  - par:\n' && printf '      - %s\n' "${par_tests[@]}"
+		if [ $((${#par_tests[@]} + ${#lab_stream[@]})) -gt 0 ]; then
+			printf '  - par:\n'
+			[ ${#lab_stream[@]} -gt 0 ] && printf '      - seq:\n' && printf '          - %s\n' "${lab_stream[@]}"
+			# Each a one-file seq of its own: prove's scheduler starts
+			# a plain file before any seq, which would leave the lab's
+			# for last, alone.
+			[ ${#par_tests[@]} -gt 0 ] && printf '      - seq: %s\n' "${par_tests[@]}"
+		fi
 		[ ${#seq_tests[@]} -gt 0 ] && printf '  - seq:\n' && printf '      - %s\n' "${seq_tests[@]}"
 	} >"$work/src/testrules.yml"
 fi
