@@ -236,7 +236,8 @@ version_tests=(
 				# settings (18; 19's pool), a scan's I/O statistics
 				# (19); 44 s
 	t/045_page_costs.pl	# a block range read as the major's seq scan reads it
-				# (read streams from 17); 86 s
+				# (read streams from 17); 33 s (t/094 stands for it
+				# with the lab)
 	t/046_access_paths.pl	# the planner's hook on a relation's indexes (19), a
 				# scan node's I/O statistics (19); 36 s
 	t/065_workload_scans.pl	# EXPLAIN's read time keys (17) and its IO
@@ -247,7 +248,8 @@ version_tests=(
 				# the old definitions served by the new library; 60 s
 				# (its Citus part only with --citus: 420 s more)
 	t/104_load_server.pl	# the loader's checkpoint counters (pg_stat_checkpointer
-				# from 17) and the server's settings it reads; 99 s
+				# from 17) and the server's settings it reads; 20 to
+				# 44 s (its timed loads left to the full tier)
 )
 while [ $# -gt 0 ]; do
 	case $1 in
