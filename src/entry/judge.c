@@ -43,6 +43,7 @@
 #include "argcheck.h"
 #include "fnargs.h"
 #include "judgerules.h"
+#include "rows.h"
 #include "runjudge.h"
 #include "verdict.h"
 
@@ -237,30 +238,26 @@ judge_rules(PG_FUNCTION_ARGS)
 	for (i = 0; i < SB_NRULES; i++)
 	{
 		const SbRule *r = sb_rule((SbRuleId) i);
-		Datum		values[7];
-		bool		nulls[7] = {false, false, false, false, false, false, false};
 		Datum		judges[SB_JUDGE_COUNT];
 		int			n = 0;
-		int			j;
+		SbRow		row;
 
-		for (j = 0; j < SB_JUDGE_COUNT; j++)
+		for (int j = 0; j < SB_JUDGE_COUNT; j++)
 			if (r->judges & (1u << j))
 				judges[n++] = CStringGetTextDatum(sb_judge_name((SbJudge) (1u << j)));
-		values[0] = CStringGetTextDatum(r->name);
-		values[1] = PointerGetDatum(construct_array(judges, n, TEXTOID, -1,
-													false, TYPALIGN_INT));
-		values[2] = r->mark ? CStringGetTextDatum(r->mark) : (Datum) 0;
-		nulls[2] = r->mark == NULL;
-		values[3] = r->level == SB_RUN_OK ? (Datum) 0 :
-			CStringGetTextDatum(r->judges & SB_JUDGE_HISTORY ?
-								sb_run_status_name(r->level) :
-								sb_page_costs_status_name(r->level));
-		nulls[3] = r->level == SB_RUN_OK;
-		values[4] = Float8GetDatum(r->threshold);
-		nulls[4] = isnan(r->threshold);
-		values[5] = CStringGetTextDatum(r->compared);
-		values[6] = CStringGetTextDatum(r->meaning);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		sb_row_init(&row, rsinfo->setDesc, NULL, 0);
+		sb_row_text(&row, "rule", r->name);
+		sb_row_datum(&row, "judges",
+					 PointerGetDatum(construct_array(judges, n, TEXTOID, -1,
+													 false, TYPALIGN_INT)));
+		sb_row_text(&row, "mark", r->mark);
+		sb_row_text(&row, "level", r->level == SB_RUN_OK ? NULL :
+					r->judges & SB_JUDGE_HISTORY ? sb_run_status_name(r->level) :
+					sb_page_costs_status_name(r->level));
+		sb_row_exact(&row, "threshold", r->threshold);
+		sb_row_text(&row, "compared", r->compared);
+		sb_row_text(&row, "meaning", r->meaning);
+		tuplestore_puttuple(rsinfo->setResult, sb_row_tuple(&row));
 	}
 	return (Datum) 0;
 }
