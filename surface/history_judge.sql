@@ -45,7 +45,9 @@ CREATE FUNCTION scanbench_internal.scan_history_judged_days(window_days integer,
 															 limit_window_days integer)
 RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
+-- No search_path of its own: its body names no function or operator (CASE
+-- and coalesce are syntax), and without one it is inlined into the set
+-- judge's join, where a call for each pair of runs cost a second a night.
 BEGIN ATOMIC
 	SELECT CASE WHEN limit_max_drop_pct IS NOT NULL
 		   THEN coalesce(window_days, limit_window_days, 30)
@@ -342,6 +344,7 @@ DECLARE
 	ext_schema text;
 	hist text;
 	night text;
+	since timestamptz;
 	pair text;
 	pairs text;
 BEGIN
@@ -362,6 +365,18 @@ BEGIN
 		|| CASE WHEN measured_since IS NOT NULL
 		   THEN format(' AND h.measured_at >= %L::pg_catalog.timestamptz', measured_since) ELSE '' END;
 
+	-- The earliest run any run of the set may be compared with, as a
+	-- literal of the statement: the months before it are left out when it
+	-- is planned (on Citus, on each worker), and the planner knows how
+	-- many runs the windows hold, so that a whole night's windows can be
+	-- read in one pass rather than a probe a run.
+	EXECUTE format($q$
+		SELECT pg_catalog.min(n.measured_at - pg_catalog.make_interval(days => least(
+				   scanbench_internal.scan_history_judged_days(%1$L::pg_catalog.int4, n.limit_max_drop_pct,
+															   n.limit_window_days), 36600)))
+		FROM (%2$s) n$q$, window_days, night)
+	INTO since;
+
 	-- Each run of the set with the runs it is compared with: the earlier
 	-- judged runs of its server, relation, cache mode and marks in its
 	-- window (scan_history_compared), the window at most the longest the
@@ -373,6 +388,7 @@ BEGIN
 		 AND c.relschema = n.relschema AND c.relname = n.relname AND c.cache = n.cache
 		 AND c.id <> n.id AND c.reason IS NULL
 		 AND c.measured_at <= n.measured_at
+		 AND c.measured_at > %4$L::pg_catalog.timestamptz
 		 AND c.measured_at > n.measured_at - make_interval(days => least(
 				 scanbench_internal.scan_history_judged_days(%3$L::pg_catalog.int4, n.limit_max_drop_pct,
 															 n.limit_window_days), 36600))
@@ -381,7 +397,7 @@ BEGIN
 		 AND scanbench_internal.scan_history_marks(c.verdict)
 			 = coalesce(scanbench_internal.scan_history_marks(n.verdict), '')
 		WHERE n.scan_pct IS NOT NULL AND scanbench_internal.scan_history_marks(n.verdict) IS NOT NULL$q$,
-		hist, night, window_days);
+		hist, night, window_days, coalesce(since, '-infinity'));
 	IF scanbench_internal.scan_history_distributed() THEN
 		pairs := replace(pair, '/* the server */', 'c.server = n.server');
 	ELSE
