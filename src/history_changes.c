@@ -274,13 +274,19 @@ sb_history_changes(HeapTupleHeader cur, ArrayType *compared)
 	cols.bytes = column_of(desc, "bytes");
 
 	/* The compared runs: how often each fact had each value, latest when. */
-	if (ARR_NDIM(compared) > 1 || ARR_ELEMTYPE(compared) != type)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("the compared runs must be an array of the run's row type")));
-	get_typlenbyvalalign(type, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(compared, type, elmlen, elmbyval, elmalign,
-					  &elems, &elem_nulls, &nelems);
+	nelems = 0;
+	elems = NULL;
+	elem_nulls = NULL;
+	if (compared != NULL)
+	{
+		if (ARR_NDIM(compared) > 1 || ARR_ELEMTYPE(compared) != type)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("the compared runs must be an array of the run's row type")));
+		get_typlenbyvalalign(type, &elmlen, &elmbyval, &elmalign);
+		deconstruct_array(compared, type, elmlen, elmbyval, elmalign,
+						  &elems, &elem_nulls, &nelems);
+	}
 	sizes = palloc(sizeof(double) * (nelems > 0 ? nelems : 1));
 	for (int e = 0; e < nelems; e++)
 	{

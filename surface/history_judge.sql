@@ -35,10 +35,10 @@ CREATE FUNCTION scanbench_internal.scan_history_changes(cur @extschema@.scan_his
 													   compared @extschema@.scan_history[])
 RETURNS text
 AS 'MODULE_PATHNAME', 'scan_history_changes'
-LANGUAGE C STRICT STABLE PARALLEL SAFE;
+LANGUAGE C CALLED ON NULL INPUT STABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_changes(@extschema@.scan_history, @extschema@.scan_history[]) IS
-'what changed between a run (its row of scan_history) and the runs it is compared with: each fact (filesystem, device, scheduler, read_ahead_kb, kernel, server version, block_size, the I/O limits, each setting) against the value most of them had (the latest of equally common ones), and its size against their median size when more than a tenth off; "; "-separated in that order, NULL when nothing changed';
+'what changed between a run (its row of scan_history) and the runs it is compared with: each fact (filesystem, device, scheduler, read_ahead_kb, kernel, server version, block_size, the I/O limits, each setting) against the value most of them had (the latest of equally common ones), and its size against their median size when more than a tenth off; "; "-separated in that order, NULL when nothing changed or no run is given';
 
 CREATE FUNCTION scanbench_internal.scan_history_judged_days(window_days integer,
 															 limit_max_drop_pct float8,

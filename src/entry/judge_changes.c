@@ -20,15 +20,18 @@ PG_FUNCTION_INFO_V1(scan_history_changes);
 /*
  * scan_history_changes(cur scan_history, compared scan_history[]) -> text
  *
- * NULL when nothing changed.  STRICT: a run or a set of runs not given
- * has nothing to compare.
+ * NULL when nothing changed, or no run is given; compared runs not given
+ * are none.
  */
 Datum
 scan_history_changes(PG_FUNCTION_ARGS)
 {
-	char	   *changes = sb_history_changes(PG_GETARG_HEAPTUPLEHEADER(0),
-											 PG_GETARG_ARRAYTYPE_P(1));
+	char	   *changes;
 
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	changes = sb_history_changes(PG_GETARG_HEAPTUPLEHEADER(0),
+								 PG_ARGISNULL(1) ? NULL : PG_GETARG_ARRAYTYPE_P(1));
 	if (changes == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(changes));
