@@ -8,9 +8,10 @@
 -- triggers on scan_history keep it, in the recording's own transaction:
 -- a recording that fails or is killed leaves the series as they were.
 -- Each counts the statement's runs in or out of their series and then
--- reads each series it touched again through the history's index (its
--- latest run, the runs of the 30 days up to it), so the work of a night
--- grows with its runs, not with the history.
+-- reads each series it touched again (its latest run, the runs of the 30
+-- days up to it): a few through the history's index, a night's many in
+-- one pass over their window, so the work of a night grows with its
+-- runs, not with the history.
 --
 -- What goes around scan_history's own statements is not seen: rows
 -- written straight into one of its months (COPY into scan_history_2026_12)
