@@ -29,8 +29,9 @@ COMMENT ON FUNCTION scanbench_internal.judge_run(float8, float8, integer, float8
 'the rules of a run against its history (src/runjudge.c), for figures given: the run''s scan_pct, its drop_pct below the median of its earlier_runs, and the limits (NULL: none); status regression, warning or ok, the rules that held (below_limit, drop, near_limit, drop_warning), the figure a warning starts below, the drop judged, and the earlier runs a drop is judged against (under as many, drop_judged is NULL)';
 
 -- What changed between a run and the runs it is compared with, in the
--- verdict's words (src/history_changes.c): a query of the verdict's once,
--- most of a night's judgement, now made from the rows as given.
+-- verdict's words (src/history_changes.c), made from the rows as given:
+-- as a query of the verdict's, run once a run, it was most of a night's
+-- judgement.
 CREATE FUNCTION scanbench_internal.scan_history_changes(cur @extschema@.scan_history,
 													   compared @extschema@.scan_history[])
 RETURNS text
