@@ -27,13 +27,13 @@ MODULE_big = scanbench
 OBJS = scanbench.o \
 	src/accesspath.o src/accesspath_rounds.o src/advice.o src/advice_candidates.o src/argcheck.o src/breakdown.o src/cache.o src/cgroup.o \
 	src/chart.o src/chart_runs.o src/citus.o src/citus_cluster.o src/citus_node.o src/citus_shards.o src/clock.o src/cohortrule.o src/crossover.o src/devices.o \
-	src/efficiency.o src/efficiency_row.o src/fileread.o src/fnargs.o src/history_record.o src/iodepth.o src/judgerules.o src/mountinfo.o \
+	src/efficiency.o src/efficiency_row.o src/fileread.o src/fnargs.o src/history_changes.o src/history_record.o src/iodepth.o src/judgerules.o src/mountinfo.o \
 	src/pagecost.o src/pairs.o src/procstat.o src/randio.o src/relcheck.o src/relfiles.o \
 	src/restore.o src/rows.o src/runjudge.o src/sampler.o src/scan.o src/scanrounds.o src/scratch.o src/scratchdir.o \
 	src/planscan.o src/seqread.o src/settings.o src/stats.o src/tablespace.o src/toastscan.o \
 	src/verdict.o \
 	src/entry/access_paths.o src/entry/advice.o src/entry/citus.o \
-	src/entry/index_crossover.o src/entry/judge.o src/entry/judge_cohort.o src/entry/judge_run.o src/entry/page_costs.o \
+	src/entry/index_crossover.o src/entry/judge.o src/entry/judge_changes.o src/entry/judge_cohort.o src/entry/judge_run.o src/entry/page_costs.o \
 	src/entry/raw_read.o src/entry/scan_efficiency.o src/entry/scan_history.o \
 	src/entry/scan_pairs.o src/entry/scan_rate.o src/entry/storage.o \
 	src/entry/toast_efficiency.o src/entry/workload_scans.o

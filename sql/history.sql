@@ -217,3 +217,29 @@ FROM scan_verdict_marks();
 SELECT mark, judged, reads_judged, compared_apart FROM scan_verdict_marks()
 WHERE mark IN ('ok', 'unstable', 'cached', 'burst', 'empty', 'over_budget')
 ORDER BY mark;
+
+-- What changed, from the rows given (scanbench_internal.scan_history_changes,
+-- the verdict's words): each fact against the value most compared runs
+-- had, the latest of equally common ones; block_size both a fact and a
+-- setting; an I/O limit not set is "none"; the size against the median
+-- size; in the facts' order, then the words'.  Nothing given, nothing.
+WITH w(n, j) AS (VALUES
+	(1, '{"measured_at": "2026-01-01", "kernel": "6.1", "device": "sda", "bytes": 1000, "block_size": 8192,
+		"settings": {"block_size": "8192", "effective_io_concurrency": "1"}}'),
+	(2, '{"measured_at": "2026-01-02", "kernel": "6.1", "device": "sdb", "bytes": 1200, "block_size": 8192,
+		"settings": {"block_size": "8192", "effective_io_concurrency": "1"}}'),
+	(3, '{"measured_at": "2026-01-03", "kernel": "6.2", "device": "sdc", "bytes": 1100, "block_size": 8192,
+		"read_bps_limit": 1000, "settings": {"block_size": "8192", "effective_io_concurrency": 1}}')
+), cur(j) AS (VALUES
+	('{"measured_at": "2026-01-04", "kernel": "6.3", "device": "sdc", "bytes": 2000, "block_size": 16384,
+	   "settings": {"block_size": "16384", "effective_io_concurrency": "2", "new_setting": "on"}}')
+)
+SELECT scanbench_internal.scan_history_changes(jsonb_populate_record(NULL::scan_history, cur.j::jsonb),
+		   ARRAY(SELECT jsonb_populate_record(NULL::scan_history, w.j::jsonb) FROM w ORDER BY w.n)) AS changed,
+	   scanbench_internal.scan_history_changes(jsonb_populate_record(NULL::scan_history, cur.j::jsonb),
+		   ARRAY(SELECT jsonb_populate_record(NULL::scan_history, w.j::jsonb) FROM w WHERE w.n > 1)) AS two_alike,
+	   scanbench_internal.scan_history_changes(jsonb_populate_record(NULL::scan_history, cur.j::jsonb), NULL) IS NULL
+		   AS none_compared,
+	   scanbench_internal.scan_history_changes(NULL, ARRAY(SELECT jsonb_populate_record(NULL::scan_history, w.j::jsonb) FROM w))
+		   IS NULL AS no_run
+FROM cur;

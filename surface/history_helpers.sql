@@ -44,18 +44,19 @@ COMMENT ON FUNCTION scanbench_internal.scan_history_marks(text[]) IS
 'NULL for a verdict that cannot be judged (it holds a mark scan_verdict_marks() says is not judged), else the marks runs are compared under (those it says are compared apart), in verdict order';
 -- @end scan_history_marks
 
+-- @begin scan_history_usable
 -- A figure a judgement can use: a finite scan efficiency from 0 to 10000 %,
 -- as the table's CHECK constraints ask of every row recorded since 0.4.0.
+-- In the library: it is asked of every run a judgement, a series or the
+-- metrics read, and a call of a SQL function each cost more than the rest
+-- of reading the run.
 CREATE FUNCTION scanbench_internal.scan_history_usable(scan_pct float8) RETURNS boolean
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
-	SELECT coalesce(scan_pct OPERATOR(pg_catalog.>=) 0::pg_catalog.float8
-					AND scan_pct OPERATOR(pg_catalog.<=) 10000::pg_catalog.float8, false);
-END;
+AS 'MODULE_PATHNAME', 'scan_history_usable'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION scanbench_internal.scan_history_usable(float8) IS
 'true for a scan efficiency a judgement can use: finite, from 0 to 10000 %';
+-- @end scan_history_usable
 
 -- @begin scan_history_window
 -- The runs a run is compared with, defined once: the earlier judged runs

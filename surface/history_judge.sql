@@ -28,12 +28,27 @@ LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION scanbench_internal.judge_run(float8, float8, integer, float8, float8, float8, float8) IS
 'the rules of a run against its history (src/runjudge.c), for figures given: the run''s scan_pct, its drop_pct below the median of its earlier_runs, and the limits (NULL: none); status regression, warning or ok, the rules that held (below_limit, drop, near_limit, drop_warning), the figure a warning starts below, the drop judged, and the earlier runs a drop is judged against (under as many, drop_judged is NULL)';
 
+-- What changed between a run and the runs it is compared with, in the
+-- verdict's words (src/history_changes.c), made from the rows as given:
+-- as a query of the verdict's, run once a run, it was most of a night's
+-- judgement.
+CREATE FUNCTION scanbench_internal.scan_history_changes(cur @extschema@.scan_history,
+													   compared @extschema@.scan_history[])
+RETURNS text
+AS 'MODULE_PATHNAME', 'scan_history_changes'
+LANGUAGE C CALLED ON NULL INPUT STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION scanbench_internal.scan_history_changes(@extschema@.scan_history, @extschema@.scan_history[]) IS
+'what changed between a run (its row of scan_history) and the runs it is compared with: each fact (filesystem, device, scheduler, read_ahead_kb, kernel, server version, block_size, the I/O limits, each setting) against the value most of them had (the latest of equally common ones), and its size against their median size when more than a tenth off; "; "-separated in that order, NULL when nothing changed or no run is given';
+
 CREATE FUNCTION scanbench_internal.scan_history_judged_days(window_days integer,
 															 limit_max_drop_pct float8,
 															 limit_window_days integer)
 RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
+-- No search_path of its own: its body names no function or operator (CASE
+-- and coalesce are syntax), and without one it is inlined into the set
+-- judge's join, where a call for each pair of runs cost a second a night.
 BEGIN ATOMIC
 	SELECT CASE WHEN limit_max_drop_pct IS NOT NULL
 		   THEN coalesce(window_days, limit_window_days, 30)
@@ -183,56 +198,9 @@ BEGIN
 	END IF;
 
 	-- What changed: each fact of this run against the value most of the
-	-- compared runs had (the latest of equally common ones).
-	WITH w AS (
-		SELECT c.* FROM unnest(compared) c
-	), facts AS (
-		SELECT f.ord, f.fact, f.val, w.measured_at
-		FROM w, LATERAL (VALUES
-			(1, 'filesystem', w.filesystem), (2, 'device', w.device),
-			(3, 'scheduler', w.scheduler), (4, 'read_ahead_kb', w.read_ahead_kb::text),
-			(5, 'kernel', w.kernel), (6, 'server version', w.server_version),
-			(7, 'block_size', w.block_size::text),
-			(9, 'cpu_quota_us', coalesce(w.cpu_quota_us::text, 'none')),
-			(9, 'cpu_period_us', coalesce(w.cpu_period_us::text, 'none')),
-			(9, 'read_bps_limit', coalesce(w.read_bps_limit::text, 'none')),
-			(9, 'write_bps_limit', coalesce(w.write_bps_limit::text, 'none')),
-			(9, 'read_iops_limit', coalesce(w.read_iops_limit::text, 'none')),
-			(9, 'write_iops_limit', coalesce(w.write_iops_limit::text, 'none'))) AS f(ord, fact, val)
-		UNION ALL
-		SELECT 10, s.key, s.value, w.measured_at FROM w, jsonb_each_text(w.settings) AS s
-	), usual AS (
-		SELECT DISTINCT ON (fact) ord, fact, val
-		FROM facts WHERE val IS NOT NULL
-		GROUP BY ord, fact, val
-		ORDER BY fact, count(*) DESC, max(measured_at) DESC
-	), now_facts AS (
-		SELECT f.fact, f.val FROM (VALUES
-			('filesystem', cur.filesystem), ('device', cur.device),
-			('scheduler', cur.scheduler), ('read_ahead_kb', cur.read_ahead_kb::text),
-			('kernel', cur.kernel), ('server version', cur.server_version),
-			('block_size', cur.block_size::text),
-			('cpu_quota_us', coalesce(cur.cpu_quota_us::text, 'none')),
-			('cpu_period_us', coalesce(cur.cpu_period_us::text, 'none')),
-			('read_bps_limit', coalesce(cur.read_bps_limit::text, 'none')),
-			('write_bps_limit', coalesce(cur.write_bps_limit::text, 'none')),
-			('read_iops_limit', coalesce(cur.read_iops_limit::text, 'none')),
-			('write_iops_limit', coalesce(cur.write_iops_limit::text, 'none'))) AS f(fact, val)
-		UNION ALL
-		SELECT s.key, s.value FROM jsonb_each_text(cur.settings) AS s
-	), size AS (
-		SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w.bytes) AS bytes FROM w
-	)
-	SELECT string_agg(c, '; ' ORDER BY o, c) INTO changes
-	FROM (
-		SELECT u.ord AS o, format('%s changed %s → %s', u.fact, u.val, n.val) AS c
-		FROM usual u JOIN now_facts n USING (fact)
-		WHERE n.val IS NOT NULL AND n.val <> u.val
-		UNION ALL
-		SELECT 8, format('size changed %s → %s', pg_size_pretty(s.bytes::bigint), pg_size_pretty(cur.bytes))
-		FROM size s
-		WHERE s.bytes > 0 AND abs(cur.bytes - s.bytes) > 0.1 * s.bytes
-	) AS changed;
+	-- compared runs had (the latest of equally common ones), and its size
+	-- against their median size.
+	changes := scanbench_internal.scan_history_changes(cur, compared);
 
 	lim := concat_ws(', ',
 					 CASE WHEN min_pct IS NOT NULL THEN format('alarm below %s %%', min_pct) END,
@@ -368,11 +336,16 @@ CREATE FUNCTION scan_history_judge_runs(first_run bigint DEFAULT NULL,
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
+-- The statement's estimate (a join over the history) is far above
+-- jit_above_cost, and compiling it cost more than running it: at a night
+-- of 10,000 runs, 35 s with JIT against 5.5 s without (PostgreSQL 15).
+SET jit = off
 AS $$
 DECLARE
 	ext_schema text;
 	hist text;
 	night text;
+	since timestamptz;
 	pair text;
 	pairs text;
 BEGIN
@@ -393,6 +366,18 @@ BEGIN
 		|| CASE WHEN measured_since IS NOT NULL
 		   THEN format(' AND h.measured_at >= %L::pg_catalog.timestamptz', measured_since) ELSE '' END;
 
+	-- The earliest run any run of the set may be compared with, as a
+	-- literal of the statement: the months before it are left out when it
+	-- is planned (on Citus, on each worker), and the planner knows how
+	-- many runs the windows hold, so that a whole night's windows can be
+	-- read in one pass rather than a probe a run.
+	EXECUTE format($q$
+		SELECT pg_catalog.min(n.measured_at - pg_catalog.make_interval(days => least(
+				   scanbench_internal.scan_history_judged_days(%1$L::pg_catalog.int4, n.limit_max_drop_pct,
+															   n.limit_window_days), 36600)))
+		FROM (%2$s) n$q$, window_days, night)
+	INTO since;
+
 	-- Each run of the set with the runs it is compared with: the earlier
 	-- judged runs of its server, relation, cache mode and marks in its
 	-- window (scan_history_compared), the window at most the longest the
@@ -404,6 +389,7 @@ BEGIN
 		 AND c.relschema = n.relschema AND c.relname = n.relname AND c.cache = n.cache
 		 AND c.id <> n.id AND c.reason IS NULL
 		 AND c.measured_at <= n.measured_at
+		 AND c.measured_at > %4$L::pg_catalog.timestamptz
 		 AND c.measured_at > n.measured_at - make_interval(days => least(
 				 scanbench_internal.scan_history_judged_days(%3$L::pg_catalog.int4, n.limit_max_drop_pct,
 															 n.limit_window_days), 36600))
@@ -412,7 +398,7 @@ BEGIN
 		 AND scanbench_internal.scan_history_marks(c.verdict)
 			 = coalesce(scanbench_internal.scan_history_marks(n.verdict), '')
 		WHERE n.scan_pct IS NOT NULL AND scanbench_internal.scan_history_marks(n.verdict) IS NOT NULL$q$,
-		hist, night, window_days);
+		hist, night, window_days, coalesce(since, '-infinity'));
 	IF scanbench_internal.scan_history_distributed() THEN
 		pairs := replace(pair, '/* the server */', 'c.server = n.server');
 	ELSE

@@ -396,6 +396,9 @@ for my $case ([ 'pub', 'public' ], [ 'own', '"Sb Own"' ])
 		  [ q{SELECT pg_catalog.count(*) FROM scanbench_internal.scan_history_compared((SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1), 30)} ],
 		'scanbench_internal.scan_history_judged_days(integer,double precision,integer)' =>
 		  [ q{SELECT scanbench_internal.scan_history_judged_days(30, 20, 30)} ],
+		'scanbench_internal.scan_history_changes(E.scan_history,E.scan_history[])' =>
+		  [ q{SELECT pg_catalog.length(scanbench_internal.scan_history_changes((SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1),
+				ARRAY(SELECT h FROM E.scan_history h ORDER BY h.id LIMIT 3)))} ],
 		'scanbench_internal.scan_history_verdict(E.scan_history,E.scan_history[],double precision,double precision,double precision,double precision,integer,text)' =>
 		  [ q{SELECT * FROM scanbench_internal.scan_history_verdict((SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1),
 				ARRAY(SELECT h FROM E.scan_history h ORDER BY h.id LIMIT 3), NULL, 20, NULL, 10, 30, 'scanbench')} ],

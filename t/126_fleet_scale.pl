@@ -102,6 +102,9 @@ SKIP:
 	is(scalar @trend, 2, '... and the trend that server\'s alone');
 	my @judged = $out =~ /^The night's runs judged: (.*)\.$/mg;
 	is($judged[1], $judged[0], 'the same judgements before and after the rebalance');
+	my @metrics = $out =~ /^The metrics: ([0-9]+ samples \(md5 [0-9a-f]{32}\))\.$/mg;
+	is(scalar @metrics, 2, 'the metrics scraped on each night');
+	is($metrics[1], $metrics[0], 'the same metrics, to the byte, before and after the rebalance');
 	like($out, qr/^the night judged \(scan_history_judge_runs\)\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+|-)$/m,
 		'the judgement\'s ratio of three workers to two');
 	my @differ = $out =~ /^Judgements of the set that differ from the run's own: 0 of 60 /mg;

@@ -204,8 +204,26 @@ $coord->safe_psql('one', q{
 	SELECT now() - make_interval(days => 30 + g * 100), 'public', 'old', 'cold', 40 + g, '{ok}'
 	FROM generate_series(1, 3) g;
 	SELECT scan_history_partition()});
+# The series kept on one server (scan_history_series) equal those made
+# again from the history, as the months are compressed and pruned.
+my $one_series = q{SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s', relname, cache, recorded, last_id, last_at,
+											median_pct, compared_runs), E'\n' ORDER BY relname, cache)
+	FROM scan_history_series};
+sub one_series_rebuilt
+{
+	my $rebuilt = $coord->safe_psql('one', "BEGIN; SELECT scan_history_series_rebuild(); $one_series; ROLLBACK;");
+	$rebuilt =~ s/\A\d+\n//;
+	return $rebuilt;
+}
+$coord->safe_psql('one', q{
+	INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict)
+	SELECT now() - make_interval(days => g), 'public', 'new', 'cold', 40 + g % 7, '{ok}'
+	FROM generate_series(1, 10) g});
+like($coord->safe_psql('one', $one_series), qr/^new\|cold\|10\|/m, 'one server: the series are kept');
 is($coord->safe_psql('one', q{SELECT scan_history_compress('90 days')}), '3',
 	'one server: the months past 90 days are compressed');
+is($coord->safe_psql('one', $one_series), one_series_rebuilt(),
+	'... the series kept equal those made again from the compressed history');
 is($coord->safe_psql('one', q{SELECT string_agg(m.access_method || ' ' || (SELECT count(*) FROM scan_history h
 		WHERE h.measured_at >= m.from_at AND h.measured_at < m.to_at), ', ' ORDER BY m.from_at)
 	FROM scanbench_internal.scan_history_months() m
@@ -213,6 +231,9 @@ is($coord->safe_psql('one', q{SELECT string_agg(m.access_method || ' ' || (SELEC
 	'columnar 1, columnar 1, columnar 1', '... each in columnar storage, its run read from it');
 is($coord->safe_psql('one', q{SELECT scan_history_prune('190 days')}), '2',
 	'... and the prune drops the compressed months wholly past');
+is($coord->safe_psql('one', $one_series), one_series_rebuilt(),
+	'... the series kept equal those made again after the prune');
+like($coord->safe_psql('one', $one_series), qr/^old\|cold\|1\|/m, '... one old run left in its series');
 
 $_->stop for ($coord, $w1, $w2);
 done_testing();

@@ -121,6 +121,8 @@ my @calls = (
 	[ 'scan_history_median', q{SELECT runs FROM scanbench_internal.scan_history_median((SELECT max(h.id) FROM E.scan_history h))} ],
 	[ 'scan_history_judge', q{SELECT status FROM E.scan_history_judge((SELECT max(h.id) FROM E.scan_history h), 10, 50, 11, 40, 30)} ],
 	[ 'scan_history_judged_days', q{SELECT scanbench_internal.scan_history_judged_days(NULL, 20, 14)} ],
+	[ 'scan_history_changes', q{SELECT scanbench_internal.scan_history_changes(
+		(SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1), ARRAY(SELECT h FROM E.scan_history h ORDER BY h.id LIMIT 3)) IS NULL} ],
 	[ 'scan_history_verdict', q{SELECT status FROM scanbench_internal.scan_history_verdict(
 		(SELECT h FROM E.scan_history h ORDER BY h.id DESC LIMIT 1), '{}', 10, 50, 11, 40, 30,
 		(SELECT n.nspname FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'scanbench'))} ],

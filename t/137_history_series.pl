@@ -90,6 +90,42 @@ for my $i (1 .. 30)
 }
 check('30 runs one statement each, in and out of order');
 
+# A night of many series at once, as a fleet's COPY records it: where the
+# series touched are many (100 or more, a quarter of those kept), each is
+# read in one pass over the window's runs, not one series at a time (no
+# call of scan_history_series_latest, which reads a series alone).  Its
+# servers, schemas and relations include NULLs, unjudged and unusable
+# runs, and marks compared apart.
+my $night = q{
+	BEGIN;
+	SET LOCAL track_functions = 'all';
+	INSERT INTO scan_history (measured_at, relschema, relname, cache, scan_pct, verdict, server, reason)
+	SELECT now() - make_interval(days => d, mins => s),
+		   CASE WHEN s % 17 = 0 THEN NULL ELSE 'public' END, 'r' || (s % 3), 'cold',
+		   CASE WHEN (s + d) % 11 = 0 THEN NULL ELSE 40 + (s * 7 + d * 3) % 30 END,
+		   (ARRAY['{ok}', '{ok}', '{unstable}', '{ok,cpu_limited}'])[1 + (s + d) % 4]::text[],
+		   CASE WHEN s % 50 = 0 THEN NULL ELSE 'n' || s END,
+		   CASE WHEN (s * (d + 1)) % 37 = 0 THEN 'unreachable' END
+	FROM generate_series(1, SERVERS) s, generate_series(FIRST_DAY, LAST_DAY) d;
+	SELECT coalesce(sum(f.calls), 0) FROM pg_stat_xact_user_functions f
+	WHERE f.funcname = 'scan_history_series_latest';
+	COMMIT;
+};
+sub night
+{
+	my ($servers, $first, $last) = @_;
+	(my $q = $night) =~ s/SERVERS/$servers/;
+	$q =~ s/FIRST_DAY/$first/;
+	$q =~ s/LAST_DAY/$last/;
+	return sql($q);
+}
+is(night(200, 1, 40), '0', 'a year of 200 series in one statement: the series read in one pass');
+check('200 series made in one statement');
+is(night(200, 0, 0), '0', 'a night of 200 series: the series read in one pass');
+check('a night of 200 series');
+cmp_ok(night(20, 0, 0), '>=', 20, 'a night of 20 of them: each series read alone');
+check('a night of 20 series');
+
 # The latest run of each series of db1 deleted: each series' latest and
 # window read again.
 sql(q{

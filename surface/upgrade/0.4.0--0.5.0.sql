@@ -126,8 +126,10 @@ ALTER TYPE @extschema@.scan_efficiency_result
 -- The marks of a verdict, read for every row the judge, the trend and the
 -- metrics look at: from the table of marks in C, not through the set of
 -- scan_verdict_marks() twice a row (a tenth of a millisecond a row, most
--- of a judgement's time in a large history).
+-- of a judgement's time in a large history).  Whether a run's figure can
+-- be used, asked of the same rows, in C too (a SQL call was 3 us a row).
 -- @replace scan_history_marks
+-- @replace scan_history_usable
 
 -- @include access_paths
 -- The central history on Citus (scan_history_distribute): the window, the
