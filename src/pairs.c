@@ -14,7 +14,9 @@
  * for the call's cache: 'cold' evicts its blocks from both caches, 'warm'
  * runs the side once untimed just before its timed pass (a scan with its
  * own plan, its workers and its setting; a stretch is then also flushed
- * from the CPU caches), 'asis' touches nothing.  A side's pass after a
+ * from the CPU caches, and, where the relation is scanned through a ring
+ * of buffers, out of shared buffers: cache.c says why), 'asis' touches
+ * nothing.  A side's pass after a
  * pass of the other kind is not the same pass as after one of its own:
  * in t/091's lab, scans with a parallel worker took 0.13 to 0.16 s right
  * after a scan without one and 0.11 s after one with a worker (the
@@ -185,6 +187,7 @@ run_side(SbPairs *p, int s, SbSpot *spot, SbSideResult *r,
 
 	memset(r, 0, sizeof(SbSideResult));
 	r->workers = -1;
+	r->buffers_pct = NAN;
 	if (spot->leaf != NULL)
 	{
 		SbSegment  *seg = &spot->seg;
@@ -222,9 +225,12 @@ run_side(SbPairs *p, int s, SbSpot *spot, SbSideResult *r,
 				memset(&scratch, 0, sizeof(scratch));
 				sb_scan_run(side->plan, seg, &scratch);
 				note(extra, nextra, untimed);
+				if (sb_leaf_scanned_through_ring(spot->leaf))
+					sb_evict_stretch_buffers_warm(spot->leaf, seg);
 			}
 			sb_stretch_residency(spot->leaf, seg, &res);
 			r->cached_pct = sb_pct(res.any_blocks, res.blocks);
+			r->buffers_pct = sb_pct(res.shared_blocks, res.blocks);
 			if (cache == SB_CACHE_WARM)
 				sb_pairs_flush_stretch(p, spot);
 			sb_scan_run(side->plan, seg, &r->scan);
@@ -251,6 +257,7 @@ run_side(SbPairs *p, int s, SbSpot *spot, SbSideResult *r,
 			else
 				scan_as_scan_rate(p, side, &r->scan);
 			r->cached_pct = r->scan.cached_pct_before;
+			r->buffers_pct = r->scan.buffers_cached_pct_before;
 			r->workers = r->scan.workers_launched;
 			r->timing = r->scan.timing;
 			bytes = p->target->bytes;
@@ -322,6 +329,7 @@ trace_add(SbPairs *p, int index, SbSpot *spot, SbPairResult *out,
 		t->seconds[s] = out->side[s].seconds;
 		t->mb_s[s] = out->side[s].mb_s;
 		t->cached_pct[s] = out->side[s].cached_pct;
+		t->buffers_pct[s] = out->side[s].buffers_pct;
 		t->workers[s] = out->side[s].workers;
 		t->faults[s] = out->side[s].timing.faults;
 	}
