@@ -15,7 +15,8 @@
 #
 # and a summary of each long call's pairs (scan_pairs()): the median of its
 # first and its last fifth in the order taken, with the page faults their
-# scans took, so that a figure that moves during a call shows where.  Then
+# scans took and the share of each stretch's blocks its scan found in
+# shared_buffers, so that a figure that moves during a call shows where.  Then
 # the checks: each short median within 5 % of the long one beside it, each
 # inside the other's interval, and both within 10 % of the whole passes'.
 #
@@ -51,13 +52,14 @@ for i in 1 2 3; do
 	long=$(q <<SQL
 SELECT $cols FROM scan_efficiency('$table', '$cache', target_pct => 0.1, max_seconds => $((seconds / 3)));
 SELECT ntile, min(pair), round((100 * percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio))::numeric, 1),
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_mb_s)), sum(b_faults)
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_mb_s)), sum(b_faults),
+       round(avg(b_buffers_pct)::numeric, 1)
 FROM (SELECT *, ntile(5) OVER (ORDER BY pair) FROM scan_pairs()) p GROUP BY ntile HAVING ntile IN (1, 5) ORDER BY ntile;
 SQL
 )
 	IFS='|' read -r ln lcov lpct llo lhi lmbs lverdict <<<"$(head -n 1 <<<"$long")"
 	printf '%-6s %6s %8s%% %9s %-15s %9s %s\n' long "$ln" "$lcov" "$lpct" "[$llo, $lhi]" "$lmbs" "$lverdict"
-	fifths+=("$(tail -n +2 <<<"$long" | awk -F'|' -v r="$i" '{ printf "  round %s, %s fifth: from pair %s, scan_pct %s, %s MB/s, %s faults\n", r, $1 == 1 ? "first" : "last", $2, $3, $4, $5 }')")
+	fifths+=("$(tail -n +2 <<<"$long" | awk -F'|' -v r="$i" '{ printf "  round %s, %s fifth: from pair %s, scan_pct %s, %s MB/s, %s faults, %s %% of a stretch in shared_buffers\n", r, $1 == 1 ? "first" : "last", $2, $3, $4, $5, $6 }')")
 	checks+=("$pct|$lo|$hi|$lpct|$llo|$lhi")
 done
 ratios=()

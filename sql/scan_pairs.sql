@@ -23,6 +23,7 @@ SELECT function, relation, count(*) = :result_pairs AS a_row_a_pair,
        bool_and(a_s > 0 AND b_s > 0 AND a_mb_s > 0 AND b_mb_s > 0) AS timed,
        bool_and(abs(ratio - b_mb_s / a_mb_s) <= 0.01 * ratio) AS ratio_b_over_a,
        bool_and(a_cached_pct > 95 AND b_cached_pct > 95) AS warm,
+       bool_and(a_buffers_pct IS NULL AND b_buffers_pct BETWEEN 0 AND 100) AS buffers_of_scans,
        bool_and(extra_passes = CASE first_side WHEN 'a' THEN '{untimed a,untimed b}'::text[]
                                                ELSE '{untimed b,untimed a}' END) AS untimed_first,
        bool_and(at_s >= 0 AND pair_s > 0) AS when_ok,

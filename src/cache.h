@@ -40,11 +40,14 @@ typedef struct SbResidency
 extern void sb_evict_page_cache(SbTarget *target);
 extern void sb_evict_buffers(SbTarget *target);
 extern void sb_evict_buffers_except(SbTarget *target, uint8 **keep);
+extern void sb_evict_ring_buffers(SbTarget *target);
 extern void sb_residency(SbTarget *target, SbResidency *res);
 extern void sb_residency_map(SbTarget *target, SbResidency *res,
 							 uint8 **os_bits, uint8 **buf_bits);
 extern uint64 sb_segment_os_blocks(SbSegment *seg);
 extern void sb_evict_stretch(SbLeaf *leaf, SbSegment *stretch);
+extern void sb_evict_stretch_buffers_warm(SbLeaf *leaf, SbSegment *stretch);
+extern bool sb_leaf_scanned_through_ring(SbLeaf *leaf);
 extern void sb_stretch_residency(SbLeaf *leaf, SbSegment *stretch,
 								 SbResidency *res);
 extern void sb_map_shared_buffers(double max_s);

@@ -52,6 +52,7 @@ typedef struct SbSideResult
 	double		seconds;
 	double		mb_s;
 	double		cached_pct;		/* of its blocks in either cache just before */
+	double		buffers_pct;	/* of them in shared buffers; NaN: a raw read */
 	int			workers;		/* parallel workers launched; -1 a raw read */
 	SbReadResult read;			/* a raw read's */
 	SbScanResult scan;			/* a scan's */
@@ -105,6 +106,7 @@ typedef struct SbPairTrace
 	double		seconds[2];
 	double		mb_s[2];
 	double		cached_pct[2];
+	double		buffers_pct[2];
 	int			workers[2];		/* -1: a raw read */
 	int64		faults[2];		/* page faults in the timed passes */
 	double		at_s;			/* since the call began */

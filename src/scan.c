@@ -556,7 +556,8 @@ sb_scan_run(SbScanPlan *p, SbSegment *stretch, SbScanResult *result)
  * statement over the whole target.  'cold' evicts from shared_buffers (or
  * local buffers) and then from the page cache, in that order, since
  * writing a dirty buffer puts it back in the page cache; 'warm' runs the
- * statement once untimed.
+ * statement once untimed, and then puts out of shared buffers the blocks
+ * of the leaves a scan reads through a ring (cache.c says why).
  */
 void
 sb_scan_prepared(SbScanPlan *p, SbCacheMode cache, SbScanResult *result)
@@ -576,6 +577,7 @@ sb_scan_prepared(SbScanPlan *p, SbCacheMode cache, SbScanResult *result)
 
 		memset(&scratch, 0, sizeof(scratch));
 		sb_scan_run(p, NULL, &scratch);
+		sb_evict_ring_buffers(target);
 	}
 
 	sb_residency(target, &res);

@@ -142,7 +142,8 @@ CREATE FUNCTION scan_pairs(OUT function text, OUT relation regclass,
 						   OUT blocks bigint, OUT a_s float8, OUT b_s float8,
 						   OUT a_mb_s float8, OUT b_mb_s float8,
 						   OUT ratio float8, OUT a_cached_pct float8,
-						   OUT b_cached_pct float8, OUT a_workers integer,
+						   OUT b_cached_pct float8, OUT a_buffers_pct float8,
+						   OUT b_buffers_pct float8, OUT a_workers integer,
 						   OUT b_workers integer, OUT a_faults bigint,
 						   OUT b_faults bigint, OUT extra_passes text[],
 						   OUT at_s float8, OUT pair_s float8)
@@ -151,7 +152,7 @@ AS 'MODULE_PATHNAME', 'scan_pairs'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED ROWS 100;
 
 COMMENT ON FUNCTION scan_pairs() IS
-'the pairs of the session''s last scan_efficiency or scan_advice call on this server, in the order measured: the pair''s number within its comparison of side_a with side_b (the raw read with the scan, or the scan under the current setting with the scan under the proposed one), which side ran first, where it read (leaf, first_block, blocks: a stretch, or the whole relation), each side''s seconds, MB/s (10^6 bytes), percent of its blocks in either cache just before its timed pass, parallel workers launched (NULL for a raw read) and page faults the backend took in it, ratio = b_mb_s / a_mb_s (scan_pct / 100, or scan_advice''s gain), the passes the pair ran besides its two timed ones, and when it began (at_s, seconds into the call) and how long it took (pair_s)';
+'the pairs of the session''s last scan_efficiency or scan_advice call on this server, in the order measured: the pair''s number within its comparison of side_a with side_b (the raw read with the scan, or the scan under the current setting with the scan under the proposed one), which side ran first, where it read (leaf, first_block, blocks: a stretch, or the whole relation), each side''s seconds, MB/s (10^6 bytes), percent of its blocks in either cache just before its timed pass and percent in shared buffers (NULL for a raw read; 0 for a warm stretch of a relation scanned through a ring of buffers, whose blocks are put out of shared buffers before the timed scan as a whole scan would find them), parallel workers launched (NULL for a raw read) and page faults the backend took in it, ratio = b_mb_s / a_mb_s (scan_pct / 100, or scan_advice''s gain), the passes the pair ran besides its two timed ones, and when it began (at_s, seconds into the call) and how long it took (pair_s)';
 
 REVOKE ALL ON FUNCTION scan_pairs() FROM PUBLIC;
 

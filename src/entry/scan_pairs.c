@@ -80,6 +80,8 @@ scan_pairs(PG_FUNCTION_ARGS)
 		sb_row_float(&row, "ratio", t->mb_s[1] / t->mb_s[0], 4);
 		sb_row_float(&row, "a_cached_pct", t->cached_pct[0], 1);
 		sb_row_float(&row, "b_cached_pct", t->cached_pct[1], 1);
+		sb_row_float(&row, "a_buffers_pct", t->buffers_pct[0], 1);
+		sb_row_float(&row, "b_buffers_pct", t->buffers_pct[1], 1);
 		workers_column(&row, "a_workers", t->workers[0]);
 		workers_column(&row, "b_workers", t->workers[1]);
 		sb_row_datum(&row, "a_faults", Int64GetDatum(t->faults[0]));

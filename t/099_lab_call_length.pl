@@ -1,0 +1,110 @@
+# A warm figure that does not depend on how long the call ran, against
+# its known answer: whole passes of the same blocks.  A table of 183 MB in
+# the page cache, shared_buffers 128 MB (the table is scanned through a
+# ring of buffers), in the lab's group at a CPU weight of 100 and under
+# the lab lock, no limit set:
+#   - whole: five pass ratios, scan_rate(t, 'warm') over raw_read(t,
+#     'warm'), the two alternating; their median is the known answer;
+#   - short: a default call (stopped at +-5 %, tens of pairs), as a
+#     nightly check makes it;
+#   - long: a call of 15 s at target_pct 0.1, hundreds of pairs, the
+#     table covered many times.
+# Short and long within 5 % of each other, one's interval holding the
+# other's median, both within 10 % of the whole passes; the long call's
+# first and last fifth of pairs within 5 % of each other, and no scan of a
+# stretch finding its blocks in shared_buffers.  Before the stretches' own
+# rings were kept out of the pool, the long call rose 12 % from its first
+# fifth and sat 17 to 24 % above the short one.  Up to two tries, each
+# reported, the last judged.  Runs with PG_TEST_EXTRA=scanbench_slow (it
+# times reads, and takes the lab lock); skips where control groups
+# cannot be made.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use SbLab;
+
+plan skip_all => 'times reads in the lab: set PG_TEST_EXTRA=scanbench_slow'
+  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
+my $why = lab_why();
+plan skip_all => "no control groups here: $why" if defined $why;
+
+my $node = PostgreSQL::Test::Cluster->new('lab_call_length');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_buffers = 128MB\nautovacuum = off\nmax_wal_size = 4GB\n");
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION scanbench;
+	CREATE UNLOGGED TABLE t AS
+		SELECT g, g % 97 AS k, md5(g::text) AS pad FROM generate_series(1, 2500000) g;
+	VACUUM (FREEZE, ANALYZE) t;
+	CHECKPOINT;
+});
+my $lab = lab_new($node);
+$lab->weight(100);
+
+sub sql { return $node->safe_psql('postgres', shift) }
+
+sub median
+{
+	my @v = sort { $a <=> $b } @_;
+	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+sub off { my ($x, $ref) = @_; return 100 * ($x - $ref) / $ref; }
+
+my (%last, @tries);
+for my $try (1 .. 2)
+{
+	my @whole;
+	for (1 .. 5)
+	{
+		my $read = sql("SELECT read_mb_s FROM raw_read('t', 'warm')");
+		my $scan = sql("SELECT scan_mb_s FROM scan_rate('t', 'warm')");
+		push @whole, 100 * $scan / $read;
+	}
+	my $whole = median(@whole);
+	my ($sp, $s, $slo, $shi) = split /\|/,
+	  sql("SELECT pairs, scan_pct, scan_pct_lo, scan_pct_hi FROM scan_efficiency('t', 'warm')");
+	my ($long, $fifths) = split /\n/, sql(q{
+		SELECT pairs || '|' || scan_pct || '|' || scan_pct_lo || '|' || scan_pct_hi
+		FROM scan_efficiency('t', 'warm', target_pct => 0.1, max_seconds => 15);
+		SELECT string_agg(f::text, ' ' ORDER BY n) || '|' || max(b)
+		FROM (SELECT ntile AS n, 100 * percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio) AS f,
+					 max(b_buffers_pct) AS b
+			  FROM (SELECT *, ntile(5) OVER (ORDER BY pair) FROM scan_pairs()) p
+			  GROUP BY ntile) x});
+	my ($lp, $l, $llo, $lhi) = split /\|/, $long;
+	my ($fs, $bufs) = split /\|/, $fifths;
+	my @f = split / /, $fs;
+	%last = (whole => $whole, s => $s, slo => $slo, shi => $shi, l => $l, llo => $llo, lhi => $lhi,
+		sp => $sp, lp => $lp, first => $f[0], fifth => $f[-1], bufs => $bufs);
+	my $note = sprintf('try %d: whole %.1f (%s); short %s [%s, %s] of %d pairs; long %s [%s, %s] of %d pairs, fifths %s',
+		$try, $whole, join(' ', map { sprintf '%.1f', $_ } @whole), $s, $slo, $shi, $sp, $l, $llo, $lhi, $lp,
+		join(' ', map { sprintf '%.1f', $_ } @f));
+	note($note);
+	push @tries, $note;
+	last if abs(off($s, $l)) <= 5 && abs(off($s, $whole)) <= 10 && abs(off($l, $whole)) <= 10
+	  && abs(off($f[-1], $f[0])) <= 5 && (($slo <= $l && $l <= $shi) || ($llo <= $s && $s <= $lhi));
+}
+
+my %r = %last;
+cmp_ok($r{lp}, '>=', 200, "the long call took hundreds of pairs ($r{lp}), the short one tens ($r{sp})");
+cmp_ok(abs(off($r{s}, $r{l})), '<=', 5,
+	sprintf('short %s within 5 %% of long %s (%+.1f %%)', $r{s}, $r{l}, off($r{s}, $r{l})));
+ok(($r{slo} <= $r{l} && $r{l} <= $r{shi}) || ($r{llo} <= $r{s} && $r{s} <= $r{lhi}),
+	"one call's interval holds the other's median: short [$r{slo}, $r{shi}], long [$r{llo}, $r{lhi}]");
+cmp_ok(abs(off($r{s}, $r{whole})), '<=', 10,
+	sprintf('short within 10 %% of the whole passes %.1f (%+.1f %%)', $r{whole}, off($r{s}, $r{whole})));
+cmp_ok(abs(off($r{l}, $r{whole})), '<=', 10,
+	sprintf('long within 10 %% of the whole passes %.1f (%+.1f %%)', $r{whole}, off($r{l}, $r{whole})));
+cmp_ok(abs(off($r{fifth}, $r{first})), '<=', 5,
+	sprintf("the long call's last fifth %.1f within 5 %% of its first %.1f", $r{fifth}, $r{first}));
+is($r{bufs}, '0', 'no stretch found its blocks in shared_buffers before its timed scan');
+note("tries: $_") for @tries;
+
+$node->stop;
+done_testing();
