@@ -161,8 +161,14 @@ for my $h (@$hist)
 	# the nights compare like with like.
 	if ($favour)
 	{
-		cmp_ok(abs($h->{read_mb_s} - $cap_mb_s), '<=', 0.15 * $cap_mb_s,
-			sprintf("... the byte cap's pace, %.1f MB/s, within 15 %%", $cap_mb_s));
+		# Not more than 15 % slower; up to 30 % faster: the throttle lets
+		# a read after an idle gap through its slice's allowance first,
+		# a tenth of a second at the cap, and a night's count of 64 MB
+		# lasts 0.6 s (127 MB/s in one whole run).
+		cmp_ok($h->{read_mb_s}, '>=', 0.85 * $cap_mb_s,
+			sprintf("... the byte cap's pace, %.1f MB/s, not more than 15 %% slower", $cap_mb_s));
+		cmp_ok($h->{read_mb_s}, '<=', 1.30 * $cap_mb_s,
+			"... nor more than 30 % faster (its allowance after an idle gap)");
 	}
 	is($h->{calls}, 1, '... one call');
 }

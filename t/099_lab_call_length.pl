@@ -17,9 +17,9 @@
 # shared_buffers.  Before the stretches' own
 # rings were kept out of the pool, the long call rose 12 % from its first
 # fifth and sat 17 to 24 % above the short one.  Up to three tries, each
-# reported, the last judged.  Runs with PG_TEST_EXTRA=scanbench_slow (it
-# times reads, and takes the lab lock); skips where control groups
-# cannot be made.
+# reported, the last judged.  Runs with PG_TEST_EXTRA=scanbench_quiet, on
+# a machine with nothing else running (it times warm reads, and takes the
+# lab lock); skips where control groups cannot be made.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -29,8 +29,12 @@ use FindBin;
 use lib $FindBin::RealBin;
 use SbLab;
 
-plan skip_all => 'times reads in the lab: set PG_TEST_EXTRA=scanbench_slow'
-  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_slow\b/;
+# It needs the machine to itself, as bench/call-length.sh does: in a whole
+# CI run, another major's tests beside it moved five whole pass ratios of
+# one warm table from 12.2 to 24.9 within a try, and a long call's halves
+# by 7 %, so CI leaves it out.
+plan skip_all => 'needs the machine to itself: set PG_TEST_EXTRA=scanbench_quiet'
+  unless ($ENV{PG_TEST_EXTRA} // '') =~ /\bscanbench_quiet\b/;
 my $why = lab_why();
 plan skip_all => "no control groups here: $why" if defined $why;
 
