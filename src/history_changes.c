@@ -46,6 +46,7 @@
 #include "utils/varlena.h"
 
 #include "history_changes.h"
+#include "stats.h"
 
 /* The named facts, in the query's order (ord): a column and its name. */
 typedef struct ChangeFact
@@ -218,15 +219,6 @@ run_facts(TupleDesc desc, const Columns *cols, Datum *values, bool *nulls,
 }
 
 static int
-float8_order(const void *a, const void *b)
-{
-	double		x = *(const double *) a;
-	double		y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
-static int
 change_order(const void *a, const void *b)
 {
 	const Change *x = a;
@@ -395,16 +387,10 @@ sb_history_changes(HeapTupleHeader cur, ArrayType *compared)
 	/* The size, against the compared runs' median size. */
 	if (nsizes > 0 && !nulls[cols.bytes])
 	{
-		double		median;
-		double		pos = 0.5 * (nsizes - 1);
-		int			lo = (int) floor(pos);
-		int			hi = (int) ceil(pos);
+		/* percentile_cont(0.5): the middle one, or the mean of two */
+		double		median = sb_median(sizes, nsizes);
 		double		run_bytes = (double) DatumGetInt64(values[cols.bytes]);
 
-		qsort(sizes, nsizes, sizeof(double), float8_order);
-		median = sizes[lo];
-		if (hi != lo)
-			median = sizes[lo] + (pos - lo) * (sizes[hi] - sizes[lo]);
 		if (median > 0 && fabs(run_bytes - median) > 0.1 * median)
 		{
 			Datum		was = DirectFunctionCall1(dtoi8, Float8GetDatum(median));
