@@ -203,10 +203,11 @@ SKIP:
 			push @pairs, @before, @after;
 			push @rounds, { gain => $par->{gain} };
 			$trial = [ grep { $_->{side_a} =~ /^max_parallel_workers_per_gather = / } @$last_pairs ];
-			note(sprintf("round %d: scan_rate's pairs before %s; the advice %.2f [%s, %s] in %d pairs (%s); scan_rate's pairs after %s",
+			my $round = reference(@before, @after)->{median};
+			note(sprintf("round %d: scan_rate's pairs before %s; the advice %.2f [%s, %s] in %d pairs (%s); scan_rate's pairs after %s; the advice against the round's five pairs' median %.2f: %+.1f %%",
 				$k, reference(@before)->{pairs}, $par->{gain}, $par->{gain_lo} // '', $par->{gain_hi} // '',
 				$par->{pairs}, join(' ', map { sprintf('%s%.2f', $_->{first_side}, $_->{ratio}) } @$trial),
-				reference(@after)->{pairs}));
+				reference(@after)->{pairs}, $round, 100 * ($par->{gain} - $round) / $round));
 		}
 		last unless $par && $par->{measured} && @rounds == 5;
 		$gain = median(map { $_->{gain} } @rounds);
