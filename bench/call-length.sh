@@ -36,9 +36,9 @@
 #   --disk SPEC  the table copied into a tablespace on a lab disk
 #                (tools/lab-disk) set to SPEC, "latency_us=N depth=N
 #                iops=N mb_s=N": cold, the known rate is its mb_s (MB of
-#                10^6 bytes) or, under a cap of requests, iops times the
-#                mean size of the requests it served in the run (its own
-#                counters), the lower of the two when both are set
+#                10^6 bytes) or, under a cap of requests, iops times its
+#                read-ahead window (the request a sequential read makes),
+#                the lower of the two when both are set
 set -uo pipefail
 . "$(dirname "$0")/../tools/common.sh"
 trap 'sb_cleanup' EXIT
@@ -140,12 +140,17 @@ if [ "$cache" = cold ] && [ "$cap" != 0 ]; then
 	echo "known: $known MB/s, the cap"
 elif [ "$cache" = cold ] && [ -n "$disk" ]; then
 	read -r reads1 bytes1 <<<"$(disk_reads)"
-	known=$(awk -v spec="$disk" -v n=$((reads1 - reads0)) -v b=$((bytes1 - bytes0)) 'BEGIN {
+	ra_kb=$(sb_lab_disk_ra "$labdisk/mnt")
+	known=$(awk -v spec="$disk" -v ra="$ra_kb" 'BEGIN {
 		split(spec, kv, /[ =]/); for (i = 1; i in kv; i += 2) v[kv[i]] = kv[i + 1];
 		k = v["mb_s"] > 0 ? v["mb_s"] : 0;
-		if (v["iops"] > 0 && n > 0 && (k == 0 || v["iops"] * b / n / 1e6 < k)) k = v["iops"] * b / n / 1e6;
+		if (v["iops"] > 0 && (k == 0 || v["iops"] * ra * 1024 / 1e6 < k)) k = v["iops"] * ra * 1024 / 1e6;
 		if (k > 0) printf "%.1f", k }')
-	[ -n "$known" ] && echo "known: $known MB/s, the lab disk's ($((reads1 - reads0)) requests of $(awk -v n=$((reads1 - reads0)) -v b=$((bytes1 - bytes0)) 'BEGIN { printf "%.0f", n ? b / n / 1024 : 0 }') kB served in the run)"
+	# Both sides read through the page cache, whose read-ahead asks the
+	# disk for a window at a time: under a cap of requests, the window's
+	# size sets the rate.  The run's mean request is printed beside it
+	# (the calls' other reads, such as the depth probe's, are larger).
+	[ -n "$known" ] && echo "known: $known MB/s, the lab disk's at requests of the read-ahead window, $ra_kb kB ($((reads1 - reads0)) requests of $(awk -v n=$((reads1 - reads0)) -v b=$((bytes1 - bytes0)) 'BEGIN { printf "%.0f", n ? b / n / 1024 : 0 }') kB on average served in the run)"
 fi
 echo "the long calls' pairs, their first and last fifth in the order taken:"
 printf '%s\n' "${fifths[@]}"
