@@ -203,10 +203,21 @@ like($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapsc
 sub index_cell
 {
 	my ($how, $method) = @_;
-	my ($idx, @idx_rates);
+	my ($idx, @idx_rates, $ref_off);
 	$lab->limit(0, 0, $iops);
 	for my $try (1 .. 3)
 	{
+		# The scan against the random reference: each within 10 % of the
+		# cap can be 20 % apart (in one CI run the scan read at 91 % of
+		# the cap, the reference at 109 %): where they disagreed, the
+		# reference is measured again before the next try.
+		if ($ref_off)
+		{
+			my ($r) = grep { $_->{reference} eq 'random' }
+			  @{ json_rows(q{SELECT * FROM workload_references_measure(rel => 'rnd', max_seconds => 30, max_age => '0')}) };
+			note(sprintf('index scan, %s (try %d): the random reference measured again: %s MB/s',
+					$how, $try, $r ? $r->{mb_s} : 'none'));
+		}
 		evict('rnd', 'rnd_k');
 		$node->restart;
 		$lab->move;
@@ -217,10 +228,11 @@ sub index_cell
 		  @{ json_rows("SELECT * FROM workload_reads($s1, $s2)") };
 		die "the index scan is not among workload_reads' rows" unless $idx;
 		push @idx_rates, $idx->{read_mb_s};
-		note(sprintf('index scan, %s (try %d): %s MB/s a second of wait (%s blocks in %s s of %s s)',
-				$how, $try, $idx->{read_mb_s}, $idx->{blocks_read}, $idx->{read_wait_s}, $idx->{exec_s}));
-		last if abs($idx->{read_mb_s} - $known) <= 0.1 * $known;
-		diag("index scan, $how, at $idx->{read_mb_s} MB/s, more than 10 % from $known: trying again");
+		note(sprintf('index scan, %s (try %d): %s MB/s a second of wait (%s blocks in %s s of %s s), %s %% of the random reference',
+				$how, $try, $idx->{read_mb_s}, $idx->{blocks_read}, $idx->{read_wait_s}, $idx->{exec_s}, $idx->{random_pct} // '-'));
+		$ref_off = !(defined $idx->{random_pct} && abs($idx->{random_pct} - 100) <= 10);
+		last if abs($idx->{read_mb_s} - $known) <= 0.1 * $known && !$ref_off;
+		diag("index scan, $how, at $idx->{read_mb_s} MB/s ($known known), " . ($idx->{random_pct} // '-') . " % of the random reference: trying again");
 		sleep 2;
 	}
 	my $best = (sort { abs($a - $known) <=> abs($b - $known) } @idx_rates)[0];
