@@ -133,7 +133,7 @@ printf '%-6s %6s %9s %9s %-15s %9.0f\n' whole 5 100% "$whole" "(${ratios[*]})" "
 rates+=("whole $whole_mbs")
 
 # The limit's known rate, cold: the cap, or the lab disk's (under a cap of
-# requests, at the mean size of the requests it served).
+# requests, at the size of its read-ahead window).
 known=""
 if [ "$cache" = cold ] && [ "$cap" != 0 ]; then
 	known=$(awk -v m="$cap" 'BEGIN { printf "%.1f", m * 1.048576 }')
@@ -156,23 +156,25 @@ echo "the long calls' pairs, their first and last fifth in the order taken:"
 printf '%s\n' "${fifths[@]}"
 
 ok() { if [ "$1" = 1 ]; then echo "ok - $2"; else echo "not ok - $2"; fi; }
+# within A B FRAC: 1 if A is within FRAC of B, else 0.
+within() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { d = (a - b) / b; print (d <= f && d >= -f) }'; }
 for c in "${checks[@]}"; do
 	IFS='|' read -r pct lo hi lpct llo lhi <<<"$c"
-	ok "$(awk -v a="$pct" -v b="$lpct" 'BEGIN { d = (a - b) / b; print (d <= 0.05 && d >= -0.05) }')" \
+	ok "$(within "$pct" "$lpct" 0.05)" \
 		"short $pct within 5 % of long $lpct"
 	ok "$(awk -v m="$lpct" -v l="$lo" -v h="$hi" 'BEGIN { print (l != "" && m >= l && m <= h) }')" \
 		"long $lpct inside the short call's interval [$lo, $hi]"
 	ok "$(awk -v m="$pct" -v l="$llo" -v h="$lhi" 'BEGIN { print (m >= l && m <= h) }')" \
 		"short $pct inside the long call's interval [$llo, $lhi]"
-	ok "$(awk -v a="$pct" -v b="$whole" 'BEGIN { d = (a - b) / b; print (d <= 0.1 && d >= -0.1) }')" \
+	ok "$(within "$pct" "$whole" 0.1)" \
 		"short $pct within 10 % of the whole passes' $whole"
-	ok "$(awk -v a="$lpct" -v b="$whole" 'BEGIN { d = (a - b) / b; print (d <= 0.1 && d >= -0.1) }')" \
+	ok "$(within "$lpct" "$whole" 0.1)" \
 		"long $lpct within 10 % of the whole passes' $whole"
 done
 if [ -n "$known" ]; then
 	for r in "${rates[@]}"; do
 		read -r call mbs <<<"$r"
-		ok "$(awk -v a="$mbs" -v k="$known" 'BEGIN { d = (a - k) / k; print (d <= 0.1 && d >= -0.1) }')" \
+		ok "$(within "$mbs" "$known" 0.1)" \
 			"$call $mbs MB/s within 10 % of the known $known"
 	done
 fi
